@@ -1,0 +1,49 @@
+// ir::evaluate: the reference semantics of every op hlsgym supports. Tests, the pass
+// checker and RTL co-simulation all compare against it.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "ir/literal.h"
+#include "ir/module.h"
+
+namespace hlsgym::ir {
+
+struct EvalOptions {
+  // Custom-calls other than cuda_threefry2x32 and elided constants ({...}) are filled
+  // with a deterministic hash of (target, operand values) when true; otherwise they are
+  // an error. `uses_placeholders` in the result says when this happened.
+  bool allow_placeholders = true;
+  int64_t max_while_iterations = 1'000'000;  // guard against non-terminating loops
+};
+
+struct EvalResult {
+  Literal value;              // the entry's root value (a tuple for several outputs)
+  bool uses_placeholders = false;
+  std::vector<std::string> placeholder_ops;  // names of the ops that were filled in
+};
+
+// Random arguments for the entry's parameters, deterministic per seed: integers over a
+// small range that exercises signs and wrap-around, floats in [-2, 2], pred 0/1.
+std::vector<Literal> random_inputs(const Module& m, uint64_t seed);
+
+// Evaluates the entry computation. Throws hlsgym::Error naming the op it cannot
+// evaluate (and its line) when unsupported.
+EvalResult evaluate(const Module& m, std::span<const Literal> args, const EvalOptions& opts = {});
+
+// For graphs too big to interpret whole: evaluates `samples` randomly chosen elements
+// of every array output leaf (chosen by `seed`), computing only the operand elements
+// they depend on (memoised). Elementwise, data-movement, reduce and dot ops are
+// evaluated element-wise on demand; other ops are evaluated whole when reached.
+struct SampledResult {
+  // For each array leaf of the output (depth-first), the sampled linear indices and values.
+  std::vector<std::vector<int64_t>> indices;
+  std::vector<Literal> values;   // values[k] is a rank-1 literal with indices[k].size() elements
+  bool uses_placeholders = false;
+};
+SampledResult evaluate_sampled(const Module& m, std::span<const Literal> args, int samples,
+                               uint64_t seed, const EvalOptions& opts = {});
+
+}  // namespace hlsgym::ir
