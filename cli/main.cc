@@ -1,1 +1,34 @@
-int main() { return 0; }
+// hlsgym: learn compiler pass orderings against hardware cost.
+#include <fmt/core.h>
+
+#include <CLI/CLI.hpp>
+#include <exception>
+
+#include "cli/commands.h"
+#include "ir/error.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "hlsgym: XLA-HLO dataflow graphs from YAML designs or real XLA HLO text, optimized by\n"
+      "pass orderings (default, explicit, learned or searched) and costed on hardware models."};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "hlsgym 0.1.0");
+  hlsgym::cli::add_stats_command(app);
+  hlsgym::cli::add_print_command(app);
+  hlsgym::cli::add_run_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const hlsgym::Error& e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    return 1;
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr, "error: out of memory\n");
+    return 1;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "error: internal: {}\n", e.what());
+    return 2;
+  }
+  return 0;
+}

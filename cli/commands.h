@@ -1,0 +1,12 @@
+// The hlsgym subcommands. Each registers its flags on the CLI11 app and runs by calling
+// the libraries; none holds logic of its own beyond formatting the result.
+#pragma once
+#include <CLI/CLI.hpp>
+
+namespace hlsgym::cli {
+
+void add_stats_command(CLI::App& app);
+void add_print_command(CLI::App& app);
+void add_run_command(CLI::App& app);
+
+}  // namespace hlsgym::cli

@@ -1,0 +1,99 @@
+#include "cli/json_output.h"
+
+#include <cmath>
+#include <complex>
+
+#include "ir/error.h"
+
+namespace hlsgym::cli {
+namespace {
+using nlohmann::json;
+using ir::ElementType;
+
+json element_to_json(const ir::Literal& v, int64_t i) {
+  const ElementType t = v.shape().element_type();
+  if (t == ElementType::kPred) return v.get_int(i) != 0;
+  if (ir::is_signed_integral(t)) return v.get_int(i);
+  if (ir::is_unsigned_integral(t)) return static_cast<uint64_t>(v.get_int(i));
+  auto real = [](double d) -> json {
+    if (std::isnan(d)) return "nan";
+    if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+    return d;
+  };
+  if (t == ElementType::kC64) {
+    auto c = v.data<std::complex<float>>()[i];
+    return json::array({real(c.real()), real(c.imag())});
+  }
+  if (t == ElementType::kC128) {
+    auto c = v.data<std::complex<double>>()[i];
+    return json::array({real(c.real()), real(c.imag())});
+  }
+  return real(v.get_double(i));
+}
+
+json nest(const ir::Literal& v, size_t dim, int64_t& next) {
+  const auto& dims = v.shape().dims();
+  if (dim == dims.size()) return element_to_json(v, next++);
+  json arr = json::array();
+  for (int64_t k = 0; k < dims[dim]; ++k) arr.push_back(nest(v, dim + 1, next));
+  return arr;
+}
+
+double number_of(const json& j, const std::string& what) {
+  if (j.is_number()) return j.get<double>();
+  if (j.is_boolean()) return j.get<bool>() ? 1 : 0;
+  if (j.is_string()) {
+    const auto s = j.get<std::string>();
+    if (s == "nan") return NAN;
+    if (s == "inf") return INFINITY;
+    if (s == "-inf") return -INFINITY;
+  }
+  throw Error(what + ": expected a number, got " + j.dump());
+}
+
+void fill(const json& j, const ir::Shape& shape, size_t dim, int64_t& next, ir::Literal& out,
+          const std::string& what) {
+  const auto& dims = shape.dims();
+  if (dim == dims.size()) {
+    const ElementType t = shape.element_type();
+    if (ir::is_integral(t) || t == ElementType::kPred) {
+      if (j.is_number_integer() || j.is_boolean())
+        out.set_int(next++, j.is_boolean() ? j.get<bool>() : j.get<int64_t>());
+      else
+        throw Error(what + ": expected an integer, got " + j.dump());
+    } else {
+      out.set_double(next++, number_of(j, what));
+    }
+    return;
+  }
+  if (!j.is_array() || static_cast<int64_t>(j.size()) != dims[dim])
+    throw Error(what + ": expected a list of " + std::to_string(dims[dim]) + " at depth " +
+                std::to_string(dim) + " for " + shape.to_string(false));
+  for (const auto& e : j) fill(e, shape, dim + 1, next, out, what);
+}
+}  // namespace
+
+json literal_to_json(const ir::Literal& v, int64_t max_elements) {
+  if (v.is_tuple()) {
+    json arr = json::array();
+    for (const auto& e : v.tuple_elements()) arr.push_back(literal_to_json(e, max_elements));
+    return arr;
+  }
+  if (max_elements > 0 && v.element_count() > max_elements) {
+    json first = json::array();
+    for (int64_t i = 0; i < max_elements; ++i) first.push_back(element_to_json(v, i));
+    return {{"shape", v.shape().to_string(false)}, {"truncated", true}, {"first", first}};
+  }
+  int64_t next = 0;
+  return nest(v, 0, next);
+}
+
+ir::Literal literal_from_json(const json& j, const ir::Shape& shape, const std::string& what) {
+  if (!shape.is_array()) throw Error(what + ": only array-shaped inputs can be given");
+  ir::Literal out(shape);
+  int64_t next = 0;
+  fill(j, shape, 0, next, out, what);
+  return out;
+}
+
+}  // namespace hlsgym::cli

@@ -1,0 +1,138 @@
+// hlsgym run DESIGN [--seed N | --inputs FILE.json] [--sample K] [--json]: interpret.
+#include <fmt/core.h>
+#include <fmt/ranges.h>
+
+#include <chrono>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/json_output.h"
+#include "frontend/load.h"
+#include "frontend/source_text.h"
+#include "ir/error.h"
+#include "ir/evaluate.h"
+
+namespace hlsgym::cli {
+namespace {
+
+struct RunFlags {
+  std::string design;
+  uint64_t seed = 0;
+  std::string inputs_file;
+  int sample = 0;
+  int64_t max_elements = 16;
+  bool json = false;
+};
+
+std::vector<std::string> parameter_names(const ir::Module& m) {
+  std::vector<std::string> names;
+  for (ir::InstrId p : m.computation(m.entry()).params)
+    names.push_back(p == ir::kNoId ? "?" : m.name(p));
+  return names;
+}
+
+// Inputs from a JSON file: an object {parameter name: value} or a list in parameter order.
+std::vector<ir::Literal> inputs_from_file(const ir::Module& m, const std::string& path) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(frontend::read_file(path));
+  } catch (const nlohmann::json::parse_error& e) {
+    throw Error(std::string("invalid JSON: ") + e.what(), {path});
+  }
+  const auto& params = m.computation(m.entry()).params;
+  std::vector<ir::Literal> args;
+  for (size_t k = 0; k < params.size(); ++k) {
+    const std::string& name = m.name(params[k]);
+    const nlohmann::json* v = nullptr;
+    if (j.is_object() && j.contains(name)) v = &j[name];
+    if (j.is_array() && k < j.size()) v = &j[k];
+    if (!v) throw Error("no value given for parameter '" + name + "'", {path});
+    args.push_back(literal_from_json(*v, m.shape(params[k]), path + ": " + name));
+  }
+  return args;
+}
+
+void print_value(const std::string& label, const ir::Literal& v, int64_t max_elements) {
+  if (v.is_tuple()) {
+    for (size_t k = 0; k < v.tuple_elements().size(); ++k)
+      print_value(label + "." + std::to_string(k), v.tuple_elements()[k], max_elements);
+    return;
+  }
+  fmt::print("{} : {} = {}\n", label, v.shape().to_string(false),
+             literal_to_json(v, max_elements).dump());
+}
+
+void run(const RunFlags& flags) {
+  frontend::Design d = frontend::load_design(flags.design);
+  const ir::Module& m = d.module;
+  std::vector<ir::Literal> args = flags.inputs_file.empty()
+                                      ? ir::random_inputs(m, flags.seed)
+                                      : inputs_from_file(m, flags.inputs_file);
+  const auto names = parameter_names(m);
+  const auto t0 = std::chrono::steady_clock::now();
+  nlohmann::json out;
+  bool placeholders = false;
+  std::vector<std::string> placeholder_ops;
+  if (flags.sample > 0) {
+    ir::SampledResult r = ir::evaluate_sampled(m, args, flags.sample, flags.seed);
+    placeholders = r.uses_placeholders;
+    nlohmann::json leaves = nlohmann::json::array();
+    for (size_t k = 0; k < r.indices.size(); ++k)
+      leaves.push_back({{"leaf", k}, {"indices", r.indices[k]},
+                        {"values", literal_to_json(r.values[k])}});
+    out["samples"] = leaves;
+  } else {
+    ir::EvalResult r = ir::evaluate(m, args);
+    placeholders = r.uses_placeholders;
+    placeholder_ops = r.placeholder_ops;
+    out["output"] = literal_to_json(r.value, flags.json ? 0 : flags.max_elements);
+    if (!flags.json) {
+      for (size_t k = 0; k < args.size(); ++k) print_value("input " + names[k], args[k], flags.max_elements);
+      print_value("output", r.value, flags.max_elements);
+    }
+  }
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (flags.json) {
+    nlohmann::json inputs = nlohmann::json::object();
+    for (size_t k = 0; k < args.size(); ++k) inputs[names[k]] = literal_to_json(args[k]);
+    out["design"] = d.name;
+    out["seed"] = flags.seed;
+    out["inputs"] = inputs;
+    out["uses_placeholders"] = placeholders;
+    out["placeholder_ops"] = placeholder_ops;
+    out["seconds"] = secs;
+    fmt::print("{}\n", out.dump(2));
+    return;
+  }
+  if (flags.sample > 0) fmt::print("{}\n", out["samples"].dump(2));
+  if (placeholders)
+    fmt::print("note: outputs depend on placeholder values for ops hlsgym does not interpret "
+               "(custom-calls or elided constants): {}\n",
+               placeholder_ops.empty() ? std::string("see --json") : fmt::format("{}", fmt::join(placeholder_ops, ", ")));
+  fmt::print("evaluated in {:.3f} s\n", secs);
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app) {
+  auto flags = std::make_shared<RunFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "run", "Interpret a design on random (seeded) or given inputs and print the outputs.");
+  cmd->add_option("DESIGN", flags->design, "a .yaml design or a .hlo XLA HLO text file")
+      ->required();
+  cmd->add_option("--seed", flags->seed, "seed of the random inputs")->capture_default_str();
+  cmd->add_option("--inputs", flags->inputs_file,
+                  "JSON file with the inputs: {\"param\": value, ...} or [value, ...]; values are "
+                  "nested lists, \"nan\"/\"inf\" for non-finite floats");
+  cmd->add_option("--sample", flags->sample,
+                  "evaluate only K randomly chosen elements of each output (for graphs too big "
+                  "to interpret whole)");
+  cmd->add_option("--max-elements", flags->max_elements,
+                  "elements printed per array in the table (0 = all)")
+      ->capture_default_str();
+  cmd->add_flag("--json", flags->json, "print one JSON object (all elements)");
+  cmd->callback([flags] { run(*flags); });
+}
+
+}  // namespace hlsgym::cli
