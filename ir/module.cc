@@ -137,6 +137,11 @@ InstrId Module::add_instruction(CompId c, Opcode op, Shape shape,
   payload->name = std::move(name);
   payload->shape = std::move(shape);
   payload->attrs = std::move(attrs);
+  return append(c, op, std::move(payload), operands);
+}
+
+InstrId Module::append(CompId c, Opcode op, std::shared_ptr<const InstrPayload> payload,
+                       std::span<const InstrId> operands) {
   Instruction ins;
   ins.opcode = op;
   ins.computation = c;
@@ -147,7 +152,23 @@ InstrId Module::add_instruction(CompId c, Opcode op, Shape shape,
   comps_[c].order.push_back(id);
   ++live_instrs_;
   link_operands(id);
+  if (op == Opcode::kParameter) {
+    const int64_t number = instrs_[id].payload->attrs.parameter_number;
+    auto& params = comps_[c].params;
+    if (params.size() <= static_cast<size_t>(number)) params.resize(number + 1, kNoId);
+    params[number] = id;
+  }
   return id;
+}
+
+InstrId Module::add_clone(CompId c, InstrId source, std::span<const InstrId> operands) {
+  auto payload = std::make_shared<InstrPayload>(*instrs_[source].payload);
+  std::string_view base = payload->name;
+  if (size_t dot = base.rfind('.'); dot != std::string_view::npos &&
+      base.find_first_not_of("0123456789", dot + 1) == std::string_view::npos)
+    base = base.substr(0, dot);
+  payload->name = unique_name(base.empty() ? ir::name(instrs_[source].opcode) : base);
+  return append(c, instrs_[source].opcode, std::move(payload), operands);
 }
 
 InstrId Module::add_constant(CompId c, Literal value, std::string name) {
@@ -160,12 +181,8 @@ InstrId Module::add_constant(CompId c, Literal value, std::string name) {
 InstrId Module::add_parameter(CompId c, int64_t number, Shape shape, std::string name) {
   Attributes a;
   a.parameter_number = number;
-  InstrId id = add_instruction(c, Opcode::kParameter, std::move(shape), {}, std::move(a),
-                               std::move(name));
-  auto& params = comps_[c].params;
-  if (params.size() <= static_cast<size_t>(number)) params.resize(number + 1, kNoId);
-  params[number] = id;
-  return id;
+  return add_instruction(c, Opcode::kParameter, std::move(shape), {}, std::move(a),
+                         std::move(name));
 }
 
 void Module::link_operands(InstrId i) {

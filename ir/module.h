@@ -123,6 +123,10 @@ class Module {
                           Attributes attrs = {}, std::string name = {});
   InstrId add_constant(CompId c, Literal value, std::string name = {});
   InstrId add_parameter(CompId c, int64_t number, Shape shape, std::string name = {});
+  // A copy of `source` (any computation of this module) in computation `c`, with new
+  // operands and a fresh name derived from the source's; attributes, literal and called
+  // computations are shared until edited.
+  InstrId add_clone(CompId c, InstrId source, std::span<const InstrId> operands);
   void set_root(CompId c, InstrId root) { comps_[c].root = root; }
 
   void set_operand(InstrId i, size_t k, InstrId new_operand);
@@ -144,6 +148,8 @@ class Module {
   void compact();
 
  private:
+  InstrId append(CompId c, Opcode op, std::shared_ptr<const InstrPayload> payload,
+                 std::span<const InstrId> operands);
   void link_operands(InstrId i);
   void unlink_operands(InstrId i);
 
