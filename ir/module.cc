@@ -152,8 +152,8 @@ InstrId Module::append(CompId c, Opcode op, std::shared_ptr<const InstrPayload> 
   comps_[c].order.push_back(id);
   ++live_instrs_;
   link_operands(id);
-  if (op == Opcode::kParameter) {
-    const int64_t number = instrs_[id].payload->attrs.parameter_number;
+  const int64_t number = instrs_[id].payload->attrs.parameter_number;
+  if (op == Opcode::kParameter && number >= 0) {
     auto& params = comps_[c].params;
     if (params.size() <= static_cast<size_t>(number)) params.resize(number + 1, kNoId);
     params[number] = id;
@@ -186,7 +186,10 @@ InstrId Module::add_parameter(CompId c, int64_t number, Shape shape, std::string
 }
 
 void Module::link_operands(InstrId i) {
-  for (InstrId op : pool_.get(instrs_[i].operands)) {
+  // push_back may grow the pool, so operands are re-read by index, never via a held span.
+  const IdSpan ops = instrs_[i].operands;
+  for (uint32_t k = 0; k < ops.size; ++k) {
+    const InstrId op = pool_.get(ops)[k];
     auto us = pool_.get(instrs_[op].users);
     if (std::find(us.begin(), us.end(), i) == us.end()) pool_.push_back(instrs_[op].users, i);
   }

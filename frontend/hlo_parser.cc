@@ -1,0 +1,308 @@
+// HLO module text -> ir::Module. One pass over the text; operand and computation names
+// are resolved at the end of each computation / of the module, so forward references
+// (ROOT before its operands, callees after callers) work.
+#include "frontend/hlo_parser.h"
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "frontend/hlo_syntax.h"
+
+namespace hlsgym::frontend {
+namespace {
+using ir::CompId;
+using ir::InstrId;
+using ir::Opcode;
+
+struct PendingCall {  // a called-computation name to resolve when all are read
+  InstrId instr;
+  size_t slot;
+  std::string_view name;
+  size_t offset;
+};
+
+struct PendingInstr {
+  InstrId id;
+  std::vector<std::pair<std::string_view, size_t>> operands;  // name, text offset
+};
+
+bool is_called_key(std::string_view k) {
+  return k == "to_apply" || k == "condition" || k == "body" || k == "calls" ||
+         k == "branch_computations" || k == "true_computation" || k == "false_computation" ||
+         k == "called_computations" || k == "select" || k == "scatter";
+}
+
+// Slot of a called computation in InstrPayload::called, by key (see ir/module.h).
+size_t called_slot(std::string_view key) {
+  if (key == "body" || key == "false_computation" || key == "scatter") return 1;
+  return 0;
+}
+
+class Parser {
+ public:
+  Parser(std::string_view text, const std::string& file) : c_(text, file), m_() {
+    m_.set_source_file(file);
+  }
+
+  ir::Module parse() {
+    c_.skip_space();
+    if (c_.at_end()) c_.fail("empty input: expected 'HloModule <name>'");
+    if (!c_.consume("HloModule")) c_.fail("expected 'HloModule <name>' at the start of the module");
+    std::string_view name = c_.name();
+    if (name.empty()) c_.fail("expected the module name after HloModule");
+    m_.set_name(std::string(name));
+    read_header_attributes();
+    read_preamble();
+    while (true) {
+      c_.skip_space();
+      if (c_.at_end()) break;
+      read_computation();
+    }
+    if (m_.computation_slots() == 0) c_.fail("the module has no computations");
+    if (m_.entry() == ir::kNoId) m_.set_entry(static_cast<CompId>(m_.computation_slots() - 1));
+    resolve_calls();
+    return std::move(m_);
+  }
+
+ private:
+  void read_header_attributes() {
+    while (c_.skip_space_in_line(), c_.peek() == ',') {
+      c_.set_pos(c_.pos() + 1);
+      std::string_view key = c_.name();
+      if (key.empty()) c_.fail("expected a module attribute name after ','");
+      c_.expect('=', "after the module attribute name");
+      m_.header_attributes().push_back({std::string(key), std::string(c_.raw_value())});
+    }
+  }
+
+  // FileNames / FunctionNames / FileLocations / StackFrames tables, kept verbatim.
+  void read_preamble() {
+    static constexpr std::string_view kTables[] = {"FileNames", "FunctionNames", "FileLocations",
+                                                   "StackFrames"};
+    c_.skip_space();
+    const size_t start = c_.pos();
+    size_t end = start;
+    while (true) {
+      c_.skip_space();
+      std::string_view rest = c_.rest();
+      bool table = false;
+      for (auto t : kTables) table |= rest.substr(0, t.size()) == t;
+      if (!table && !(rest.size() && rest[0] >= '0' && rest[0] <= '9')) break;
+      size_t nl = rest.find('\n');
+      c_.set_pos(nl == std::string_view::npos ? c_.text().size() : c_.pos() + nl);
+      end = c_.pos();
+    }
+    if (end > start) m_.preamble() = std::string(c_.text().substr(start, end - start));
+    c_.set_pos(end > start ? end : start);
+  }
+
+  void read_computation() {
+    const size_t start = c_.pos();
+    const bool is_entry = c_.consume("ENTRY") && (c_.skip_space(), true);
+    std::string_view name = c_.name();
+    if (name.empty()) c_.fail_at(start, "expected a computation ('name {' or 'ENTRY name {')");
+    if (m_.find_computation(name) != ir::kNoId)
+      c_.fail_at(start, "computation '" + std::string(name) + "' is defined twice");
+    const CompId comp = m_.add_computation(std::string(name));
+    m_.computation(comp).line = c_.line_of(start);
+    if (is_entry) {
+      if (m_.entry() != ir::kNoId) c_.fail_at(start, "a second ENTRY computation");
+      m_.set_entry(comp);
+    }
+    c_.skip_space();
+    if (c_.peek() == '(') {
+      c_.balanced();  // parameter list: the parameter instructions carry the same facts
+      if (!c_.consume("->")) c_.fail("expected '->' and the result shape after the parameter list");
+      read_shape(c_);
+    }
+    c_.expect('{', "to open the body of computation '" + std::string(name) + "'");
+    names_.clear();
+    pending_.clear();
+    InstrId root = ir::kNoId, last = ir::kNoId;
+    while (!c_.consume('}')) {
+      if (c_.at_end()) c_.fail_at(start, "computation '" + std::string(name) + "' is not closed with '}'");
+      bool is_root = false;
+      InstrId id = read_instruction(comp, is_root);
+      last = id;
+      if (is_root) {
+        if (root != ir::kNoId) c_.fail("computation has two ROOT instructions");
+        root = id;
+      }
+    }
+    if (last == ir::kNoId) c_.fail_at(start, "computation '" + std::string(name) + "' is empty");
+    resolve_operands(comp);
+    m_.set_root(comp, root != ir::kNoId ? root : last);
+    while (c_.skip_space_in_line(), c_.peek() == ',') {  // e.g. execution_thread="host"
+      c_.set_pos(c_.pos() + 1);
+      std::string_view key = c_.name();
+      c_.expect('=', "after a computation attribute name");
+      m_.computation(comp).trailer.push_back({std::string(key), std::string(c_.raw_value())});
+    }
+  }
+
+  InstrId read_instruction(CompId comp, bool& is_root) {
+    c_.skip_space();
+    const size_t start = c_.pos();
+    if (c_.rest().substr(0, 5) == "ROOT " || c_.rest().substr(0, 5) == "ROOT\t") {
+      is_root = true;
+      c_.set_pos(c_.pos() + 5);
+    }
+    std::string_view name = c_.name();
+    if (name.empty()) {
+      if (!c_.at_end() && (static_cast<unsigned char>(c_.peek()) < 32 || static_cast<unsigned char>(c_.peek()) > 126))
+        c_.fail("unexpected binary data; is this an HLO text file?");
+      c_.fail("expected an instruction 'name = shape opcode(operands)' or '}'");
+    }
+    c_.expect('=', "after the instruction name '" + std::string(name) + "'");
+    c_.skip_space();
+    ir::Shape shape;
+    bool has_shape = at_shape(c_);
+    if (has_shape) shape = read_shape(c_);
+    const size_t op_at = (c_.skip_space(), c_.pos());
+    std::string_view op_name = c_.name();
+    auto op = ir::opcode_from_name(op_name);
+    if (!op) c_.fail_at(op_at, op_name.empty() ? "expected an opcode" : "unknown opcode '" + std::string(op_name) + "'");
+    if (!has_shape) c_.fail_at(op_at, "instruction '" + std::string(name) + "' has no shape");
+    if (names_.count(name)) c_.fail_at(start, "instruction '" + std::string(name) + "' is defined twice in this computation");
+
+    ir::Attributes attrs;
+    PendingInstr pending;
+    std::shared_ptr<const ir::Literal> literal;
+    c_.expect('(', "after the opcode");
+    if (*op == Opcode::kConstant) {
+      literal = std::make_shared<const ir::Literal>(read_literal(c_, shape));
+      c_.expect(')', "to close the constant");
+    } else if (*op == Opcode::kParameter) {
+      int64_t n;
+      if (!c_.integer(n) || n < 0) c_.fail("expected the parameter number");
+      attrs.parameter_number = n;
+      c_.expect(')', "after the parameter number");
+    } else {
+      read_operands(pending);
+    }
+    InstrId id = m_.add_instruction(comp, *op, std::move(shape), {}, {}, std::string(name));
+    auto& payload = m_.mutable_payload(id);
+    payload.line = c_.line_of(start);
+    payload.literal = std::move(literal);
+    read_attributes(*op, attrs, id);
+    payload.attrs = std::move(attrs);
+    if (*op == Opcode::kParameter) {
+      auto& params = m_.computation(comp).params;
+      const auto n = static_cast<size_t>(payload.attrs.parameter_number);
+      if (params.size() <= n) params.resize(n + 1, ir::kNoId);
+      if (params[n] != ir::kNoId) c_.fail_at(start, "parameter number " + std::to_string(n) + " is used twice");
+      params[n] = id;
+    }
+    names_.emplace(name, id);
+    pending.id = id;
+    if (!pending.operands.empty()) pending_.push_back(std::move(pending));
+    return id;
+  }
+
+  void read_operands(PendingInstr& p) {
+    if (c_.consume(')')) return;
+    do {
+      c_.skip_space();
+      if (at_shape(c_)) read_shape(c_);  // older printers write operand shapes
+      const size_t at = (c_.skip_space(), c_.pos());
+      std::string_view n = c_.name();
+      if (n.empty()) c_.fail("expected an operand name");
+      c_.skip_space();
+      if (c_.peek() == '(') c_.fail_at(at, "nested instructions as operands are not supported");
+      p.operands.emplace_back(n, at);
+    } while (c_.consume(','));
+    c_.expect(')', "to close the operand list");
+  }
+
+  void read_attributes(Opcode op, ir::Attributes& attrs, InstrId id) {
+    while (c_.skip_space(), c_.peek() == ',') {
+      c_.set_pos(c_.pos() + 1);
+      const size_t at = (c_.skip_space(), c_.pos());
+      std::string_view key = c_.name();
+      if (key.empty()) c_.fail("expected an attribute name after ','");
+      c_.expect('=', "after attribute '" + std::string(key) + "'");
+      c_.skip_space();
+      if (is_called_key(key) && !(op == Opcode::kCustomCall && key != "called_computations" && key != "to_apply")) {
+        read_called(key, id, at);
+        if (key == "true_computation" || key == "false_computation") attrs.pred_branches = true;
+        continue;
+      }
+      if (!read_attribute(c_, op, key, attrs))
+        attrs.opaque.push_back({std::string(key), std::string(c_.raw_value())});
+    }
+  }
+
+  void read_called(std::string_view key, InstrId id, size_t at) {
+    std::vector<std::string_view> names;
+    if (c_.consume('{')) {
+      if (!c_.consume('}')) {
+        do names.push_back(c_.name());
+        while (c_.consume(','));
+        c_.expect('}', "to close the list of computations");
+      }
+    } else {
+      names.push_back(c_.name());
+    }
+    auto& called = m_.mutable_payload(id).called;
+    size_t slot = names.size() == 1 ? called_slot(key) : 0;
+    for (std::string_view n : names) {
+      if (n.empty()) c_.fail_at(at, "expected a computation name for '" + std::string(key) + "'");
+      if (called.size() <= slot) called.resize(slot + 1, ir::kNoId);
+      calls_.push_back({id, slot++, n, at});
+    }
+  }
+
+  void resolve_operands(CompId comp) {
+    std::vector<InstrId> ids;
+    for (const auto& p : pending_) {
+      ids.clear();
+      for (auto [n, at] : p.operands) {
+        auto it = names_.find(n);
+        if (it == names_.end()) c_.fail_at(at, "undefined operand '" + std::string(n) + "'");
+        ids.push_back(it->second);
+      }
+      m_.set_operands(p.id, ids);
+    }
+    (void)comp;
+  }
+
+  void resolve_calls() {
+    std::unordered_map<std::string_view, CompId> by_name;
+    for (CompId k = 0; k < m_.computation_slots(); ++k) by_name.emplace(m_.computation(k).name, k);
+    for (const auto& call : calls_) {
+      auto it = by_name.find(call.name);
+      if (it == by_name.end()) c_.fail_at(call.offset, "undefined computation '" + std::string(call.name) + "'");
+      m_.mutable_payload(call.instr).called[call.slot] = it->second;
+    }
+  }
+
+  TextCursor c_;
+  ir::Module m_;
+  std::unordered_map<std::string_view, InstrId> names_;  // current computation
+  std::vector<PendingInstr> pending_;
+  std::vector<PendingCall> calls_;
+};
+}  // namespace
+
+ir::Module parse_hlo(std::string_view text, const std::string& filename) {
+  return Parser(text, filename).parse();
+}
+
+ir::Shape parse_shape(std::string_view text, const std::string& filename) {
+  TextCursor c(text, filename);
+  ir::Shape s = read_shape(c);
+  c.skip_space();
+  if (!c.at_end()) c.fail("unexpected text after the shape");
+  return s;
+}
+
+ir::Literal parse_literal(std::string_view text, const ir::Shape& shape, const std::string& filename) {
+  TextCursor c(text, filename);
+  ir::Literal l = read_literal(c, shape);
+  c.skip_space();
+  if (!c.at_end()) c.fail("unexpected text after the literal");
+  return l;
+}
+
+}  // namespace hlsgym::frontend
