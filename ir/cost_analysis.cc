@@ -1,0 +1,239 @@
+#include "ir/cost_analysis.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace hlsgym::ir {
+namespace {
+
+double elements(const Shape& s) {
+  if (s.is_tuple()) {
+    double n = 0;
+    for (const auto& e : s.tuple_elements()) n += elements(e);
+    return n;
+  }
+  return static_cast<double>(s.element_count());
+}
+
+double bytes_of(const Shape& s, const CostOptions& o) {
+  if (o.bytes_need_layout && s.is_array() && !s.layout().present && s.rank() > 0) return 0;
+  if (s.is_tuple()) return 8.0 * static_cast<double>(s.tuple_elements().size());
+  return static_cast<double>(s.byte_size());
+}
+
+// Flops and transcendentals of one application of a scalar computation (to_apply).
+Cost sub_cost(const Module& m, CompId c, const CostOptions& o, int depth);
+
+Cost computation_cost(const Module& m, CompId c, const CostOptions& o, int depth) {
+  Cost total;
+  if (depth > 64) return total;
+  for (InstrId i : m.computation(c).order)
+    if (m.is_live(i)) total += instruction_cost(m, i, o);
+  return total;
+}
+
+Cost sub_cost(const Module& m, CompId c, const CostOptions& o, int depth) {
+  Cost k = computation_cost(m, c, o, depth + 1);
+  k.bytes_accessed = 0;
+  return k;
+}
+
+double log2_ceil(double n) { return n <= 1 ? 0 : std::ceil(std::log2(n)); }
+
+// Number of (kernel position, output position) pairs that read real input along one
+// spatial dimension (XLA's valid_positions), with base and window dilation.
+double valid_positions(const WindowDim& w, int64_t input, int64_t output) {
+  int64_t n = 0;
+  for (int64_t o = 0; o < output; ++o)
+    for (int64_t k = 0; k < w.size; ++k) {
+      const int64_t u = o * w.stride - w.pad_low + k * w.window_dilation;
+      if (u % w.base_dilation != 0) continue;
+      const int64_t x = u / w.base_dilation;
+      if (u >= 0 && x < input) ++n;
+    }
+  return static_cast<double>(n);
+}
+
+double convolution_flops(const Module& m, InstrId i) {
+  const Attributes& a = m.attrs(i);
+  if (!a.conv_dims || !a.window) return 0;
+  const ConvDims& d = *a.conv_dims;
+  const Shape& lhs = m.shape(m.operand(i, 0));
+  const Shape& rhs = m.shape(m.operand(i, 1));
+  const Shape& out = m.shape(i);
+  const double in_feat = static_cast<double>(lhs.dim(d.input_feature));
+  const double out_feat = static_cast<double>(rhs.dim(d.kernel_output_feature));
+  const double batch = static_cast<double>(lhs.dim(d.input_batch));
+  double positions = 1;
+  for (size_t s = 0; s < d.input_spatial.size() && s < a.window->size(); ++s)
+    positions *= valid_positions((*a.window)[s], lhs.dim(d.input_spatial[s]), out.dim(d.output_spatial[s]));
+  return 2.0 * (in_feat / static_cast<double>(a.feature_group_count)) * out_feat *
+         (batch / static_cast<double>(a.batch_group_count)) * positions;
+}
+
+double default_bytes(const Module& m, InstrId i, const CostOptions& o) {
+  double b = bytes_of(m.shape(i), o);
+  for (InstrId op : m.operands(i)) b += bytes_of(m.shape(op), o);
+  return b;
+}
+
+}  // namespace
+
+Cost instruction_cost(const Module& m, InstrId i, const CostOptions& o) {
+  Cost c;
+  const Opcode op = m.opcode(i);
+  const OpcodeInfo& inf = info(op);
+  const Shape& out = m.shape(i);
+  const auto& called = m.called(i);
+  switch (op) {
+    case Opcode::kParameter: case Opcode::kConstant: case Opcode::kGetTupleElement:
+    case Opcode::kBitcast: case Opcode::kDomain: case Opcode::kAfterAll: case Opcode::kAddDependency:
+      return c;
+    case Opcode::kTuple:
+      c.bytes_accessed = bytes_of(out, o);
+      return c;
+    case Opcode::kSlice:
+      c.bytes_accessed = 2 * bytes_of(out, o);
+      return c;
+    case Opcode::kDynamicSlice: {
+      c.bytes_accessed = 2 * bytes_of(out, o);
+      auto ops = m.operands(i);
+      for (size_t k = 1; k < ops.size(); ++k) c.bytes_accessed += bytes_of(m.shape(ops[k]), o);
+      return c;
+    }
+    case Opcode::kDynamicUpdateSlice: {
+      auto ops = m.operands(i);
+      c.bytes_accessed = 2 * bytes_of(m.shape(ops[1]), o);
+      for (size_t k = 2; k < ops.size(); ++k) c.bytes_accessed += bytes_of(m.shape(ops[k]), o);
+      return c;
+    }
+    case Opcode::kGather:
+      c.bytes_accessed = 2 * bytes_of(out, o) + bytes_of(m.shape(m.operand(i, 1)), o);
+      return c;
+    case Opcode::kDot: {
+      double contracted = 1;
+      const Shape& lhs = m.shape(m.operand(i, 0));
+      if (const auto& d = m.attrs(i).dot_dims)
+        for (int64_t k : d->lhs_contracting) contracted *= static_cast<double>(lhs.dim(k));
+      c.flops = 2 * elements(out) * contracted;
+      c.bytes_accessed = default_bytes(m, i, o);
+      return c;
+    }
+    case Opcode::kConvolution:
+      c.flops = convolution_flops(m, i);
+      c.bytes_accessed = default_bytes(m, i, o);
+      return c;
+    case Opcode::kReduce: {
+      const size_t n = m.operands(i).size() / 2;
+      if (!called.empty() && n > 0) {
+        const Cost s = sub_cost(m, called[0], o, 0);
+        const double in = elements(m.shape(m.operand(i, 0)));
+        const double res = out.is_tuple() ? elements(out.tuple_element(0)) : elements(out);
+        c.flops = s.flops * (in - res);
+        c.transcendentals = s.transcendentals * (in - res);
+      }
+      c.bytes_accessed = default_bytes(m, i, o);
+      return c;
+    }
+    case Opcode::kReduceWindow: {
+      if (!called.empty() && m.attrs(i).window) {
+        const Cost s = sub_cost(m, called[0], o, 0);
+        double window = 1;
+        for (const auto& w : *m.attrs(i).window) window *= static_cast<double>(w.size);
+        const double res = out.is_tuple() ? elements(out.tuple_element(0)) : elements(out);
+        c.flops = s.flops * (window - 1) * res;
+        c.transcendentals = s.transcendentals * (window - 1) * res;
+      }
+      c.bytes_accessed = default_bytes(m, i, o);
+      return c;
+    }
+    case Opcode::kMap: {
+      if (!called.empty()) {
+        const Cost s = sub_cost(m, called[0], o, 0);
+        c.flops = s.flops * elements(out);
+        c.transcendentals = s.transcendentals * elements(out);
+      }
+      c.bytes_accessed = default_bytes(m, i, o);
+      return c;
+    }
+    case Opcode::kScatter: {
+      const size_t n = (m.operands(i).size() - 1) / 2;
+      const Shape& updates = m.shape(m.operand(i, 1 + n));
+      if (!called.empty()) {
+        const Cost s = sub_cost(m, called[0], o, 0);
+        c.flops = s.flops * elements(updates);
+        c.transcendentals = s.transcendentals * elements(updates);
+      }
+      double upd_bytes = 0;
+      for (size_t k = 0; k < n; ++k) upd_bytes += bytes_of(m.shape(m.operand(i, 1 + n + k)), o);
+      c.bytes_accessed = 3 * upd_bytes + bytes_of(m.shape(m.operand(i, n)), o);
+      return c;
+    }
+    case Opcode::kSelectAndScatter: {
+      const Shape& source = m.shape(m.operand(i, 1));
+      double window = 1;
+      if (m.attrs(i).window)
+        for (const auto& w : *m.attrs(i).window) window *= static_cast<double>(w.size);
+      if (called.size() == 2) {
+        const Cost sel = sub_cost(m, called[0], o, 0), sc = sub_cost(m, called[1], o, 0);
+        c.flops = sel.flops * elements(source) * (window - 1) + sc.flops * elements(source);
+      }
+      c.bytes_accessed = default_bytes(m, i, o);
+      return c;
+    }
+    case Opcode::kSort: {
+      const double n = elements(m.shape(m.operand(i, 0)));
+      c.flops = n * log2_ceil(n);
+      c.bytes_accessed = default_bytes(m, i, o);
+      return c;
+    }
+    case Opcode::kRng:
+      c.transcendentals = elements(out);
+      c.bytes_accessed = default_bytes(m, i, o);
+      return c;
+    case Opcode::kRngBitGenerator:
+      c.transcendentals = elements(out);
+      c.bytes_accessed = default_bytes(m, i, o);
+      return c;
+    case Opcode::kAllReduce:
+      c.flops = elements(out);
+      c.bytes_accessed = default_bytes(m, i, o);
+      return c;
+    case Opcode::kWhile:
+      for (CompId k : called) c += computation_cost(m, k, o, 1);
+      return c;
+    case Opcode::kConditional: {
+      for (CompId k : called) {
+        const Cost b = computation_cost(m, k, o, 1);
+        c.flops = std::max(c.flops, b.flops);
+        c.transcendentals = std::max(c.transcendentals, b.transcendentals);
+        c.bytes_accessed = std::max(c.bytes_accessed, b.bytes_accessed);
+      }
+      return c;
+    }
+    case Opcode::kCall: case Opcode::kFusion: case Opcode::kAsyncStart:
+      for (CompId k : called) c += computation_cost(m, k, o, 1);
+      return c;
+    case Opcode::kCustomCall:
+      return c;
+    case Opcode::kCopy:  // a move, not arithmetic (XLA counts no flops)
+      c.bytes_accessed = default_bytes(m, i, o);
+      return c;  // unknown to XLA (it reports -1); counted separately in the features
+    default:
+      break;
+  }
+  if (inf.elementwise) {
+    if (inf.transcendental) c.transcendentals = elements(out);
+    else c.flops = elements(out);
+  }
+  c.bytes_accessed = default_bytes(m, i, o);
+  return c;
+}
+
+Cost module_cost(const Module& m, const CostOptions& o) {
+  if (m.entry() == kNoId) return {};
+  return computation_cost(m, m.entry(), o, 0);
+}
+
+}  // namespace hlsgym::ir
