@@ -1,0 +1,334 @@
+// YAML design -> ir::Module (format: shared/DESIGN.md, "A design in YAML").
+#include "frontend/yaml_design.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "frontend/hlo_parser.h"
+#include "frontend/hlo_syntax.h"
+#include "ir/error.h"
+#include "ir/shape_inference.h"
+#include "ir/verifier.h"
+
+namespace hlsgym::frontend {
+namespace {
+using ir::CompId;
+using ir::InstrId;
+using ir::Opcode;
+
+// HLO attributes a design may give verbatim although hlsgym does not interpret them.
+constexpr std::string_view kOpaqueKeys[] = {"metadata", "sharding", "frontend_attributes",
+                                            "backend_config", "replica_groups", "channel_id",
+                                            "use_global_device_ids", "operand_precision",
+                                            "custom_call_has_side_effect", "api_version"};
+constexpr std::string_view kBuiltins[] = {"add", "multiply", "maximum", "minimum", "and", "or"};
+
+class Loader {
+ public:
+  Loader(std::string_view text, std::string file) : text_(text), file_(std::move(file)) {}
+
+  Design load() {
+    YAML::Node root;
+    try {
+      root = YAML::Load(std::string(text_));
+    } catch (const YAML::Exception& e) {
+      throw Error("invalid YAML: " + e.msg, {file_, e.mark.line + 1, e.mark.column + 1});
+    }
+    if (!root.IsMap()) fail(root, "a design must be a YAML map with keys design, inputs, ops, outputs");
+    for (auto kv : root) {
+      static constexpr std::string_view kKeys[] = {"design", "description", "inputs", "ops", "outputs",
+                                                   "target", "passes", "computations"};
+      const std::string k = kv.first.as<std::string>();
+      if (std::find(std::begin(kKeys), std::end(kKeys), k) == std::end(kKeys))
+        fail(kv.first, "unknown key '" + k + "' (expected design, description, inputs, ops, outputs, "
+                       "computations, target, passes)");
+    }
+    Design d;
+    d.path = file_;
+    d.name = required(root, "design").as<std::string>();
+    if (root["description"]) d.description = scalar(root["description"], "description");
+    if (root["target"]) d.target = root["target"].IsScalar() ? root["target"].as<std::string>() : "inline";
+    read_passes(root["passes"], d);
+    m_.set_name(d.name);
+    m_.set_source_file(file_);
+    if (const YAML::Node comps = root["computations"]) {
+      if (!comps.IsMap()) fail(comps, "computations must map names to {inputs, ops, outputs}");
+      for (auto kv : comps) {
+        const std::string name = kv.first.as<std::string>();
+        if (user_comps_.count(name) || is_builtin(name))
+          fail(kv.first, "computation '" + name + "' is defined twice (or shadows a built-in)");
+        user_comps_[name] = read_body(kv.second, name);
+      }
+    }
+    const CompId entry = read_body(root, "main");
+    m_.set_entry(entry);
+    d.module = std::move(m_);
+    ir::verify(d.module);
+    return d;
+  }
+
+ private:
+  [[noreturn]] void fail(const YAML::Node& n, const std::string& msg) const {
+    const YAML::Mark mk = n.Mark();
+    throw Error(msg, {file_, mk.line >= 0 ? mk.line + 1 : 0, mk.column >= 0 ? mk.column + 1 : 0});
+  }
+  YAML::Node required(const YAML::Node& map, const char* key) const {
+    YAML::Node n = map[key];
+    if (!n) fail(map, std::string("missing key '") + key + "'");
+    return n;
+  }
+  std::string scalar(const YAML::Node& n, const std::string& what) const {
+    if (!n.IsScalar()) fail(n, what + " must be a single value");
+    return n.as<std::string>();
+  }
+  static bool is_builtin(std::string_view n) {
+    return std::find(std::begin(kBuiltins), std::end(kBuiltins), n) != std::end(kBuiltins);
+  }
+
+  void read_passes(const YAML::Node& n, Design& d) const {
+    if (!n) return;
+    if (n.IsScalar()) d.passes.push_back(n.as<std::string>());
+    else if (n.IsSequence())
+      for (const auto& p : n) d.passes.push_back(scalar(p, "a pass name"));
+    else fail(n, "passes must be 'default' or a list of pass names");
+  }
+
+  ir::Shape shape_of(const YAML::Node& n) const {
+    std::string text = scalar(n, "a type");
+    // DESIGN.md writes scalars as a bare element type ("s32"); HLO text needs "s32[]".
+    if (text.find_first_of("[(") == std::string::npos && ir::element_type_from_name(text)) text += "[]";
+    try {
+      return parse_shape(text, file_);
+    } catch (const Error& e) {
+      fail(n, "bad type '" + text + "': " + e.message());
+    }
+  }
+
+  // A computation from {inputs, ops, outputs}; the names are local to it.
+  CompId read_body(const YAML::Node& body, const std::string& name) {
+    if (!body.IsMap()) fail(body, "computation '" + name + "' must be a map with inputs, ops, outputs");
+    const CompId c = m_.add_computation(name);
+    std::unordered_map<std::string, InstrId> names;
+    if (const YAML::Node inputs = body["inputs"]) {
+      if (!inputs.IsMap()) fail(inputs, "inputs must map names to types, e.g. x: s16[8]");
+      int64_t k = 0;
+      for (auto kv : inputs) {
+        const std::string n = kv.first.as<std::string>();
+        if (names.count(n)) fail(kv.first, "input '" + n + "' is defined twice");
+        InstrId p = m_.add_parameter(c, k++, shape_of(kv.second), n);
+        m_.mutable_payload(p).line = kv.first.Mark().line + 1;
+        names[n] = p;
+      }
+    }
+    const YAML::Node ops = required(body, "ops");
+    if (!ops.IsSequence() || ops.size() == 0) fail(ops, "ops must be a non-empty list of operations");
+    for (const auto& op : ops) read_op(op, c, names);
+    read_outputs(required(body, "outputs"), c, names);
+    return c;
+  }
+
+  void read_outputs(const YAML::Node& outs, CompId c, const std::unordered_map<std::string, InstrId>& names) {
+    std::vector<InstrId> ids;
+    auto lookup = [&](const YAML::Node& n) {
+      const std::string s = scalar(n, "an output name");
+      auto it = names.find(s);
+      if (it == names.end()) fail(n, "output '" + s + "' is not an input or op");
+      ids.push_back(it->second);
+    };
+    if (outs.IsScalar()) lookup(outs);
+    else if (outs.IsSequence() && outs.size() > 0)
+      for (const auto& o : outs) lookup(o);
+    else fail(outs, "outputs must be a name or a non-empty list of names");
+    if (ids.size() == 1) return m_.set_root(c, ids[0]);
+    std::vector<ir::Shape> shapes;
+    for (InstrId i : ids) shapes.push_back(m_.shape(i));
+    InstrId t = m_.add_instruction(c, Opcode::kTuple, ir::Shape::tuple(std::move(shapes)), ids);
+    m_.mutable_payload(t).line = outs.Mark().line + 1;
+    m_.set_root(c, t);
+  }
+
+  void read_op(const YAML::Node& n, CompId c, std::unordered_map<std::string, InstrId>& names);
+  void read_attributes(const YAML::Node& n, Opcode op, ir::Attributes& attrs, std::vector<CompId>& called,
+                       CompId c, const std::vector<InstrId>& args);
+  CompId resolve_to_apply(const YAML::Node& n, const std::vector<InstrId>& args, Opcode op);
+  CompId builtin(const std::string& name, ir::ElementType t);
+  ir::Literal literal_of(const YAML::Node& value, const ir::Shape& shape) const;
+
+  std::string_view text_;
+  std::string file_;
+  ir::Module m_;
+  std::unordered_map<std::string, CompId> user_comps_;
+  std::unordered_map<std::string, CompId> builtins_;
+};
+
+std::string edit_suggestion(std::string_view name) {
+  size_t best = SIZE_MAX;
+  std::string out;
+  for (int i = 0; i < ir::kOpcodeCount; ++i) {
+    std::string_view cand = ir::name(static_cast<Opcode>(i));
+    std::vector<size_t> row(cand.size() + 1);
+    for (size_t j = 0; j <= cand.size(); ++j) row[j] = j;
+    for (size_t a = 1; a <= name.size(); ++a) {
+      size_t diag = row[0];
+      row[0] = a;
+      for (size_t b = 1; b <= cand.size(); ++b) {
+        size_t up = row[b];
+        row[b] = std::min({row[b] + 1, row[b - 1] + 1, diag + (name[a - 1] != cand[b - 1])});
+        diag = up;
+      }
+    }
+    if (row[cand.size()] < best) best = row[cand.size()], out = cand;
+  }
+  return best <= 3 ? "; did you mean '" + out + "'?" : "";
+}
+
+// A YAML value as HLO attribute text: lists become {a,b}, nested lists nest.
+std::string hlo_text(const YAML::Node& n) {
+  if (n.IsScalar()) return n.as<std::string>();
+  std::string s = "{";
+  bool first = true;
+  for (const auto& e : n) {
+    if (!first) s += ",";
+    first = false;
+    s += hlo_text(e);
+  }
+  return s + "}";
+}
+
+void Loader::read_op(const YAML::Node& n, CompId c, std::unordered_map<std::string, InstrId>& names) {
+  if (!n.IsMap()) fail(n, "each op must be a map like {name: y, op: add, args: [a, b]}");
+  const std::string name = scalar(required(n, "name"), "name");
+  const std::string op_name = scalar(required(n, "op"), "op");
+  auto op = ir::opcode_from_name(op_name);
+  if (!op) fail(n["op"], "op '" + name + "': unknown opcode '" + op_name + "'" + edit_suggestion(op_name));
+  if (op == Opcode::kParameter) fail(n["op"], "op '" + name + "': declare parameters under inputs:");
+  if (names.count(name)) fail(n["name"], "op '" + name + "' is defined twice");
+  std::vector<InstrId> args;
+  if (const YAML::Node a = n["args"]) {
+    if (!a.IsSequence()) fail(a, "op '" + name + "': args must be a list of names");
+    for (const auto& arg : a) {
+      const std::string s = scalar(arg, "an argument name");
+      auto it = names.find(s);
+      if (it == names.end())
+        fail(arg, "op '" + name + "': argument '" + s + "' is not an input or an earlier op");
+      args.push_back(it->second);
+    }
+  }
+  const int arity = ir::info(*op).arity;
+  if (arity >= 0 && static_cast<int>(args.size()) != arity)
+    fail(n, "op '" + name + "' (" + op_name + ") takes " + std::to_string(arity) + " args, has " +
+                std::to_string(args.size()));
+  ir::Attributes attrs;
+  std::vector<CompId> called;
+  read_attributes(n, *op, attrs, called, c, args);
+  ir::Shape shape;
+  if (n["type"]) {
+    shape = shape_of(n["type"]);
+  } else if (*op == Opcode::kConstant && n["value"] && n["value"].IsScalar()) {
+    fail(n, "op '" + name + "': a constant needs a type");
+  } else {
+    try {
+      shape = ir::infer_shape(m_, *op, args, attrs, called);
+    } catch (const Error& e) {
+      fail(n, "op '" + name + "': " + e.message());
+    }
+  }
+  InstrId id;
+  if (*op == Opcode::kConstant) {
+    if (!n["value"]) fail(n, "op '" + name + "': a constant needs a value");
+    id = m_.add_constant(c, literal_of(n["value"], shape), name);
+  } else {
+    if (n["value"]) fail(n["value"], "op '" + name + "': only constants take a value");
+    id = m_.add_instruction(c, *op, shape, args, std::move(attrs), name);
+    m_.mutable_payload(id).called = called;
+  }
+  m_.mutable_payload(id).line = n.Mark().line + 1;
+  names[name] = id;
+}
+
+void Loader::read_attributes(const YAML::Node& n, Opcode op, ir::Attributes& attrs,
+                             std::vector<CompId>& called, CompId c, const std::vector<InstrId>& args) {
+  (void)c;
+  for (auto kv : n) {
+    const std::string key = kv.first.as<std::string>();
+    if (key == "name" || key == "op" || key == "args" || key == "type" || key == "value") continue;
+    if (key == "to_apply") {
+      called.push_back(resolve_to_apply(kv.second, args, op));
+      continue;
+    }
+    const std::string text = hlo_text(kv.second);
+    TextCursor cur(text, file_);
+    bool known = false;
+    try {
+      known = read_attribute(cur, op, key, attrs);
+      cur.skip_space();
+      if (known && !cur.at_end()) cur.fail("unexpected text after the value");
+    } catch (const Error& e) {
+      fail(kv.second, "op '" + n["name"].as<std::string>() + "': bad value for " + key + ": " + e.message());
+    }
+    if (known) continue;
+    if (std::find(std::begin(kOpaqueKeys), std::end(kOpaqueKeys), key) != std::end(kOpaqueKeys)) {
+      attrs.opaque.push_back({key, text});
+      continue;
+    }
+    fail(kv.first, "op '" + n["name"].as<std::string>() + "': unknown attribute '" + key + "' for " +
+                       std::string(ir::name(op)));
+  }
+}
+
+CompId Loader::resolve_to_apply(const YAML::Node& n, const std::vector<InstrId>& args, Opcode op) {
+  const std::string s = scalar(n, "to_apply");
+  if (auto it = user_comps_.find(s); it != user_comps_.end()) return it->second;
+  if (!is_builtin(s))
+    fail(n, "to_apply '" + s + "' is neither a built-in (add, multiply, maximum, minimum, and, or) "
+            "nor defined under computations:");
+  if (args.empty()) fail(n, "to_apply needs the op to have arguments");
+  // The scalar type of the combiner: that of the init value (reduce) or the operands.
+  InstrId typed = (op == Opcode::kReduce || op == Opcode::kReduceWindow) && args.size() >= 2
+                      ? args[args.size() / 2] : args.back();
+  return builtin(s, m_.shape(typed).element_type());
+}
+
+CompId Loader::builtin(const std::string& name, ir::ElementType t) {
+  const std::string key = name + "_" + std::string(ir::element_type_name(t));
+  if (auto it = builtins_.find(key); it != builtins_.end()) return it->second;
+  const CompId c = m_.add_computation(key);
+  const ir::Shape s = ir::Shape::scalar(t);
+  InstrId x = m_.add_parameter(c, 0, s, "x");
+  InstrId y = m_.add_parameter(c, 1, s, "y");
+  auto op = *ir::opcode_from_name(name);
+  m_.set_root(c, m_.add_instruction(c, op, s, std::vector<InstrId>{x, y}, {}, "r"));
+  builtins_[key] = c;
+  return c;
+}
+
+ir::Literal Loader::literal_of(const YAML::Node& value, const ir::Shape& shape) const {
+  try {
+    if (value.IsScalar() && shape.rank() > 0) {  // a splat
+      ir::Literal one = parse_literal(value.as<std::string>(), ir::Shape::scalar(shape.element_type()), file_);
+      ir::Literal all(shape);
+      const auto src = one.bytes();
+      auto dst = all.bytes();
+      for (size_t k = 0; k + src.size() <= dst.size(); k += src.size())
+        std::copy(src.begin(), src.end(), dst.begin() + static_cast<std::ptrdiff_t>(k));
+      return all;
+    }
+    return parse_literal(hlo_text(value), shape, file_);
+  } catch (const Error& e) {
+    fail(value, "bad value for type " + shape.to_string(false) + ": " + e.message());
+  }
+}
+
+}  // namespace
+
+Design load_yaml_design(std::string_view text, const std::string& filename) {
+  try {
+    return Loader(text, filename).load();
+  } catch (const YAML::Exception& e) {  // e.g. a list where a name was expected
+    throw Error("invalid design: " + e.msg, {filename, e.mark.line + 1, e.mark.column + 1});
+  }
+}
+
+}  // namespace hlsgym::frontend

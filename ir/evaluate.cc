@@ -1,0 +1,269 @@
+// The interpreter's driver: walks each computation in dependency order, dispatches ops to
+// their family (evaluate_*.cc), and runs control flow (call, while, conditional, fusion).
+#include "ir/evaluate.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+#include "ir/error.h"
+#include "ir/evaluate_internal.h"
+
+namespace hlsgym::ir {
+namespace eval {
+
+void OpContext::fail(const std::string& what) const {
+  throw Error(fmt::format("{} ({}): {}", m.name(i), name(m.opcode(i)), what),
+              {m.source_file(), m.payload(i).line, 0});
+}
+
+}  // namespace eval
+
+namespace {
+using eval::OpContext;
+
+// Custom-calls that only annotate placement or sharding: identity on one device.
+bool is_identity_custom_call(const std::string& t) {
+  return t == "Sharding" || t == "MoveToHost" || t == "MoveToDevice" ||
+         t == "annotate_device_placement" || t == "xla.sdy.FuncResultSharding" ||
+         t == "SPMDFullToShardShape" || t == "SPMDShardToFullShape" || t == "LayoutConstraint";
+}
+
+// Participants per group from replica_groups ("{{0,1},{2,3}}" or "[2,4]<=[8]"); 1 if unknown.
+int64_t group_size(const Module& m, InstrId i) {
+  const OpaqueAttribute* g = m.attrs(i).find_opaque("replica_groups");
+  if (!g || g->value.size() < 3) return 1;
+  const std::string& v = g->value;
+  if (v[0] == '[') {
+    const size_t comma = v.find(','), close = v.find(']');
+    if (comma == std::string::npos || comma > close) return std::max<int64_t>(1, std::atoll(v.c_str() + 1));
+    return std::max<int64_t>(1, std::atoll(v.c_str() + comma + 1));
+  }
+  const size_t open = v.find('{', 1), close = v.find('}', open == std::string::npos ? 0 : open);
+  if (open == std::string::npos || close == std::string::npos) return 1;
+  if (close == open + 1) return 1;
+  return 1 + std::count(v.begin() + static_cast<std::ptrdiff_t>(open), v.begin() + static_cast<std::ptrdiff_t>(close), ',');
+}
+
+class Evaluator {
+ public:
+  Evaluator(const Module& m, const EvalOptions& o) : m_(m), opts_(o) {
+    apply_ = [this](CompId c, std::span<const Literal* const> args) { return run(c, args); };
+  }
+
+  Literal run(CompId c, std::span<const Literal* const> args) {
+    const auto& order = order_of(c);
+    std::unordered_map<InstrId, Literal> values;
+    values.reserve(order.size());
+    for (InstrId i : order) {
+      std::vector<const Literal*> ops;
+      ops.reserve(m_.operands(i).size());
+      for (InstrId o : m_.operands(i)) ops.push_back(&values.at(o));
+      OpContext ctx{m_, i, std::move(ops), apply_};
+      values.emplace(i, eval_one(ctx, args));
+    }
+    return std::move(values.at(m_.computation(c).root));
+  }
+
+  bool uses_placeholders = false;
+  std::vector<std::string> placeholder_ops;
+
+ private:
+  const std::vector<InstrId>& order_of(CompId c) {
+    auto it = orders_.find(c);
+    if (it == orders_.end()) {
+      // Only what the root needs: instructions off the root's cone cannot change results.
+      std::vector<InstrId> all = m_.post_order(c), needed;
+      std::vector<bool> live(m_.instruction_slots(), false);
+      live[m_.computation(c).root] = true;
+      for (auto r = all.rbegin(); r != all.rend(); ++r)
+        if (live[*r])
+          for (InstrId o : m_.operands(*r)) live[o] = true;
+      for (InstrId i : all)
+        if (live[i]) needed.push_back(i);
+      it = orders_.emplace(c, std::move(needed)).first;
+    }
+    return it->second;
+  }
+
+  Literal placeholder(const OpContext& c) {
+    if (!opts_.allow_placeholders) c.fail("cannot be evaluated (hlsgym does not interpret it)");
+    uses_placeholders = true;
+    const std::string& n = m_.name(c.i);
+    if (std::find(placeholder_ops.begin(), placeholder_ops.end(), n) == placeholder_ops.end())
+      placeholder_ops.push_back(n);
+    return eval::placeholder_value(c);
+  }
+
+  Literal eval_one(const OpContext& c, std::span<const Literal* const> args) {
+    const Opcode op = m_.opcode(c.i);
+    switch (op) {
+      case Opcode::kParameter: {
+        const auto n = static_cast<size_t>(c.attrs().parameter_number);
+        if (n >= args.size()) c.fail("no argument given for this parameter");
+        if (!args[n]->shape().compatible(c.shape()))
+          c.fail(fmt::format("argument has shape {}, expected {}", args[n]->shape().to_string(false),
+                             c.shape().to_string(false)));
+        return *args[n];
+      }
+      case Opcode::kConstant:
+        if (m_.literal(c.i).elided()) return placeholder(c);
+        return m_.literal(c.i);
+      case Opcode::kCall: case Opcode::kFusion: return run(m_.called(c.i)[0], c.args);
+      case Opcode::kWhile: return run_while(c);
+      case Opcode::kConditional: {
+        const Literal& sel = *c.args[0];
+        const size_t branches = m_.called(c.i).size();
+        size_t b = sel.shape().element_type() == ElementType::kPred ? (sel.get_int(0) ? 0 : 1)
+                                                                     : static_cast<size_t>(sel.get_int(0));
+        if (sel.shape().element_type() != ElementType::kPred && (sel.get_int(0) < 0 || b >= branches))
+          b = branches - 1;  // out-of-range index runs the last branch
+        const Literal* arg[] = {c.args[b + 1]};
+        return run(m_.called(c.i)[b], arg);
+      }
+      case Opcode::kCustomCall: {
+        const std::string& t = c.attrs().custom_call_target;
+        if (t == "cuda_threefry2x32") return eval::eval_threefry(c);
+        if (is_identity_custom_call(t) && c.args.size() == 1 && c.args[0]->shape().compatible(c.shape()))
+          return *c.args[0];
+        return placeholder(c);
+      }
+      case Opcode::kPartitionId: case Opcode::kReplicaId: return Literal(c.shape());
+      case Opcode::kRng: case Opcode::kRngBitGenerator: case Opcode::kRngGetAndUpdateState:
+        return placeholder(c);
+      case Opcode::kBatchNormTraining: case Opcode::kBatchNormInference: case Opcode::kBatchNormGrad:
+        return eval::eval_batch_norm(c);
+      case Opcode::kDot: case Opcode::kConvolution: return eval::eval_contraction(c);
+      case Opcode::kAllReduce: case Opcode::kAllGather: case Opcode::kReduceScatter:
+      case Opcode::kAllToAll: case Opcode::kCollectivePermute:
+        return collective(c);
+      default: break;
+    }
+    if (eval::handles_elementwise(op)) return eval::eval_elementwise(c);
+    if (eval::handles_movement(op)) return eval::eval_movement(c);
+    if (eval::handles_reduction(op)) return eval::eval_reduction(c);
+    if (eval::handles_indexing(op)) return eval::eval_indexing(c);
+    c.fail("the interpreter does not support this op");
+  }
+
+  Literal run_while(const OpContext& c) {
+    Literal state = *c.args[0];
+    const CompId cond = m_.called(c.i)[0], body = m_.called(c.i)[1];
+    for (int64_t it = 0;; ++it) {
+      if (it >= opts_.max_while_iterations)
+        c.fail(fmt::format("while loop ran more than {} iterations", opts_.max_while_iterations));
+      const Literal* arg[] = {&state};
+      if (!run(cond, arg).get_int(0)) return state;
+      state = run(body, arg);
+    }
+  }
+
+  // Every participant holds the same value (one device's view, deterministic).
+  Literal collective(const OpContext& c) {
+    const Opcode op = m_.opcode(c.i);
+    const int64_t g = group_size(m_, c.i);
+    if (op == Opcode::kAllReduce || op == Opcode::kReduceScatter) {
+      std::vector<Literal> outs;
+      for (const Literal* a : c.args) {
+        Literal acc = *a;
+        const CompId fn = m_.called(c.i)[0];
+        for (int64_t k = 1; k < g; ++k)
+          for (int64_t e = 0; e < acc.element_count(); ++e) {
+            Literal x = eval::scalar_at(acc, e), y = eval::scalar_at(*a, e);
+            const Literal* p[] = {&x, &y};
+            eval::copy_element(run(fn, p), 0, acc, e);
+          }
+        outs.push_back(std::move(acc));
+      }
+      if (op == Opcode::kReduceScatter) {  // participant 0 keeps the first shard
+        for (size_t k = 0; k < outs.size(); ++k) {
+          const Shape& s = c.shape().is_tuple() ? c.shape().tuple_element(static_cast<int64_t>(k)) : c.shape();
+          Literal shard(s);
+          for (int64_t e = 0; e < shard.element_count(); ++e) {
+            auto idx = eval::unravel(e, s.dims());
+            eval::copy_element(outs[k], eval::ravel(idx, row_major_strides(outs[k].shape().dims())), shard, e);
+          }
+          outs[k] = std::move(shard);
+        }
+      }
+      if (outs.size() == 1) return std::move(outs[0]);
+      Literal t(c.shape());
+      for (size_t k = 0; k < outs.size(); ++k) t.tuple_elements()[k] = std::move(outs[k]);
+      return t;
+    }
+    if (op == Opcode::kAllGather && c.args.size() == 1 && !c.attrs().dimensions.empty()) {
+      const int64_t d = c.attrs().dimensions[0];
+      Literal out(c.shape());
+      const int64_t part = c.args[0]->shape().dim(d);
+      const auto in_strides = row_major_strides(c.args[0]->shape().dims());
+      for (int64_t e = 0; e < out.element_count(); ++e) {
+        auto idx = eval::unravel(e, c.shape().dims());
+        idx[d] %= std::max<int64_t>(part, 1);
+        eval::copy_element(*c.args[0], eval::ravel(idx, in_strides), out, e);
+      }
+      return out;
+    }
+    if (c.args.size() == 1 && c.args[0]->shape().compatible(c.shape())) return *c.args[0];
+    return placeholder(c);
+  }
+
+  const Module& m_;
+  EvalOptions opts_;
+  eval::Apply apply_;
+  std::unordered_map<CompId, std::vector<InstrId>> orders_;
+};
+
+uint64_t splitmix(uint64_t& s) {
+  uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+void random_fill(Literal& l, uint64_t& state) {
+  if (l.is_tuple()) {
+    for (auto& e : l.tuple_elements()) random_fill(e, state);
+    return;
+  }
+  const ElementType t = l.shape().element_type();
+  for (int64_t k = 0; k < l.element_count(); ++k) {
+    const uint64_t r = splitmix(state);
+    if (t == ElementType::kPred) l.set_int(k, static_cast<int64_t>(r & 1));
+    else if (is_floating(t) || is_complex(t)) l.set_double(k, static_cast<double>(r >> 11) * 0x1.0p-51 - 2.0);
+    else if (is_unsigned_integral(t)) l.set_bits(k, (r & 1) ? (r >> 1) : (r >> 1) % 64);
+    // Signed: mostly small values of both signs, sometimes the full range (wrap-around).
+    else l.set_int(k, (r & 3) == 0 ? static_cast<int64_t>(r >> 2) : static_cast<int64_t>((r >> 2) % 129) - 64);
+  }
+}
+
+}  // namespace
+
+std::vector<Literal> random_inputs(const Module& m, uint64_t seed) {
+  std::vector<Literal> args;
+  uint64_t state = seed * 0x2545f4914f6cdd1dull + 0x1234567;
+  for (InstrId p : m.computation(m.entry()).params) {
+    Literal l(m.shape(p));
+    random_fill(l, state);
+    args.push_back(std::move(l));
+  }
+  return args;
+}
+
+EvalResult evaluate(const Module& m, std::span<const Literal> args, const EvalOptions& opts) {
+  const auto& params = m.computation(m.entry()).params;
+  if (args.size() != params.size())
+    throw Error(fmt::format("the entry takes {} arguments, {} given", params.size(), args.size()),
+                {m.source_file()});
+  Evaluator ev(m, opts);
+  std::vector<const Literal*> ptrs;
+  for (const Literal& a : args) ptrs.push_back(&a);
+  EvalResult r;
+  r.value = ev.run(m.entry(), ptrs);
+  r.uses_placeholders = ev.uses_placeholders;
+  r.placeholder_ops = ev.placeholder_ops;
+  return r;
+}
+
+}  // namespace hlsgym::ir

@@ -1,0 +1,129 @@
+// dot and convolution. Integer products accumulate with wrap-around in 64 bits and are
+// truncated to the result width (order does not matter); floating-point products
+// accumulate in double and round once to the result type.
+#include <algorithm>
+
+#include "ir/evaluate_internal.h"
+
+namespace hlsgym::ir::eval {
+namespace {
+
+struct Accumulator {
+  bool fp;
+  double f = 0;
+  uint64_t i = 0;
+  void add(const Literal& a, int64_t ai, const Literal& b, int64_t bi) {
+    if (fp) f += a.get_double(ai) * b.get_double(bi);
+    else i += static_cast<uint64_t>(a.get_int(ai)) * static_cast<uint64_t>(b.get_int(bi));
+  }
+  void store(Literal& out, int64_t k) const {
+    if (fp) out.set_double(k, f);
+    else out.set_int(k, static_cast<int64_t>(i));
+  }
+};
+
+bool uses_fp(const Literal& a, const Literal& b, const Shape& out) {
+  return is_floating(a.shape().element_type()) || is_floating(b.shape().element_type()) ||
+         is_floating(out.element_type());
+}
+
+Literal dot(const OpContext& c) {
+  const Literal& l = *c.args[0];
+  const Literal& r = *c.args[1];
+  const DotDims d = c.attrs().dot_dims.value_or(DotDims{});
+  auto free_dims = [](const Shape& s, const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+    std::vector<int64_t> f;
+    for (int64_t x = 0; x < s.rank(); ++x)
+      if (std::count(a.begin(), a.end(), x) == 0 && std::count(b.begin(), b.end(), x) == 0) f.push_back(x);
+    return f;
+  };
+  const auto lfree = free_dims(l.shape(), d.lhs_batch, d.lhs_contracting);
+  const auto rfree = free_dims(r.shape(), d.rhs_batch, d.rhs_contracting);
+  std::vector<int64_t> csizes;
+  for (int64_t x : d.lhs_contracting) csizes.push_back(l.shape().dim(x));
+  int64_t cn = 1;
+  for (int64_t s : csizes) cn *= s;
+  const auto ls = row_major_strides(l.shape().dims()), rs = row_major_strides(r.shape().dims());
+  Literal out(c.shape());
+  const bool fp = uses_fp(l, r, c.shape());
+  std::vector<int64_t> li(l.shape().rank()), ri(r.shape().rank());
+  for (int64_t o = 0; o < out.element_count(); ++o) {
+    auto oi = unravel(o, c.shape().dims());
+    size_t q = 0;
+    for (size_t k = 0; k < d.lhs_batch.size(); ++k, ++q) li[d.lhs_batch[k]] = ri[d.rhs_batch[k]] = oi[q];
+    for (int64_t x : lfree) li[x] = oi[q++];
+    for (int64_t x : rfree) ri[x] = oi[q++];
+    Accumulator acc{fp};
+    for (int64_t k = 0; k < cn; ++k) {
+      auto ci = unravel(k, csizes);
+      for (size_t j = 0; j < ci.size(); ++j) li[d.lhs_contracting[j]] = ri[d.rhs_contracting[j]] = ci[j];
+      acc.add(l, ravel(li, ls), r, ravel(ri, rs));
+    }
+    acc.store(out, o);
+  }
+  return out;
+}
+
+Literal convolution(const OpContext& c) {
+  const Literal& in = *c.args[0];
+  const Literal& ker = *c.args[1];
+  const ConvDims& d = *c.attrs().conv_dims;
+  const Window& w = *c.attrs().window;
+  const int64_t fg = c.attrs().feature_group_count, bg = c.attrs().batch_group_count;
+  const Shape& os = c.shape();
+  const size_t ns = d.input_spatial.size();
+  const int64_t in_feat = in.shape().dim(d.input_feature);
+  const int64_t kin = ker.shape().dim(d.kernel_input_feature);
+  const int64_t out_feat = ker.shape().dim(d.kernel_output_feature);
+  const int64_t out_batch = os.dim(d.output_batch);
+  const int64_t feats_per_group = out_feat / fg;
+  const int64_t out_feats_per_bgroup = out_feat / bg;
+  const auto is = row_major_strides(in.shape().dims()), ks = row_major_strides(ker.shape().dims());
+  std::vector<int64_t> ksizes;
+  for (size_t s = 0; s < ns; ++s) ksizes.push_back(ker.shape().dim(d.kernel_spatial[s]));
+  int64_t kn = 1;
+  for (int64_t s : ksizes) kn *= s;
+  Literal out(os);
+  const bool fp = uses_fp(in, ker, os);
+  std::vector<int64_t> ii(in.shape().rank()), ki(ker.shape().rank());
+  (void)in_feat;
+  for (int64_t o = 0; o < out.element_count(); ++o) {
+    auto oi = unravel(o, os.dims());
+    const int64_t b = oi[d.output_batch], f = oi[d.output_feature];
+    const int64_t group = f / std::max<int64_t>(feats_per_group, 1);
+    const int64_t bgroup = f / std::max<int64_t>(out_feats_per_bgroup, 1);
+    Accumulator acc{fp};
+    for (int64_t ci = 0; ci < kin; ++ci) {
+      ii[d.input_feature] = group * kin + ci;
+      ii[d.input_batch] = bgroup * out_batch + b;
+      ki[d.kernel_input_feature] = ci;
+      ki[d.kernel_output_feature] = f;
+      for (int64_t k = 0; k < kn; ++k) {
+        auto kk = unravel(k, ksizes);
+        bool inside = true;
+        for (size_t s = 0; s < ns && inside; ++s) {
+          const WindowDim& wd = w[s];
+          const int64_t kpos = wd.reversal ? ksizes[s] - 1 - kk[s] : kk[s];
+          const int64_t u = oi[d.output_spatial[s]] * wd.stride - wd.pad_low + kk[s] * wd.window_dilation;
+          if (u < 0 || u % wd.base_dilation) inside = false;
+          const int64_t x = u / wd.base_dilation;
+          if (x >= in.shape().dim(d.input_spatial[s])) inside = false;
+          ii[d.input_spatial[s]] = x;
+          ki[d.kernel_spatial[s]] = kpos;
+        }
+        if (inside) acc.add(in, ravel(ii, is), ker, ravel(ki, ks));
+      }
+    }
+    acc.store(out, o);
+  }
+  return out;
+}
+
+}  // namespace
+
+Literal eval_contraction(const OpContext& c) {
+  if (c.m.opcode(c.i) == Opcode::kDot) return dot(c);
+  return convolution(c);
+}
+
+}  // namespace hlsgym::ir::eval

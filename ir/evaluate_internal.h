@@ -1,0 +1,62 @@
+// Shared pieces of the interpreter (evaluate*.cc). Values are Literals; element access
+// goes through Literal's typed getters, which keeps every element type bit-exact with
+// one code path per op.
+#pragma once
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "ir/evaluate.h"
+
+namespace hlsgym::ir::eval {
+
+// Applies a called computation to scalar/array arguments (reduce, map, sort, scatter...).
+using Apply = std::function<Literal(CompId, std::span<const Literal* const>)>;
+
+// Operation context: the module, the instruction, its operand values, and a way to run
+// called computations.
+struct OpContext {
+  const Module& m;
+  InstrId i;
+  std::vector<const Literal*> args;
+  const Apply& apply;
+  const Shape* result_shape = nullptr;  // overrides m.shape(i): one element of an elementwise op
+  [[noreturn]] void fail(const std::string& what) const;
+  const Shape& shape() const { return result_shape ? *result_shape : m.shape(i); }
+  const Attributes& attrs() const { return m.attrs(i); }
+};
+
+// Multi-dimensional index helpers (row-major).
+std::vector<int64_t> unravel(int64_t linear, std::span<const int64_t> dims);
+int64_t ravel(std::span<const int64_t> index, std::span<const int64_t> strides);
+
+// Element copies between literals of the same element type.
+void copy_element(const Literal& from, int64_t i, Literal& to, int64_t j);
+Literal scalar_at(const Literal& from, int64_t i);  // rank-0 literal of element i
+
+// out[k] = a[i] op b[j] for a binary elementwise op, same element type throughout.
+void binary_element(Opcode op, const Literal& a, int64_t i, const Literal& b, int64_t j, Literal& out,
+                    int64_t k);
+// The opcode of a to_apply computation that is just `p0 op p1` (or `p1 op p0` for a
+// commutative op), for fast reductions; nullopt otherwise.
+std::optional<Opcode> simple_combiner(const Module& m, CompId c);
+
+Literal eval_elementwise(const OpContext& c);   // unary, binary, ternary, compare, convert
+Literal eval_movement(const OpContext& c);      // broadcast, reshape, transpose, slice, ...
+Literal eval_reduction(const OpContext& c);     // reduce, reduce-window, map, sort, select-and-scatter
+Literal eval_contraction(const OpContext& c);   // dot, convolution
+Literal eval_indexing(const OpContext& c);      // gather, scatter, dynamic-slice, dus
+Literal eval_threefry(const OpContext& c);
+// JAX's Threefry-2x32 block function (20 rounds) on one counter pair, in place.
+void threefry2x32(uint32_t k0, uint32_t k1, uint32_t& x0, uint32_t& x1);      // custom-call cuda_threefry2x32
+Literal eval_batch_norm(const OpContext& c);
+Literal placeholder_value(const OpContext& c);  // deterministic hash fill
+
+bool handles_elementwise(Opcode op);
+bool handles_movement(Opcode op);
+bool handles_reduction(Opcode op);
+bool handles_indexing(Opcode op);
+
+}  // namespace hlsgym::ir::eval
