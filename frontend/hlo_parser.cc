@@ -158,6 +158,12 @@ class Parser {
     c_.skip_space();
     ir::Shape shape;
     bool has_shape = at_shape(c_);
+    if (!has_shape) {  // `xyz[...]` that is not a shape: a misspelt element type
+      const size_t at = c_.pos();
+      std::string_view word = c_.name();
+      if (!word.empty() && c_.peek() == '[') c_.fail_at(at, "unknown element type '" + std::string(word) + "'");
+      c_.set_pos(at);
+    }
     if (has_shape) shape = read_shape(c_);
     const size_t op_at = (c_.skip_space(), c_.pos());
     std::string_view op_name = c_.name();

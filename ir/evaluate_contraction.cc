@@ -54,8 +54,8 @@ Literal dot(const OpContext& c) {
     for (int64_t x : lfree) li[x] = oi[q++];
     for (int64_t x : rfree) ri[x] = oi[q++];
     Accumulator acc{fp};
-    for (int64_t k = 0; k < cn; ++k) {
-      auto ci = unravel(k, csizes);
+    std::vector<int64_t> ci(csizes.size(), 0);
+    for (int64_t k = 0; k < cn; ++k, next_index(ci, csizes)) {
       for (size_t j = 0; j < ci.size(); ++j) li[d.lhs_contracting[j]] = ri[d.rhs_contracting[j]] = ci[j];
       acc.add(l, ravel(li, ls), r, ravel(ri, rs));
     }
@@ -98,8 +98,8 @@ Literal convolution(const OpContext& c) {
       ii[d.input_batch] = bgroup * out_batch + b;
       ki[d.kernel_input_feature] = ci;
       ki[d.kernel_output_feature] = f;
-      for (int64_t k = 0; k < kn; ++k) {
-        auto kk = unravel(k, ksizes);
+      std::vector<int64_t> kk(ksizes.size(), 0);
+      for (int64_t k = 0; k < kn; ++k, next_index(kk, ksizes)) {
         bool inside = true;
         for (size_t s = 0; s < ns && inside; ++s) {
           const WindowDim& wd = w[s];

@@ -31,6 +31,15 @@ struct OpContext {
 // Multi-dimensional index helpers (row-major).
 std::vector<int64_t> unravel(int64_t linear, std::span<const int64_t> dims);
 int64_t ravel(std::span<const int64_t> index, std::span<const int64_t> strides);
+// Advances `index` to the next position in row-major order within `dims` (odometer);
+// false after the last one. Avoids an allocation per step in inner loops.
+inline bool next_index(std::vector<int64_t>& index, std::span<const int64_t> dims) {
+  for (int64_t d = static_cast<int64_t>(dims.size()) - 1; d >= 0; --d) {
+    if (++index[d] < dims[d]) return true;
+    index[d] = 0;
+  }
+  return false;
+}
 
 // Element copies between literals of the same element type.
 void copy_element(const Literal& from, int64_t i, Literal& to, int64_t j);

@@ -79,8 +79,8 @@ Literal reduce(const OpContext& c) {
     for (size_t k = 0; k < n; ++k) acc.push_back(*c.args[n + k]);
     auto oi = unravel(o, out_dims);
     for (size_t q = 0; q < keep.size(); ++q) idx[keep[q]] = oi[q];
-    for (int64_t r = 0; r < per_out; ++r) {
-      auto ri = unravel(r, rsizes);
+    std::vector<int64_t> ri(rsizes.size(), 0);
+    for (int64_t r = 0; r < per_out; ++r, next_index(ri, rsizes)) {
       for (size_t q = 0; q < rdims.size(); ++q) idx[rdims[q]] = ri[q];
       red.combine(acc, inputs, ravel(idx, in_strides));
     }
@@ -109,8 +109,8 @@ Literal reduce_window(const OpContext& c) {
     std::vector<Literal> acc;
     for (size_t k = 0; k < n; ++k) acc.push_back(*c.args[n + k]);
     auto oi = unravel(o, out_dims);
-    for (int64_t r = 0; r < wn; ++r) {
-      auto wi = unravel(r, wsizes);
+    std::vector<int64_t> wi(wsizes.size(), 0);
+    for (int64_t r = 0; r < wn; ++r, next_index(wi, wsizes)) {
       bool inside = true;
       for (size_t d = 0; d < w.size() && inside; ++d) {
         const int64_t u = oi[d] * w[d].stride - w[d].pad_low + wi[d] * w[d].window_dilation;

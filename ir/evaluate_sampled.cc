@@ -2,6 +2,7 @@
 // only for the operand elements it depends on (memoised) through elementwise, data
 // movement, dot and simple reductions; any other op is evaluated whole, once, when an
 // element of it is first needed.
+#include <algorithm>
 #include <unordered_map>
 
 #include "ir/error.h"
@@ -93,6 +94,10 @@ class SampledEvaluator {
         return eval::scalar_at(whole(t).tuple_elements().at(static_cast<size_t>(a.tuple_index)), k);
       }
       case Opcode::kDot: return dot_element(i, idx);
+      case Opcode::kReduce:
+        if (m_.operands(i).size() == 2)
+          if (auto op2 = eval::simple_combiner(m_, m_.called(i)[0])) return reduce_element(i, idx, *op2);
+        break;
       default: break;
     }
     if (info(op).elementwise && op != Opcode::kBitcastConvert) {
@@ -109,6 +114,28 @@ class SampledEvaluator {
       return eval::eval_elementwise(ctx);
     }
     return eval::scalar_at(whole(i), k);
+  }
+
+  // The same sequential row-major combination as the whole evaluator's reduce.
+  Literal reduce_element(InstrId i, const std::vector<int64_t>& oi, Opcode combiner) {
+    const Shape& in = m_.shape(m_.operand(i, 0));
+    const auto& rdims = m_.attrs(i).dimensions;
+    std::vector<int64_t> full(in.rank()), rsizes;
+    for (int64_t d = 0, q = 0; d < in.rank(); ++d) {
+      if (std::find(rdims.begin(), rdims.end(), d) == rdims.end()) full[d] = oi[q++];
+    }
+    for (int64_t d : rdims) rsizes.push_back(in.dim(d));
+    Literal acc = element(m_.operand(i, 1), 0);
+    const auto strides = row_major_strides(in.dims());
+    std::vector<int64_t> ri(rsizes.size(), 0);
+    int64_t count = 1;
+    for (int64_t s : rsizes) count *= s;
+    for (int64_t r = 0; r < count; ++r, eval::next_index(ri, rsizes)) {
+      for (size_t q = 0; q < rdims.size(); ++q) full[rdims[q]] = ri[q];
+      Literal x = element(m_.operand(i, 0), eval::ravel(full, strides));
+      eval::binary_element(combiner, acc, 0, x, 0, acc, 0);
+    }
+    return acc;
   }
 
   Literal dot_element(InstrId i, const std::vector<int64_t>& oi) {
