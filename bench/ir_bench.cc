@@ -1,0 +1,77 @@
+// Foundation speed: parse + verify throughput on the largest real HLO file, module
+// clone and feature extraction per 1,000 instructions.
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+#include <string>
+
+#include "frontend/hlo_parser.h"
+#include "frontend/source_text.h"
+#include "ir/features.h"
+#include "ir/verifier.h"
+
+namespace {
+namespace fs = std::filesystem;
+
+// The largest .hlo under the data folder (by bytes).
+const std::string& largest_file_text() {
+  static const std::string text = [] {
+    fs::path best;
+    uintmax_t best_size = 0;
+    const char* env = std::getenv("HLSGYM_HLO_DATA_DIR");
+    const fs::path root = env ? env : HLSGYM_HLO_DATA_DIR;
+    for (const char* split : {"train", "test"})
+      for (const auto& e : fs::directory_iterator(root / split))
+        if (e.file_size() > best_size) best_size = e.file_size(), best = e.path();
+    return hlsgym::frontend::read_file(best.string());
+  }();
+  return text;
+}
+
+const hlsgym::ir::Module& largest_module() {
+  static const hlsgym::ir::Module m = hlsgym::frontend::parse_hlo(largest_file_text(), "largest");
+  return m;
+}
+
+void BM_ParseLargest(benchmark::State& state) {
+  const std::string& text = largest_file_text();
+  for (auto _ : state) benchmark::DoNotOptimize(hlsgym::frontend::parse_hlo(text, "largest"));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
+}
+BENCHMARK(BM_ParseLargest)->Unit(benchmark::kMillisecond);
+
+void BM_ParseAndVerifyLargest(benchmark::State& state) {
+  const std::string& text = largest_file_text();
+  for (auto _ : state) {
+    auto m = hlsgym::frontend::parse_hlo(text, "largest");
+    hlsgym::ir::verify(m);
+    benchmark::DoNotOptimize(m);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
+}
+BENCHMARK(BM_ParseAndVerifyLargest)->Unit(benchmark::kMillisecond);
+
+// Time per 1,000 instructions is reported as the counter us_per_1k_instr.
+void BM_CloneLargest(benchmark::State& state) {
+  const auto& m = largest_module();
+  for (auto _ : state) {
+    hlsgym::ir::Module copy = m;  // the RL environment's reset
+    benchmark::DoNotOptimize(copy);
+  }
+  state.counters["instructions"] = static_cast<double>(m.instruction_count());
+  state.counters["us_per_1k_instr"] = benchmark::Counter(
+      static_cast<double>(state.iterations()) * static_cast<double>(m.instruction_count()) / 1000.0,
+      benchmark::Counter::kIsRate | benchmark::Counter::kInvert, benchmark::Counter::kIs1000);
+}
+BENCHMARK(BM_CloneLargest)->Unit(benchmark::kMicrosecond);
+
+void BM_FeaturesLargest(benchmark::State& state) {
+  const auto& m = largest_module();
+  for (auto _ : state) benchmark::DoNotOptimize(hlsgym::ir::extract_features(m));
+  state.counters["us_per_1k_instr"] = benchmark::Counter(
+      static_cast<double>(state.iterations()) * static_cast<double>(m.instruction_count()) / 1000.0,
+      benchmark::Counter::kIsRate | benchmark::Counter::kInvert, benchmark::Counter::kIs1000);
+}
+BENCHMARK(BM_FeaturesLargest)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
