@@ -52,11 +52,13 @@ std::vector<CompId> Module::computation_post_order() const {
   std::vector<uint8_t> state(comps_.size(), 0);  // 0 new, 1 open, 2 done
   // Iterative DFS over the call graph; a stack entry is (computation, next callee index).
   std::vector<std::pair<CompId, std::vector<CompId>>> stack;
+  // Callees in the order the printer lists instructions (post order), so the order of
+  // computations is the same for a module and for the re-parse of its printed text.
   auto callees = [&](CompId c) {
     std::vector<CompId> cs;
-    for (InstrId i : comps_[c].order)
-      if (!instrs_[i].dead)
-        for (CompId k : instrs_[i].payload->called) cs.push_back(k);
+    for (InstrId i : post_order(c))
+      for (CompId k : instrs_[i].payload->called) cs.push_back(k);
+    std::reverse(cs.begin(), cs.end());  // popped from the back: visit in instruction order
     return cs;
   };
   stack.emplace_back(entry_, callees(entry_));

@@ -252,7 +252,14 @@ std::string print_module(const Module& m, const PrintOptions& opts) {
   for (const auto& a : m.header_attributes()) out += ", " + a.key + "=" + a.value;
   out += "\n\n";
   if (!m.preamble().empty()) out += m.preamble() + "\n\n";
-  for (CompId c : m.live_computations()) {
+  // Callees before callers (XLA's order), so the text does not depend on the order in
+  // which computations were created; computations nothing calls come last.
+  std::vector<CompId> order = m.computation_post_order();
+  std::vector<bool> printed(m.computation_slots(), false);
+  for (CompId c : order) printed[c] = true;
+  for (CompId c : m.live_computations())
+    if (!printed[c]) order.insert(order.end() - (order.empty() ? 0 : 1), c);
+  for (CompId c : order) {
     out += print_computation(m, c, opts);
     out += '\n';
   }
