@@ -11,39 +11,35 @@ std::string fmt_hex(unsigned v) {
 }
 }  // namespace
 
+bool TextCursor::skip_comment() {
+  if (peek() != '/') return false;
+  if (peek(1) == '*') {
+    const size_t end = text_.find("*/", pos_ + 2);
+    if (end == std::string_view::npos) fail("unterminated /* comment");
+    pos_ = end + 2;
+    return true;
+  }
+  if (peek(1) == '/') {  // a line comment stops before its newline
+    const size_t end = text_.find('\n', pos_);
+    pos_ = end == std::string_view::npos ? text_.size() : end;
+    return true;
+  }
+  return false;
+}
+
 void TextCursor::skip_space() {
   while (pos_ < text_.size()) {
     const char c = text_[pos_];
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
-      ++pos_;
-    } else if (c == '/' && peek(1) == '*') {
-      const size_t end = text_.find("*/", pos_ + 2);
-      if (end == std::string_view::npos) fail("unterminated /* comment");
-      pos_ = end + 2;
-    } else if (c == '/' && peek(1) == '/') {
-      const size_t end = text_.find('\n', pos_);
-      pos_ = end == std::string_view::npos ? text_.size() : end;
-    } else {
-      return;
-    }
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') ++pos_;
+    else if (!skip_comment()) return;
   }
 }
 
 bool TextCursor::skip_space_in_line() {
   while (pos_ < text_.size()) {
     const char c = text_[pos_];
-    if (c == ' ' || c == '\t' || c == '\r') {
-      ++pos_;
-    } else if (c == '/' && peek(1) == '*') {
-      const size_t end = text_.find("*/", pos_ + 2);
-      if (end == std::string_view::npos) fail("unterminated /* comment");
-      pos_ = end + 2;
-    } else if (c == '/' && peek(1) == '/') {
-      const size_t end = text_.find('\n', pos_);
-      pos_ = end == std::string_view::npos ? text_.size() : end;
-    } else {
-      return c == '\n';
-    }
+    if (c == ' ' || c == '\t' || c == '\r') ++pos_;
+    else if (!skip_comment()) return c == '\n';
   }
   return true;
 }

@@ -27,6 +27,8 @@ class TextCursor {
 
   // Blanks, newlines, /* */ and // comments.
   void skip_space();
+  // One /* */ or // comment at the cursor, if there is one.
+  bool skip_comment();
   // Blanks and comments but not newlines; true if a newline (or end) follows.
   bool skip_space_in_line();
   bool consume(char c);             // after skip_space

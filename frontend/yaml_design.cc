@@ -10,6 +10,7 @@
 #include "frontend/hlo_syntax.h"
 #include "ir/error.h"
 #include "ir/shape_inference.h"
+#include "ir/spelling.h"
 #include "ir/verifier.h"
 
 namespace hlsgym::frontend {
@@ -164,24 +165,12 @@ class Loader {
 };
 
 std::string edit_suggestion(std::string_view name) {
-  size_t best = SIZE_MAX;
-  std::string out;
-  for (int i = 0; i < ir::kOpcodeCount; ++i) {
-    std::string_view cand = ir::name(static_cast<Opcode>(i));
-    std::vector<size_t> row(cand.size() + 1);
-    for (size_t j = 0; j <= cand.size(); ++j) row[j] = j;
-    for (size_t a = 1; a <= name.size(); ++a) {
-      size_t diag = row[0];
-      row[0] = a;
-      for (size_t b = 1; b <= cand.size(); ++b) {
-        size_t up = row[b];
-        row[b] = std::min({row[b] + 1, row[b - 1] + 1, diag + (name[a - 1] != cand[b - 1])});
-        diag = up;
-      }
-    }
-    if (row[cand.size()] < best) best = row[cand.size()], out = cand;
-  }
-  return best <= 3 ? "; did you mean '" + out + "'?" : "";
+  static const auto names = [] {
+    std::vector<std::string_view> v;
+    for (int i = 0; i < ir::kOpcodeCount; ++i) v.push_back(ir::name(static_cast<Opcode>(i)));
+    return v;
+  }();
+  return did_you_mean(name, names);
 }
 
 // A YAML value as HLO attribute text: lists become {a,b}, nested lists nest.

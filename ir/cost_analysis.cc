@@ -188,11 +188,7 @@ Cost instruction_cost(const Module& m, InstrId i, const CostOptions& o) {
       c.bytes_accessed = default_bytes(m, i, o);
       return c;
     }
-    case Opcode::kRng:
-      c.transcendentals = elements(out);
-      c.bytes_accessed = default_bytes(m, i, o);
-      return c;
-    case Opcode::kRngBitGenerator:
+    case Opcode::kRng: case Opcode::kRngBitGenerator:
       c.transcendentals = elements(out);
       c.bytes_accessed = default_bytes(m, i, o);
       return c;

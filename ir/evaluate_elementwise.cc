@@ -152,17 +152,6 @@ double reduce_precision(double x, int ebits, int mbits) {
   return f;
 }
 
-bool compare_values(ComparisonDirection d, double a, double b) {
-  switch (d) {
-    case ComparisonDirection::kEq: return a == b;
-    case ComparisonDirection::kNe: return a != b;
-    case ComparisonDirection::kLt: return a < b;
-    case ComparisonDirection::kLe: return a <= b;
-    case ComparisonDirection::kGt: return a > b;
-    case ComparisonDirection::kGe: return a >= b;
-  }
-  return false;
-}
 template <typename V>
 bool compare_ordered(ComparisonDirection d, V a, V b) {
   switch (d) {
@@ -344,7 +333,7 @@ Literal eval_elementwise(const OpContext& c) {
     for (int64_t k = 0; k < n; ++k) {
       bool r;
       if (is_fp(in_t)) r = total ? compare_ordered(d, total_order_key(*c.args[0], k), total_order_key(*c.args[1], k))
-                                 : compare_values(d, c.args[0]->get_double(k), c.args[1]->get_double(k));
+                                 : compare_ordered(d, c.args[0]->get_double(k), c.args[1]->get_double(k));
       else if (is_unsigned_integral(in_t)) r = compare_ordered(d, c.args[0]->get_bits(k), c.args[1]->get_bits(k));
       else r = compare_ordered(d, c.args[0]->get_int(k), c.args[1]->get_int(k));
       out.set_int(k, r);
