@@ -2,6 +2,7 @@
 #include <charconv>
 #include <cmath>
 #include <complex>
+#include <algorithm>
 #include <limits>
 
 #include "frontend/hlo_syntax.h"
@@ -178,8 +179,18 @@ void read_dense(TextCursor& c, ir::Literal& l, size_t dim, int64_t& next) {
 
 ir::Literal read_literal_at(TextCursor& c, const ir::Shape& shape, int depth) {
   if (depth > kMaxNesting) c.fail("literal nested too deeply");
-  ir::Literal l(shape);
   c.skip_space();
+  if (shape.is_array() && c.rest().substr(0, 5) == "{...}") {
+    c.set_pos(c.pos() + 5);
+    return ir::Literal::elided_of(shape);
+  }
+  // Every element takes at least one character, so a shape with more elements than the
+  // remaining text cannot be filled: say so before allocating it.
+  if (shape.is_array() && shape.element_count() > std::max<int64_t>(1, static_cast<int64_t>(c.rest().size())))
+    c.fail("the literal has fewer values than " + shape.to_string(false) + " needs");
+  if (shape.is_array() && shape.element_count() > kMaxConstantElements)
+    c.fail("constant " + shape.to_string(false) + " is too large");
+  ir::Literal l(shape);
   if (shape.is_tuple()) {
     c.expect('(', "to open a tuple literal");
     auto& elems = l.tuple_elements();
@@ -191,11 +202,6 @@ ir::Literal read_literal_at(TextCursor& c, const ir::Shape& shape, int depth) {
     return l;
   }
   if (!shape.is_array()) c.fail("a constant must have an array or tuple shape");
-  if (c.rest().substr(0, 5) == "{...}") {
-    c.set_pos(c.pos() + 5);
-    l.set_elided(true);
-    return l;
-  }
   int64_t next = 0;
   if (shape.rank() == 0) {
     // A scalar may be written bare or in braces.

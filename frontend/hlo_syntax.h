@@ -11,6 +11,10 @@
 
 namespace hlsgym::frontend {
 
+// Constants larger than this are refused (they would not fit a design or a test anyway,
+// and refusing them keeps malformed input from allocating gigabytes).
+inline constexpr int64_t kMaxConstantElements = int64_t{1} << 27;
+
 // True if the cursor is at the start of a shape (an element type followed by '[', or '(').
 bool at_shape(const TextCursor& c);
 ir::Shape read_shape(TextCursor& c);

@@ -294,6 +294,8 @@ CompId Loader::builtin(const std::string& name, ir::ElementType t) {
 }
 
 ir::Literal Loader::literal_of(const YAML::Node& value, const ir::Shape& shape) const {
+  if (!shape.is_array()) fail(value, "a constant needs an array type");
+  if (shape.element_count() > kMaxConstantElements) fail(value, "constant " + shape.to_string(false) + " is too large");
   try {
     if (value.IsScalar() && shape.rank() > 0) {  // a splat
       ir::Literal one = parse_literal(value.as<std::string>(), ir::Shape::scalar(shape.element_type()), file_);

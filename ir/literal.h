@@ -29,6 +29,13 @@ class Literal {
   // `constant({...})` in HLO text: the values were not printed. Such a literal is zero
   // filled; evaluation treats it as a placeholder (see ir::evaluate).
   bool elided() const { return elided_; }
+  // An elided literal of `shape` that holds no storage (its values are unknown anyway).
+  static Literal elided_of(Shape shape) {
+    Literal l;
+    l.shape_ = std::move(shape);
+    l.elided_ = true;
+    return l;
+  }
   void set_elided(bool e) { elided_ = e; }
 
   std::span<std::byte> bytes() { return {data_.data(), data_.size()}; }

@@ -219,6 +219,15 @@ Shape convolution(const Module& m, Opcode op, std::span<const InstrId> ops, cons
   const size_t n = d.input_spatial.size();
   if (a.window->size() != n || static_cast<int64_t>(n + 2) != l.rank() || r.rank() != l.rank())
     fail(op, "window, dim_labels and operand ranks disagree");
+  auto within = [](int64_t rank, std::initializer_list<int64_t> idx, const std::vector<int64_t>& sp) {
+    for (int64_t x : idx) if (x < 0 || x >= rank) return false;
+    for (int64_t x : sp) if (x < 0 || x >= rank) return false;
+    return true;
+  };
+  if (!within(l.rank(), {d.input_batch, d.input_feature}, d.input_spatial) ||
+      !within(r.rank(), {d.kernel_input_feature, d.kernel_output_feature}, d.kernel_spatial) ||
+      !within(l.rank(), {d.output_batch, d.output_feature}, d.output_spatial))
+    fail(op, "dim_labels do not match the operand ranks");
   if (a.feature_group_count <= 0 || a.batch_group_count <= 0) fail(op, "group counts must be positive");
   if (l.dim(d.input_feature) != r.dim(d.kernel_input_feature) * a.feature_group_count)
     fail(op, fmt::format("input features {} != kernel input features {} x feature_group_count {}",

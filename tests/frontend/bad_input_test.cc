@@ -83,6 +83,8 @@ TEST(BadHlo, EveryCaseIsOneLocatedError) {
                                    "  ROOT r = f32[4] negate(c)\n}\n", "cycle", 0},
       {"two entries", kHead + "ENTRY e {\n  ROOT a = f32[] parameter(0)\n}\nENTRY f {\n  ROOT a = f32[] parameter(0)\n}\n",
        "a second ENTRY", 6},
+      // Found by fuzz_hlo_parser: a huge constant shape must not allocate before failing.
+      {"huge constant", kHead + "ENTRY e {\n  ROOT c = f32[777777778] constant({1})\n}\n", "fewer values", 4},
       {"deep nesting", kHead + "ENTRY e {\n  ROOT a = " + std::string(200, '(') + "f32[]" + std::string(200, ')') +
                            " parameter(0)\n}\n", "nested too deeply", 4},
   };
@@ -120,6 +122,10 @@ TEST(BadYaml, EveryCaseIsOneLocatedError) {
       {"bad attribute value", kIn + "ops:\n  - {name: y, op: transpose, args: [x], dimensions: [a]}\noutputs: [y]\n",
        "bad value for dimensions", 5},
       {"binary garbage", std::string("\x01\x02\xff\xfe\x00garbage", 10), "", 0},
+      // Found by fuzz_yaml_loader: dim_labels longer than the operands read out of bounds.
+      {"conv labels vs rank", "design: d\ninputs:\n  x: s32[1,4,1]\n  k: s32[2,1,1]\nops:\n"
+                              "  - {name: y, op: convolution, args: [x, k], window: \"{size=2}\", dim_labels: \"b0f_0io->b0f1\"}\n"
+                              "outputs: [y]\n", "", 6},
   };
   for (const auto& c : cases) {
     const std::string what = error_of_yaml(c.text);
@@ -128,6 +134,13 @@ TEST(BadYaml, EveryCaseIsOneLocatedError) {
     EXPECT_NE(what, "NO ERROR");
     check(c, what, "in.yaml");
   }
+}
+
+TEST(BadHlo, ElidedHugeConstantParsesWithoutStorage) {
+  ir::Module m = parse_hlo(kHead + "ENTRY e {\n  ROOT c = f32[1000000000] constant({...})\n}\n", "in.hlo");
+  const ir::Literal& l = m.literal(m.computation(m.entry()).root);
+  EXPECT_TRUE(l.elided());
+  EXPECT_TRUE(l.bytes().empty());
 }
 
 }  // namespace

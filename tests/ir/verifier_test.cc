@@ -75,7 +75,9 @@ TEST(Verifier, RejectsWrongModulesWithClearMessages) {
     auto issues = verify_all(m);
     ASSERT_FALSE(issues.empty());
     EXPECT_NE(issues.front().message.find(c.expected), std::string::npos) << issues.front().message;
-    if (c.line > 0) EXPECT_EQ(issues.front().line, c.line + 2);  // +2: header and blank line
+    if (c.line > 0) {
+      EXPECT_EQ(issues.front().line, c.line + 2);  // +2: header and blank line
+    }
     EXPECT_THROW(verify(m), Error);
   }
 }
