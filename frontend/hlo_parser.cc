@@ -182,6 +182,9 @@ class Parser {
     } else if (*op == Opcode::kParameter) {
       int64_t n;
       if (!c_.integer(n) || n < 0) c_.fail("expected the parameter number");
+      // Parameters 0..n-1 each need a line of text, so a larger n cannot be valid; checking
+      // here keeps a typo like parameter(99999999999) from allocating a huge table.
+      if (n >= static_cast<int64_t>(c_.text().size())) c_.fail("parameter number " + std::to_string(n) + " is too large");
       attrs.parameter_number = n;
       c_.expect(')', "after the parameter number");
     } else {

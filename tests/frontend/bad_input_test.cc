@@ -85,6 +85,8 @@ TEST(BadHlo, EveryCaseIsOneLocatedError) {
        "a second ENTRY", 6},
       // Found by fuzz_hlo_parser: a huge constant shape must not allocate before failing.
       {"huge constant", kHead + "ENTRY e {\n  ROOT c = f32[777777778] constant({1})\n}\n", "fewer values", 4},
+      // Found by fuzz_hlo_parser: parameter(N) sized a table by N before any check.
+      {"huge parameter number", kHead + "ENTRY e {\n  ROOT p = f32[] parameter(9999999999)\n}\n", "too large", 4},
       {"deep nesting", kHead + "ENTRY e {\n  ROOT a = " + std::string(200, '(') + "f32[]" + std::string(200, ')') +
                            " parameter(0)\n}\n", "nested too deeply", 4},
   };
