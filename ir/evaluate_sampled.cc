@@ -1,8 +1,11 @@
 // Demand-driven evaluation of a few output elements of a big graph. Each element asks
-// only for the operand elements it depends on (memoised) through elementwise, data
-// movement, dot and simple reductions; any other op is evaluated whole, once, when an
-// element of it is first needed.
+// only for the operand elements it depends on (memoised): elementwise ops, data
+// movement, dot, convolution, reduce and reduce-window with a simple combiner are
+// computed element by element, and call/fusion bodies are entered per call site (a
+// "frame"), so their parameters resolve to the caller's operand elements. Other ops
+// (while, conditional, sort, scatter, custom ops, ...) are evaluated whole, once.
 #include <algorithm>
+#include <map>
 #include <unordered_map>
 
 #include "ir/error.h"
@@ -12,135 +15,244 @@ namespace hlsgym::ir {
 namespace {
 using eval::OpContext;
 
+struct Frame {
+  CompId comp;
+  uint32_t parent;  // frame of the caller (the entry frame is its own parent)
+  InstrId call;     // the call/fusion instruction in the parent frame
+};
+
+struct ElementKey {
+  uint64_t frame_instr;
+  int64_t index;
+  bool operator==(const ElementKey&) const = default;
+};
+struct ElementKeyHash {
+  size_t operator()(const ElementKey& k) const {
+    return std::hash<uint64_t>()(k.frame_instr * 0x9e3779b97f4a7c15ull ^ static_cast<uint64_t>(k.index));
+  }
+};
+
 class SampledEvaluator {
  public:
   SampledEvaluator(const Module& m, std::span<const Literal> args, const EvalOptions& o)
-      : m_(m), args_(args), opts_(o) {}
-
-  Literal element(InstrId i, int64_t k) {
-    const uint64_t key = (static_cast<uint64_t>(i) << 40) | static_cast<uint64_t>(k);
-    if (auto it = memo_.find(key); it != memo_.end()) return it->second;
-    Literal v = compute(i, k);
-    memo_.emplace(key, v);
-    return v;
+      : m_(m), args_(args), opts_(o) {
+    frames_.push_back({m.entry(), 0, kNoId});
   }
 
-  // The value of a whole instruction of the entry (its operands evaluated whole too).
-  const Literal& whole(InstrId i) {
-    if (auto it = full_.find(i); it != full_.end()) return it->second;
-    if (m_.opcode(i) == Opcode::kParameter) return full_.emplace(i, args_[m_.attrs(i).parameter_number]).first->second;
-    // Evaluate the instruction as the root of a tiny module view: reuse the full
-    // evaluator on the entry, restricted by running it over a copy whose root is i.
-    Module sub = m_;
-    sub.set_root(m_.entry(), i);
-    EvalResult r = evaluate(sub, args_, opts_);
-    placeholders_ |= r.uses_placeholders;
-    return full_.emplace(i, std::move(r.value)).first->second;
+  Literal element(uint32_t f, InstrId i, int64_t k) {
+    const ElementKey key{(uint64_t{f} << 32) | i, k};
+    if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+    Literal v = compute(f, i, k);
+    memo_.emplace(key, v);
+    return v;
   }
 
   bool placeholders() const { return placeholders_; }
 
  private:
-  Literal compute(InstrId i, int64_t k) {
+  // The whole value of instruction i in frame f, evaluated by the full interpreter on a
+  // copy of the module whose entry is the frame's computation with i as its root.
+  const Literal& whole(uint32_t f, InstrId i) {
+    const uint64_t key = (uint64_t{f} << 32) | i;
+    if (auto it = full_.find(key); it != full_.end()) return it->second;
+    std::vector<Literal> frame_args;
+    const Frame& fr = frames_[f];
+    if (f == 0) {
+      frame_args.assign(args_.begin(), args_.end());
+    } else {
+      for (InstrId o : m_.operands(fr.call)) frame_args.push_back(whole(fr.parent, o));
+    }
+    Module sub = m_;
+    sub.set_entry(fr.comp);
+    sub.set_root(fr.comp, i);
+    EvalResult r = evaluate(sub, frame_args, opts_);
+    placeholders_ |= r.uses_placeholders;
+    return full_.emplace(key, std::move(r.value)).first->second;
+  }
+
+  uint32_t child_frame(uint32_t f, InstrId call) {
+    auto [it, inserted] = children_.try_emplace({f, call}, static_cast<uint32_t>(frames_.size()));
+    if (inserted) frames_.push_back({m_.called(call)[0], f, call});
+    return it->second;
+  }
+
+  Literal operand_element(uint32_t f, InstrId i, size_t n, const std::vector<int64_t>& idx) {
+    const InstrId o = m_.operand(i, n);
+    return element(f, o, eval::ravel(idx, row_major_strides(m_.shape(o).dims())));
+  }
+
+  Literal compute(uint32_t f, InstrId i, int64_t k) {
     const Opcode op = m_.opcode(i);
     const Shape& s = m_.shape(i);
     const Attributes& a = m_.attrs(i);
-    auto operand_at = [&](size_t n, const std::vector<int64_t>& idx) {
-      InstrId o = m_.operand(i, n);
-      return element(o, eval::ravel(idx, row_major_strides(m_.shape(o).dims())));
-    };
-    if (!s.is_array()) return eval::scalar_at(whole(i), 0);  // not reached for array leaves
+    if (!s.is_array()) return eval::scalar_at(whole(f, i), 0);
     const auto idx = eval::unravel(k, s.dims());
     switch (op) {
-      case Opcode::kParameter: return eval::scalar_at(args_[a.parameter_number], k);
+      case Opcode::kParameter:
+        if (f == 0) return eval::scalar_at(args_[a.parameter_number], k);
+        return element(frames_[f].parent, m_.operand(frames_[f].call, a.parameter_number), k);
       case Opcode::kConstant:
         if (!m_.literal(i).elided()) return eval::scalar_at(m_.literal(i), k);
-        return eval::scalar_at(whole(i), k);
+        return eval::scalar_at(whole(f, i), k);
+      case Opcode::kCall: case Opcode::kFusion: {
+        const uint32_t callee = child_frame(f, i);
+        return element(callee, m_.computation(frames_[callee].comp).root, k);
+      }
       case Opcode::kReshape: case Opcode::kBitcast: case Opcode::kCopy:
-        return element(m_.operand(i, 0), k);
+        return element(f, m_.operand(i, 0), k);
       case Opcode::kBroadcast: {
         std::vector<int64_t> src;
         for (int64_t d : a.dimensions) src.push_back(idx[d]);
-        return operand_at(0, src);
+        return operand_element(f, i, 0, src);
       }
       case Opcode::kTranspose: {
         std::vector<int64_t> src(idx.size());
         for (size_t q = 0; q < a.dimensions.size(); ++q) src[a.dimensions[q]] = idx[q];
-        return operand_at(0, src);
+        return operand_element(f, i, 0, src);
       }
       case Opcode::kSlice: {
         std::vector<int64_t> src(idx.size());
         for (size_t q = 0; q < idx.size(); ++q) src[q] = a.slice[q].start + idx[q] * a.slice[q].stride;
-        return operand_at(0, src);
+        return operand_element(f, i, 0, src);
       }
       case Opcode::kReverse: {
         std::vector<int64_t> src = idx;
         for (int64_t d : a.dimensions) src[d] = m_.shape(m_.operand(i, 0)).dim(d) - 1 - idx[d];
-        return operand_at(0, src);
+        return operand_element(f, i, 0, src);
       }
       case Opcode::kConcatenate: {
         const int64_t cd = a.dimensions[0];
         std::vector<int64_t> src = idx;
         for (size_t n = 0; n < m_.operands(i).size(); ++n) {
           const int64_t len = m_.shape(m_.operand(i, n)).dim(cd);
-          if (src[cd] < len) return operand_at(n, src);
+          if (src[cd] < len) return operand_element(f, i, n, src);
           src[cd] -= len;
         }
         break;
       }
+      case Opcode::kPad: return pad_element(f, i, idx);
       case Opcode::kGetTupleElement: {
-        InstrId t = m_.operand(i, 0);
-        if (m_.opcode(t) == Opcode::kTuple) return element(m_.operand(t, static_cast<size_t>(a.tuple_index)), k);
-        return eval::scalar_at(whole(t).tuple_elements().at(static_cast<size_t>(a.tuple_index)), k);
+        const InstrId t = m_.operand(i, 0);
+        const size_t n = static_cast<size_t>(a.tuple_index);
+        if (m_.opcode(t) == Opcode::kTuple) return element(f, m_.operand(t, n), k);
+        if (m_.opcode(t) == Opcode::kCall || m_.opcode(t) == Opcode::kFusion) {
+          const uint32_t callee = child_frame(f, t);
+          const InstrId root = m_.computation(frames_[callee].comp).root;
+          if (m_.opcode(root) == Opcode::kTuple) return element(callee, m_.operand(root, n), k);
+        }
+        return eval::scalar_at(whole(f, t).tuple_elements().at(n), k);
       }
-      case Opcode::kDot: return dot_element(i, idx);
+      case Opcode::kDot: return dot_element(f, i, idx);
+      case Opcode::kConvolution: return convolution_element(f, i, idx);
       case Opcode::kReduce:
         if (m_.operands(i).size() == 2)
-          if (auto op2 = eval::simple_combiner(m_, m_.called(i)[0])) return reduce_element(i, idx, *op2);
+          if (auto comb = eval::simple_combiner(m_, m_.called(i)[0])) return reduce_element(f, i, idx, *comb);
+        break;
+      case Opcode::kReduceWindow:
+        if (m_.operands(i).size() == 2)
+          if (auto comb = eval::simple_combiner(m_, m_.called(i)[0])) return reduce_window_element(f, i, idx, *comb);
         break;
       default: break;
     }
-    if (info(op).elementwise && op != Opcode::kBitcastConvert) {
-      std::vector<Literal> ops;
-      for (size_t n = 0; n < m_.operands(i).size(); ++n) {
-        const Shape& os = m_.shape(m_.operand(i, n));
-        ops.push_back(element(m_.operand(i, n), os.element_count() == 1 ? 0 : k));
-      }
-      std::vector<const Literal*> ptrs;
-      for (auto& o : ops) ptrs.push_back(&o);
-      const Shape scalar = Shape::scalar(s.element_type());
-      eval::Apply none = [](CompId, std::span<const Literal* const>) -> Literal { return {}; };
-      OpContext ctx{m_, i, std::move(ptrs), none, &scalar};
-      return eval::eval_elementwise(ctx);
+    if (info(op).elementwise && op != Opcode::kBitcastConvert) return elementwise_element(f, i, k);
+    return eval::scalar_at(whole(f, i), k);
+  }
+
+  Literal elementwise_element(uint32_t f, InstrId i, int64_t k) {
+    std::vector<Literal> ops;
+    for (size_t n = 0; n < m_.operands(i).size(); ++n) {
+      const Shape& os = m_.shape(m_.operand(i, n));
+      ops.push_back(element(f, m_.operand(i, n), os.element_count() == 1 ? 0 : k));
     }
-    return eval::scalar_at(whole(i), k);
+    std::vector<const Literal*> ptrs;
+    for (auto& o : ops) ptrs.push_back(&o);
+    const Shape scalar = Shape::scalar(m_.shape(i).element_type());
+    const eval::Apply none = [](CompId, std::span<const Literal* const>) -> Literal { return {}; };
+    OpContext ctx{m_, i, std::move(ptrs), none, &scalar};
+    return eval::eval_elementwise(ctx);
+  }
+
+  Literal pad_element(uint32_t f, InstrId i, const std::vector<int64_t>& idx) {
+    const auto& pads = m_.attrs(i).padding;
+    const Shape& in = m_.shape(m_.operand(i, 0));
+    std::vector<int64_t> src(idx.size());
+    for (size_t d = 0; d < idx.size(); ++d) {
+      const int64_t u = idx[d] - pads[d].low;
+      const int64_t step = pads[d].interior + 1;
+      if (u < 0 || u % step || u / step >= in.dim(static_cast<int64_t>(d))) return element(f, m_.operand(i, 1), 0);
+      src[d] = u / step;
+    }
+    return operand_element(f, i, 0, src);
   }
 
   // The same sequential row-major combination as the whole evaluator's reduce.
-  Literal reduce_element(InstrId i, const std::vector<int64_t>& oi, Opcode combiner) {
+  Literal reduce_element(uint32_t f, InstrId i, const std::vector<int64_t>& oi, Opcode combiner) {
     const Shape& in = m_.shape(m_.operand(i, 0));
     const auto& rdims = m_.attrs(i).dimensions;
     std::vector<int64_t> full(in.rank()), rsizes;
-    for (int64_t d = 0, q = 0; d < in.rank(); ++d) {
+    for (int64_t d = 0, q = 0; d < in.rank(); ++d)
       if (std::find(rdims.begin(), rdims.end(), d) == rdims.end()) full[d] = oi[q++];
-    }
     for (int64_t d : rdims) rsizes.push_back(in.dim(d));
-    Literal acc = element(m_.operand(i, 1), 0);
-    const auto strides = row_major_strides(in.dims());
-    std::vector<int64_t> ri(rsizes.size(), 0);
+    Literal acc = element(f, m_.operand(i, 1), 0);
     int64_t count = 1;
     for (int64_t s : rsizes) count *= s;
+    std::vector<int64_t> ri(rsizes.size(), 0);
     for (int64_t r = 0; r < count; ++r, eval::next_index(ri, rsizes)) {
       for (size_t q = 0; q < rdims.size(); ++q) full[rdims[q]] = ri[q];
-      Literal x = element(m_.operand(i, 0), eval::ravel(full, strides));
+      Literal x = operand_element(f, i, 0, full);
       eval::binary_element(combiner, acc, 0, x, 0, acc, 0);
     }
     return acc;
   }
 
-  Literal dot_element(InstrId i, const std::vector<int64_t>& oi) {
-    // The same accumulation as the whole evaluator's dot (evaluate_contraction.cc):
-    // double for floating point, wrapping 64-bit for integers, in the same order.
+  // The same window walk as the whole evaluator's reduce-window.
+  Literal reduce_window_element(uint32_t f, InstrId i, const std::vector<int64_t>& oi, Opcode combiner) {
+    const Window& w = *m_.attrs(i).window;
+    const Shape& in = m_.shape(m_.operand(i, 0));
+    std::vector<int64_t> wsizes, src(in.rank()), wi;
+    for (const auto& wd : w) wsizes.push_back(wd.size);
+    wi.assign(wsizes.size(), 0);
+    int64_t count = 1;
+    for (int64_t s : wsizes) count *= s;
+    Literal acc = element(f, m_.operand(i, 1), 0);
+    for (int64_t r = 0; r < count; ++r, eval::next_index(wi, wsizes)) {
+      bool inside = true;
+      for (size_t d = 0; d < w.size() && inside; ++d) {
+        const int64_t u = oi[d] * w[d].stride - w[d].pad_low + wi[d] * w[d].window_dilation;
+        if (u < 0 || u % w[d].base_dilation) inside = false;
+        src[d] = u / w[d].base_dilation;
+        if (src[d] >= in.dim(static_cast<int64_t>(d))) inside = false;
+      }
+      if (!inside) continue;
+      Literal x = operand_element(f, i, 0, src);
+      eval::binary_element(combiner, acc, 0, x, 0, acc, 0);
+    }
+    return acc;
+  }
+
+  // Accumulation as in evaluate_contraction.cc: double for floating point, wrapping
+  // 64-bit for integers, in the same order.
+  struct Acc {
+    bool fp;
+    double f = 0;
+    uint64_t n = 0;
+    void add(const Literal& x, const Literal& y) {
+      if (fp) f += x.get_double(0) * y.get_double(0);
+      else n += static_cast<uint64_t>(x.get_int(0)) * static_cast<uint64_t>(y.get_int(0));
+    }
+    Literal result(ElementType t) const {
+      Literal out(Shape::scalar(t));
+      if (fp) out.set_double(0, f);
+      else out.set_int(0, static_cast<int64_t>(n));
+      return out;
+    }
+  };
+  bool fp_product(InstrId i) const {
+    return is_floating(m_.shape(m_.operand(i, 0)).element_type()) ||
+           is_floating(m_.shape(m_.operand(i, 1)).element_type()) || is_floating(m_.shape(i).element_type());
+  }
+
+  Literal dot_element(uint32_t f, InstrId i, const std::vector<int64_t>& oi) {
     const Shape& l = m_.shape(m_.operand(i, 0));
     const Shape& r = m_.shape(m_.operand(i, 1));
     const DotDims d = m_.attrs(i).dot_dims.value_or(DotDims{});
@@ -155,30 +267,61 @@ class SampledEvaluator {
     for (int64_t x : d.lhs_contracting) csizes.push_back(l.dim(x));
     int64_t cn = 1;
     for (int64_t c : csizes) cn *= c;
-    const bool fp = is_floating(l.element_type()) || is_floating(r.element_type()) ||
-                    is_floating(m_.shape(i).element_type());
-    double f = 0;
-    uint64_t n = 0;
-    const auto ls = row_major_strides(l.dims()), rs = row_major_strides(r.dims());
-    for (int64_t k = 0; k < cn; ++k) {
-      auto ci = eval::unravel(k, csizes);
+    Acc acc{fp_product(i)};
+    std::vector<int64_t> ci(csizes.size(), 0);
+    for (int64_t k = 0; k < cn; ++k, eval::next_index(ci, csizes)) {
       for (size_t j = 0; j < ci.size(); ++j) li[d.lhs_contracting[j]] = ri[d.rhs_contracting[j]] = ci[j];
-      Literal x = element(m_.operand(i, 0), eval::ravel(li, ls));
-      Literal y = element(m_.operand(i, 1), eval::ravel(ri, rs));
-      if (fp) f += x.get_double(0) * y.get_double(0);
-      else n += static_cast<uint64_t>(x.get_int(0)) * static_cast<uint64_t>(y.get_int(0));
+      acc.add(operand_element(f, i, 0, li), operand_element(f, i, 1, ri));
     }
-    Literal out(Shape::scalar(m_.shape(i).element_type()));
-    if (fp) out.set_double(0, f);
-    else out.set_int(0, static_cast<int64_t>(n));
-    return out;
+    return acc.result(m_.shape(i).element_type());
+  }
+
+  Literal convolution_element(uint32_t f, InstrId i, const std::vector<int64_t>& oi) {
+    const Attributes& a = m_.attrs(i);
+    const ConvDims& d = *a.conv_dims;
+    const Window& w = *a.window;
+    const Shape& in = m_.shape(m_.operand(i, 0));
+    const Shape& ker = m_.shape(m_.operand(i, 1));
+    const size_t ns = d.input_spatial.size();
+    const int64_t kin = ker.dim(d.kernel_input_feature), out_feat = ker.dim(d.kernel_output_feature);
+    const int64_t out_batch = m_.shape(i).dim(d.output_batch);
+    const int64_t fpg = std::max<int64_t>(out_feat / a.feature_group_count, 1);
+    const int64_t fpb = std::max<int64_t>(out_feat / a.batch_group_count, 1);
+    const int64_t b = oi[d.output_batch], ft = oi[d.output_feature];
+    std::vector<int64_t> ii(in.rank()), ki(ker.rank()), ksizes, kk;
+    for (size_t s = 0; s < ns; ++s) ksizes.push_back(ker.dim(d.kernel_spatial[s]));
+    int64_t kn = 1;
+    for (int64_t s : ksizes) kn *= s;
+    Acc acc{fp_product(i)};
+    for (int64_t ci = 0; ci < kin; ++ci) {
+      ii[d.input_feature] = (ft / fpg) * kin + ci;
+      ii[d.input_batch] = (ft / fpb) * out_batch + b;
+      ki[d.kernel_input_feature] = ci;
+      ki[d.kernel_output_feature] = ft;
+      kk.assign(ksizes.size(), 0);
+      for (int64_t k = 0; k < kn; ++k, eval::next_index(kk, ksizes)) {
+        bool inside = true;
+        for (size_t s = 0; s < ns && inside; ++s) {
+          const WindowDim& wd = w[s];
+          const int64_t u = oi[d.output_spatial[s]] * wd.stride - wd.pad_low + kk[s] * wd.window_dilation;
+          if (u < 0 || u % wd.base_dilation) inside = false;
+          ii[d.input_spatial[s]] = u / wd.base_dilation;
+          if (ii[d.input_spatial[s]] >= in.dim(d.input_spatial[s])) inside = false;
+          ki[d.kernel_spatial[s]] = wd.reversal ? ksizes[s] - 1 - kk[s] : kk[s];
+        }
+        if (inside) acc.add(operand_element(f, i, 0, ii), operand_element(f, i, 1, ki));
+      }
+    }
+    return acc.result(m_.shape(i).element_type());
   }
 
   const Module& m_;
   std::span<const Literal> args_;
   EvalOptions opts_;
-  std::unordered_map<uint64_t, Literal> memo_;
-  std::unordered_map<InstrId, Literal> full_;
+  std::vector<Frame> frames_;
+  std::map<std::pair<uint32_t, InstrId>, uint32_t> children_;
+  std::unordered_map<ElementKey, Literal, ElementKeyHash> memo_;
+  std::unordered_map<uint64_t, Literal> full_;
   bool placeholders_ = false;
 };
 
@@ -202,15 +345,17 @@ SampledResult evaluate_sampled(const Module& m, std::span<const Literal> args, i
   else leaves.push_back(root);
   for (InstrId leaf : leaves) {
     const Shape& s = m.shape(leaf);
-    std::vector<int64_t> idx;
     if (!s.is_array() || s.element_count() == 0) {
       out.indices.push_back({});
       out.values.emplace_back(Shape(s.is_array() ? s.element_type() : ElementType::kS32, {0}));
       continue;
     }
-    for (int k = 0; k < samples; ++k) idx.push_back(static_cast<int64_t>(mix(state) % static_cast<uint64_t>(s.element_count())));
+    std::vector<int64_t> idx;
+    for (int k = 0; k < samples; ++k)
+      idx.push_back(static_cast<int64_t>(mix(state) % static_cast<uint64_t>(s.element_count())));
     Literal vals(Shape(s.element_type(), {static_cast<int64_t>(idx.size())}));
-    for (size_t k = 0; k < idx.size(); ++k) eval::copy_element(ev.element(leaf, idx[k]), 0, vals, static_cast<int64_t>(k));
+    for (size_t k = 0; k < idx.size(); ++k)
+      eval::copy_element(ev.element(0, leaf, idx[k]), 0, vals, static_cast<int64_t>(k));
     out.indices.push_back(std::move(idx));
     out.values.push_back(std::move(vals));
   }
