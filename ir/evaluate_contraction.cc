@@ -16,6 +16,23 @@ struct Accumulator {
     if (fp) f += a.get_double(ai) * b.get_double(bi);
     else i += static_cast<uint64_t>(a.get_int(ai)) * static_cast<uint64_t>(b.get_int(bi));
   }
+  // n products a[ai + j*as] * b[bi + j*bs], in order; typed loops for f32 and f64.
+  void add_strided(const Literal& a, int64_t ai, int64_t as, const Literal& b, int64_t bi, int64_t bs, int64_t n) {
+    const ElementType ta = a.shape().element_type(), tb = b.shape().element_type();
+    if (fp && ta == ElementType::kF32 && tb == ElementType::kF32) {
+      const float* pa = a.data<float>().data() + ai;
+      const float* pb = b.data<float>().data() + bi;
+      for (int64_t j = 0; j < n; ++j) f += static_cast<double>(pa[j * as]) * static_cast<double>(pb[j * bs]);
+      return;
+    }
+    if (fp && ta == ElementType::kF64 && tb == ElementType::kF64) {
+      const double* pa = a.data<double>().data() + ai;
+      const double* pb = b.data<double>().data() + bi;
+      for (int64_t j = 0; j < n; ++j) f += pa[j * as] * pb[j * bs];
+      return;
+    }
+    for (int64_t j = 0; j < n; ++j) add(a, ai + j * as, b, bi + j * bs);
+  }
   void store(Literal& out, int64_t k) const {
     if (fp) out.set_double(k, f);
     else out.set_int(k, static_cast<int64_t>(i));
@@ -54,10 +71,17 @@ Literal dot(const OpContext& c) {
     for (int64_t x : lfree) li[x] = oi[q++];
     for (int64_t x : rfree) ri[x] = oi[q++];
     Accumulator acc{fp};
-    std::vector<int64_t> ci(csizes.size(), 0);
-    for (int64_t k = 0; k < cn; ++k, next_index(ci, csizes)) {
-      for (size_t j = 0; j < ci.size(); ++j) li[d.lhs_contracting[j]] = ri[d.rhs_contracting[j]] = ci[j];
-      acc.add(l, ravel(li, ls), r, ravel(ri, rs));
+    if (csizes.size() == 1) {
+      // One contracting dimension (nearly every real dot): walk both operands by stride.
+      const int64_t lstep = ls[d.lhs_contracting[0]], rstep = rs[d.rhs_contracting[0]];
+      li[d.lhs_contracting[0]] = ri[d.rhs_contracting[0]] = 0;
+      acc.add_strided(l, ravel(li, ls), lstep, r, ravel(ri, rs), rstep, cn);
+    } else {
+      std::vector<int64_t> ci(csizes.size(), 0);
+      for (int64_t k = 0; k < cn; ++k, next_index(ci, csizes)) {
+        for (size_t j = 0; j < ci.size(); ++j) li[d.lhs_contracting[j]] = ri[d.rhs_contracting[j]] = ci[j];
+        acc.add(l, ravel(li, ls), r, ravel(ri, rs));
+      }
     }
     acc.store(out, o);
   }

@@ -40,8 +40,16 @@ class SampledEvaluator {
   }
 
   Literal element(uint32_t f, InstrId i, int64_t k) {
-    const ElementKey key{(uint64_t{f} << 32) | i, k};
+    const uint64_t fi = (uint64_t{f} << 32) | i;
+    if (auto it = full_.find(fi); it != full_.end() && m_.shape(i).is_array()) return eval::scalar_at(it->second, k);
+    const ElementKey key{fi, k};
     if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+    // One element costs far more here than in the whole evaluator; once more than a small
+    // share of an instruction is wanted (by a dot or a full reduction downstream, say),
+    // evaluate it whole and serve every later element from that.
+    const int64_t n = m_.shape(i).element_count();
+    if (m_.shape(i).is_array() && ++requests_[fi] > std::max<int64_t>(64, n / 64))
+      return eval::scalar_at(whole(f, i), k);
     Literal v = compute(f, i, k);
     memo_.emplace(key, v);
     return v;
@@ -65,6 +73,16 @@ class SampledEvaluator {
     Module sub = m_;
     sub.set_entry(fr.comp);
     sub.set_root(fr.comp, i);
+    // Values already known whole become constants, so their cones are not recomputed.
+    for (const auto& [known, value] : full_) {
+      if ((known >> 32) != f || !value.shape().is_array()) continue;
+      const InstrId j = static_cast<InstrId>(known & 0xffffffffu);
+      if (m_.opcode(j) == Opcode::kParameter) continue;
+      sub.set_operands(j, {});
+      sub.set_opcode(j, Opcode::kConstant);
+      sub.mutable_payload(j).literal = std::make_shared<const Literal>(value);
+      sub.mutable_payload(j).called.clear();
+    }
     EvalResult r = evaluate(sub, frame_args, opts_);
     placeholders_ |= r.uses_placeholders;
     return full_.emplace(key, std::move(r.value)).first->second;
@@ -322,6 +340,7 @@ class SampledEvaluator {
   std::map<std::pair<uint32_t, InstrId>, uint32_t> children_;
   std::unordered_map<ElementKey, Literal, ElementKeyHash> memo_;
   std::unordered_map<uint64_t, Literal> full_;
+  std::unordered_map<uint64_t, int64_t> requests_;  // memo misses per (frame, instruction)
   bool placeholders_ = false;
 };
 
