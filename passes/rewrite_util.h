@@ -1,0 +1,29 @@
+// Small helpers every pass uses: side-effect queries, replacing an instruction, and
+// reading constants through broadcasts.
+#pragma once
+#include <optional>
+
+#include "ir/module.h"
+
+namespace hlsgym::passes {
+
+// True if removing or duplicating the instruction could change observable behaviour:
+// side-effecting opcodes, custom-calls marked custom_call_has_side_effect=true,
+// collectives with a channel_id, and control flow that calls any of those.
+bool has_side_effect(const ir::Module& m, ir::InstrId i);
+
+// Moves every use (and root status) of `old_id` to `new_id`, then removes `old_id`
+// and any operands that became dead (no users, not root, no side effect, not a parameter).
+void replace_instruction(ir::Module& m, ir::InstrId old_id, ir::InstrId new_id);
+
+// Removes `i` if it is dead, then its operands that became dead, transitively.
+// Returns the number of instructions removed.
+int remove_if_dead(ir::Module& m, ir::InstrId i);
+
+// The scalar value of a constant, or of a broadcast of a scalar constant (as XLA's
+// algebraic simplifier looks through broadcasts); nullptr otherwise.
+const ir::Literal* scalar_constant(const ir::Module& m, ir::InstrId i);
+// True if `i` is a constant (or broadcast of one) whose every element equals `value`.
+bool is_all(const ir::Module& m, ir::InstrId i, double value);
+
+}  // namespace hlsgym::passes
