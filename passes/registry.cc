@@ -1,4 +1,5 @@
 #include "passes/registry.h"
+#include "passes/catalog.h"
 
 #include <algorithm>
 
@@ -7,7 +8,6 @@
 
 namespace hlsgym::passes {
 
-void register_builtin_passes(Registry& r);  // catalog.cc
 
 const Registry& Registry::global() {
   static const Registry r = [] {

@@ -1,0 +1,10 @@
+// The algebraic simplifier pass family: one factory per line.
+#include "passes/catalog.h"
+
+namespace hlsgym::passes {
+
+void register_algebraic_simplifier_passes(Registry& r) {
+  register_factories(r, {});
+}
+
+}  // namespace hlsgym::passes

@@ -1,0 +1,10 @@
+// The expanders pass family: one factory per line.
+#include "passes/catalog.h"
+
+namespace hlsgym::passes {
+
+void register_expander_passes(Registry& r) {
+  register_factories(r, {});
+}
+
+}  // namespace hlsgym::passes
