@@ -8,5 +8,7 @@ namespace hlsgym::cli {
 void add_stats_command(CLI::App& app);
 void add_print_command(CLI::App& app);
 void add_run_command(CLI::App& app);
+void add_passes_command(CLI::App& app);
+void add_optimize_command(CLI::App& app);
 
 }  // namespace hlsgym::cli

@@ -16,6 +16,8 @@ int main(int argc, char** argv) {
   hlsgym::cli::add_stats_command(app);
   hlsgym::cli::add_print_command(app);
   hlsgym::cli::add_run_command(app);
+  hlsgym::cli::add_passes_command(app);
+  hlsgym::cli::add_optimize_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
