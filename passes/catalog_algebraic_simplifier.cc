@@ -3,8 +3,10 @@
 
 namespace hlsgym::passes {
 
+PassPtr make_algsimp();
+
 void register_algebraic_simplifier_passes(Registry& r) {
-  register_factories(r, {});
+  register_factories(r, {make_algsimp});
 }
 
 }  // namespace hlsgym::passes

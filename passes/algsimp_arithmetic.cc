@@ -1,0 +1,219 @@
+// Arithmetic rules of the algebraic simplifier: identities and constant operands of
+// add, subtract, multiply, divide, remainder and power, and negate(negate x).
+//
+// Exactness: A*1, A/1 and A-(+0) hold for every float; A+(+0) turns A = -0 into +0, so
+// it is applied to floats only where A cannot be -0 (a later divide would tell -inf from
+// +inf), and A+(-0) always. A*0, A-A, reassociation of constants
+// and the shift/and forms of divide/remainder are integer-only. A float division by a
+// power of two becomes a multiply by its exactly representable reciprocal (both round
+// the same real number once). pow(A,2) -> A*A and pow(A,-1) -> 1/A are applied to
+// integers (A*A only) and f16, where pow's result is the exact value rounded once; for
+// f32 and f64 the C library's pow differs from x*x and 1/x in the last bit on subnormal
+// and near-overflow results, so those are left alone.
+#include <cmath>
+
+#include "passes/algsimp_rules.h"
+
+namespace hlsgym::passes::algsimp {
+namespace {
+
+const std::vector<int64_t>& dims_of(const Rewriter& r, InstrId i) { return r.m.shape(i).dims(); }
+
+// The k with v == 2^k (k >= 0) for a positive integer v; nullopt otherwise.
+std::optional<int> log2_exact(int64_t v) {
+  if (v <= 0 || (v & (v - 1)) != 0) return std::nullopt;
+  int k = 0;
+  while ((int64_t{1} << k) != v) ++k;
+  return k;
+}
+
+// The positive power of two 2^k a uniform integer constant `c` holds, read as the type's
+// value (a negative signed value never qualifies).
+std::optional<int> power_of_two_divisor(const ir::Module& m, InstrId c) {
+  const ElementType t = type_of(m, c);
+  if (!ir::is_integral(t)) return std::nullopt;
+  auto v = uniform_int(m, c);
+  if (!v) return std::nullopt;
+  if (!ir::is_signed_integral(t) && *v < 0) return std::nullopt;  // u64 above 2^63
+  return log2_exact(*v);
+}
+
+InstrId compare_with(Rewriter& r, InstrId a, InstrId b, ir::ComparisonDirection d) {
+  ir::Attributes attrs;
+  attrs.direction = d;
+  const InstrId ops[] = {a, b};
+  return r.make(Opcode::kCompare, ops, std::move(attrs));
+}
+
+InstrId unary(Rewriter& r, Opcode op, InstrId a) {
+  const InstrId ops[] = {a};
+  return r.make(op, ops);
+}
+
+InstrId select(Rewriter& r, InstrId p, InstrId a, InstrId b) {
+  const InstrId ops[] = {p, a, b};
+  return r.make(Opcode::kSelect, ops);
+}
+
+// (A op c1) op c2 -> A op (c1 op c2) for integer add and multiply with uniform constants.
+bool fold_integer_constants(Rewriter& r, InstrId i, Opcode op) {
+  const ir::Module& m = r.m;
+  const InstrId inner = m.operand(i, 0), c2 = m.operand(i, 1);
+  const ElementType t = type_of(m, i);
+  if (!ir::is_integral(t) || m.opcode(inner) != op) return false;
+  auto v1 = uniform_int(m, m.operand(inner, 1));
+  auto v2 = uniform_int(m, c2);
+  if (!v1 || !v2) return false;
+  const uint64_t a = static_cast<uint64_t>(*v1), b = static_cast<uint64_t>(*v2);
+  const uint64_t folded = (op == Opcode::kAdd ? a + b : a * b) & width_mask(t);  // wraps like the type
+  const InstrId x = m.operand(inner, 0);
+  if (folded == (op == Opcode::kAdd ? 0u : 1u) && same_shape(m, x, i)) return r.replace(i, x);
+  const InstrId c = r.splat_int(t, static_cast<int64_t>(folded), dims_of(r, i));
+  return r.replace(i, r.binary(op, x, c));
+}
+
+}  // namespace
+
+bool constants_to_the_right(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const Opcode op = m.opcode(i);
+  const ElementType t = type_of(m, i);
+  if (ir::is_complex(t)) return false;
+  // Float max/min could pick the other zero of -0/+0; only add and multiply commute exactly.
+  if (!is_int_like(t) && op != Opcode::kAdd && op != Opcode::kMultiply) return false;
+  const InstrId a = m.operand(i, 0), b = m.operand(i, 1);
+  if (!is_constant_like(m, a) || is_constant_like(m, b)) return false;
+  return r.replace(i, r.binary(op, b, a));
+}
+
+bool simplify_add(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId a = m.operand(i, 0), b = m.operand(i, 1);
+  if (adds_nothing(m, a, b) && same_shape(m, a, i)) return r.replace(i, a);
+  if (adds_nothing(m, b, a) && same_shape(m, b, i)) return r.replace(i, b);
+  if (constants_to_the_right(r, i)) return true;
+  return fold_integer_constants(r, i, Opcode::kAdd);
+}
+
+bool simplify_subtract(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId a = m.operand(i, 0), b = m.operand(i, 1);
+  const ElementType t = type_of(m, i);
+  // x - (+0) is x for every x; x - (-0) = x + (+0) needs x != -0.
+  if (is_all_value(m, b, 0) && (!ir::is_floating(t) || uniform_bits(m, b) == uint64_t{0} || never_negative_zero(m, a)))
+    return r.replace(i, a);
+  if (a == b && ir::is_integral(t)) return r.replace(i, r.splat_int(t, 0, dims_of(r, i)));
+  // A - c -> A + (-c): exact for integers (wrapping) and IEEE floats (x - y is x + -y).
+  if (ir::is_integral(t)) {
+    auto v = uniform_int(m, b);
+    if (!v) return false;
+    const int64_t neg = static_cast<int64_t>(uint64_t{0} - static_cast<uint64_t>(*v));
+    return r.replace(i, r.binary(Opcode::kAdd, a, r.splat_int(t, neg, dims_of(r, i))));
+  }
+  if (is_ieee_float(t)) {
+    auto v = uniform_float(m, b);
+    if (!v || std::isnan(*v)) return false;
+    const InstrId c = r.splat_literal(ir::Literal::scalar_double(t, -*v), dims_of(r, i));
+    return r.replace(i, r.binary(Opcode::kAdd, a, c));
+  }
+  return false;
+}
+
+bool simplify_multiply(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId a = m.operand(i, 0), b = m.operand(i, 1);
+  const ElementType t = type_of(m, i);
+  if (is_all_value(m, b, 1) && same_shape(m, a, i)) return r.replace(i, a);
+  if (is_all_value(m, a, 1) && same_shape(m, b, i)) return r.replace(i, b);
+  if (is_int_like(t)) {  // 0 * NaN is NaN for floats
+    if (is_all_value(m, b, 0)) return r.replace(i, b);
+    if (is_all_value(m, a, 0)) return r.replace(i, a);
+  }
+  if (constants_to_the_right(r, i)) return true;
+  return fold_integer_constants(r, i, Opcode::kMultiply);
+}
+
+bool simplify_divide(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId a = m.operand(i, 0), b = m.operand(i, 1);
+  const ElementType t = type_of(m, i);
+  if (is_all_value(m, b, 1)) return r.replace(i, a);
+  const auto& dims = dims_of(r, i);
+  if (auto k = power_of_two_divisor(m, b); k && *k > 0) {
+    const InstrId shift = r.splat_int(t, *k, dims);
+    if (!ir::is_signed_integral(t)) return r.replace(i, r.binary(Opcode::kShiftRightLogical, a, shift));
+    // Truncation toward zero: -(|A| >> k) for negative A. |INT_MIN| wraps to INT_MIN,
+    // whose bits shifted logically give exactly INT_MIN / 2^k.
+    const InstrId magnitude = r.binary(Opcode::kShiftRightLogical, unary(r, Opcode::kAbs, a), shift);
+    const InstrId negative = compare_with(r, a, r.splat_int(t, 0, dims), ir::ComparisonDirection::kLt);
+    return r.replace(i, select(r, negative, unary(r, Opcode::kNegate, magnitude), magnitude));
+  }
+  if (is_ieee_float(t)) {
+    auto v = uniform_float(m, b);
+    if (!v || !std::isfinite(*v) || *v == 0) return false;
+    int e = 0;
+    if (std::abs(std::frexp(*v, &e)) != 0.5) return false;  // not a power of two
+    const double reciprocal = 1.0 / *v;
+    ir::Literal lit = ir::Literal::scalar_double(t, reciprocal);
+    if (lit.get_double(0) != reciprocal) return false;  // 1/c not representable in t
+    return r.replace(i, r.binary(Opcode::kMultiply, a, r.splat_literal(std::move(lit), dims)));
+  }
+  return false;
+}
+
+bool simplify_remainder(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId a = m.operand(i, 0), b = m.operand(i, 1);
+  const ElementType t = type_of(m, i);
+  // (A % B) % B == A % B: |A % B| < |B|, and x % 0 == x keeps it for B == 0 too.
+  if (m.opcode(a) == Opcode::kRemainder && m.operand(a, 1) == b) return r.replace(i, a);
+  auto k = power_of_two_divisor(m, b);
+  if (!k) return false;
+  const auto& dims = dims_of(r, i);
+  const InstrId low_bits = r.splat_int(t, static_cast<int64_t>((uint64_t{1} << *k) - 1), dims);
+  if (!ir::is_signed_integral(t)) return r.replace(i, r.binary(Opcode::kAnd, a, low_bits));
+  // The remainder takes the dividend's sign: -(|A| & mask) for negative A (INT_MIN gives 0).
+  const InstrId magnitude = r.binary(Opcode::kAnd, unary(r, Opcode::kAbs, a), low_bits);
+  const InstrId negative = compare_with(r, a, r.splat_int(t, 0, dims), ir::ComparisonDirection::kLt);
+  const InstrId positive = r.binary(Opcode::kAnd, a, low_bits);
+  return r.replace(i, select(r, negative, unary(r, Opcode::kNegate, magnitude), positive));
+}
+
+bool simplify_power(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId a = m.operand(i, 0), b = m.operand(i, 1);
+  const ElementType t = type_of(m, i);
+  const bool integral = ir::is_integral(t);
+  if (!integral && !is_ieee_float(t)) return false;
+  std::optional<double> e;
+  if (integral) {
+    if (auto v = uniform_int(m, b)) e = static_cast<double>(*v);
+  } else {
+    e = uniform_float(m, b);
+  }
+  if (!e) return false;
+  const auto& dims = dims_of(r, i);
+  // pow(x, 0) is 1 for every x, quiet NaN included; only an f64 signalling NaN (which the
+  // interpreter keeps as is, while narrower types pass through float and get quieted)
+  // gives NaN. pow(x, 1) is x.
+  if (*e == 0 && t != ElementType::kF64) {
+    ir::Literal one = integral ? ir::Literal::scalar_int(t, 1) : ir::Literal::scalar_double(t, 1.0);
+    return r.replace(i, r.splat_literal(std::move(one), dims));
+  }
+  if (*e == 1) return r.replace(i, a);
+  if (*e == 2 && (integral || t == ElementType::kF16)) return r.replace(i, r.binary(Opcode::kMultiply, a, a));
+  if (*e == -1 && t == ElementType::kF16) {
+    const InstrId one = r.splat_literal(ir::Literal::scalar_double(t, 1.0), dims);
+    return r.replace(i, r.binary(Opcode::kDivide, one, a));
+  }
+  return false;
+}
+
+bool simplify_negate(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId a = m.operand(i, 0);
+  if (m.opcode(a) == Opcode::kNegate && same_shape(m, m.operand(a, 0), i)) return r.replace(i, m.operand(a, 0));
+  return false;
+}
+
+}  // namespace hlsgym::passes::algsimp

@@ -1,0 +1,195 @@
+// Data-movement rules of the algebraic simplifier: broadcast, reshape, copy/bitcast,
+// transpose, reverse, pad and get-tuple-element. All of them only move elements, so
+// they are exact for every element type.
+#include <algorithm>
+#include <numeric>
+
+#include "passes/algsimp_rules.h"
+
+namespace hlsgym::passes::algsimp {
+namespace {
+
+bool is_identity_permutation(const std::vector<int64_t>& p) {
+  for (size_t k = 0; k < p.size(); ++k)
+    if (p[k] != static_cast<int64_t>(k)) return false;
+  return true;
+}
+
+bool is_increasing(const std::vector<int64_t>& v) {
+  for (size_t k = 1; k < v.size(); ++k)
+    if (v[k - 1] >= v[k]) return false;
+  return true;
+}
+
+InstrId transpose_of(Rewriter& r, InstrId x, std::vector<int64_t> perm) {
+  if (is_identity_permutation(perm)) return x;
+  ir::Attributes a;
+  a.dimensions = std::move(perm);
+  const InstrId ops[] = {x};
+  return r.make(Opcode::kTranspose, ops, std::move(a));
+}
+
+// broadcast(x) that adds only size-1 dims is a reshape; one that only permutes dims is a
+// transpose.
+bool broadcast_as_reshape_or_transpose(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId x = m.operand(i, 0);
+  const Shape& out = m.shape(i);
+  const auto& map = m.attrs(i).dimensions;
+  if (m.shape(x).rank() == 0) return false;  // keep scalar broadcasts: rules look through them
+  std::vector<bool> mapped(static_cast<size_t>(out.rank()), false);
+  for (int64_t d : map) mapped[static_cast<size_t>(d)] = true;
+  for (int64_t d = 0; d < out.rank(); ++d)
+    if (!mapped[static_cast<size_t>(d)] && out.dim(d) != 1) return false;
+  if (is_increasing(map)) return r.replace(i, r.reshape(x, out.dims()));
+  if (static_cast<int64_t>(map.size()) != out.rank()) return false;
+  std::vector<int64_t> perm(map.size());
+  for (size_t k = 0; k < map.size(); ++k) perm[static_cast<size_t>(map[k])] = static_cast<int64_t>(k);
+  return r.replace(i, transpose_of(r, x, std::move(perm)));
+}
+
+// broadcast(reshape(y)) where the reshape only inserts size-1 dims -> broadcast(y): y's
+// dim k is the reshape's dim pos[k], which the broadcast sends to map[pos[k]].
+bool broadcast_of_expanding_reshape(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId rs = m.operand(i, 0), y = m.operand(rs, 0);
+  if (!static_array(m.shape(y))) return false;
+  const auto& from = m.shape(y).dims();
+  const auto& to = m.shape(rs).dims();
+  std::vector<int64_t> composed;
+  size_t j = 0;
+  for (int64_t size : from) {
+    while (j < to.size() && to[j] != size && to[j] == 1) ++j;
+    if (j == to.size() || to[j] != size) return false;
+    composed.push_back(m.attrs(i).dimensions[j++]);
+  }
+  for (; j < to.size(); ++j)
+    if (to[j] != 1) return false;
+  return r.replace(i, r.broadcast(y, m.shape(i).dims(), std::move(composed)));
+}
+
+}  // namespace
+
+bool fold_scalar_broadcast_operand(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId x = m.operand(i, 0);
+  if (m.opcode(x) != Opcode::kBroadcast) return false;
+  const InstrId y = m.operand(x, 0);
+  // A one-element operand (f32[1,1]) acts like a scalar; reshaping it to one adds an
+  // instruction, so only when the broadcast then dies.
+  if (m.shape(y).rank() != 0 && (m.shape(y).element_count() != 1 || m.users(x).size() != 1)) return false;
+  return r.replace(i, r.broadcast_scalar(r.reshape(y, {}), m.shape(i).dims()));
+}
+
+bool simplify_broadcast(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId x = m.operand(i, 0);
+  const auto& map = m.attrs(i).dimensions;
+  if (same_shape(m, x, i) && is_identity_permutation(map)) return r.replace(i, x);
+  if (m.opcode(x) == Opcode::kBroadcast) {
+    // broadcast(broadcast(y, inner), outer): y's dim k lands on outer[inner[k]].
+    const auto& inner = m.attrs(x).dimensions;
+    std::vector<int64_t> composed;
+    for (int64_t d : inner) composed.push_back(map[static_cast<size_t>(d)]);
+    return r.replace(i, r.broadcast(m.operand(x, 0), m.shape(i).dims(), std::move(composed)));
+  }
+  if (m.opcode(x) == Opcode::kIota) {  // broadcast(iota) is an iota along the mapped dim
+    const int64_t d = m.attrs(x).iota_dimension;
+    if (d < 0 || d >= static_cast<int64_t>(map.size())) return false;
+    ir::Attributes a;
+    a.iota_dimension = map[static_cast<size_t>(d)];
+    return r.replace(i, r.make_shaped(Opcode::kIota, m.shape(i), {}, std::move(a)));
+  }
+  if (m.opcode(x) == Opcode::kReshape && broadcast_of_expanding_reshape(r, i)) return true;
+  return broadcast_as_reshape_or_transpose(r, i);
+}
+
+bool simplify_reshape(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId x = m.operand(i, 0);
+  if (same_shape(m, x, i)) return r.replace(i, x);
+  if (m.opcode(x) == Opcode::kReshape && static_array(m.shape(m.operand(x, 0))))
+    return r.replace(i, r.reshape(m.operand(x, 0), m.shape(i).dims()));
+  return fold_scalar_broadcast_operand(r, i);
+}
+
+bool simplify_identity_copy(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId x = m.operand(i, 0);
+  if (same_shape(m, x, i)) return r.replace(i, x);  // layouts do not matter here
+  if (m.opcode(i) == Opcode::kBitcast && m.opcode(x) == Opcode::kBitcast) {
+    const InstrId y = m.operand(x, 0);
+    if (same_shape(m, y, i)) return r.replace(i, y);
+    const InstrId ops[] = {y};
+    return r.replace(i, r.make_shaped(Opcode::kBitcast, m.shape(i), ops));
+  }
+  return false;
+}
+
+bool simplify_transpose(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId x = m.operand(i, 0);
+  const auto& perm = m.attrs(i).dimensions;
+  if (is_identity_permutation(perm)) return r.replace(i, x);
+  if (m.opcode(x) == Opcode::kTranspose) {
+    // transpose(transpose(y, q), p) == transpose(y, q∘p): dim k reads y's dim q[p[k]].
+    const auto& q = m.attrs(x).dimensions;
+    std::vector<int64_t> composed;
+    for (int64_t d : perm) composed.push_back(q[static_cast<size_t>(d)]);
+    return r.replace(i, transpose_of(r, m.operand(x, 0), std::move(composed)));
+  }
+  // Only size-1 dims move: the non-trivial dims keep their order, so it is a reshape.
+  std::vector<int64_t> moved;
+  for (size_t k = 0; k < perm.size(); ++k)
+    if (m.shape(i).dim(static_cast<int64_t>(k)) != 1) moved.push_back(perm[k]);
+  if (is_increasing(moved)) return r.replace(i, r.reshape(x, m.shape(i).dims()));
+  return fold_scalar_broadcast_operand(r, i);
+}
+
+bool simplify_reverse(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId x = m.operand(i, 0);
+  const auto& dims = m.attrs(i).dimensions;
+  if (std::all_of(dims.begin(), dims.end(), [&](int64_t d) { return m.shape(i).dim(d) <= 1; }))
+    return r.replace(i, x);
+  if (m.opcode(x) == Opcode::kReverse) {
+    // Reversing a dim twice cancels: what remains is the symmetric difference.
+    std::vector<int64_t> a = dims, b = m.attrs(x).dimensions, rest;
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    std::set_symmetric_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(rest));
+    const InstrId y = m.operand(x, 0);
+    if (rest.empty()) return r.replace(i, y);
+    ir::Attributes attrs;
+    attrs.dimensions = std::move(rest);
+    const InstrId ops[] = {y};
+    return r.replace(i, r.make(Opcode::kReverse, ops, std::move(attrs)));
+  }
+  return fold_scalar_broadcast_operand(r, i);
+}
+
+bool simplify_pad(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId x = m.operand(i, 0), value = m.operand(i, 1);
+  const auto& pads = m.attrs(i).padding;
+  if (std::all_of(pads.begin(), pads.end(), [](const ir::PadDim& p) { return p == ir::PadDim{}; }) &&
+      same_shape(m, x, i))
+    return r.replace(i, x);
+  // Padding an empty array gives only padding.
+  if (m.shape(x).element_count() == 0 && m.shape(value).rank() == 0)
+    return r.replace(i, r.broadcast_scalar(value, m.shape(i).dims()));
+  return false;
+}
+
+bool simplify_get_tuple_element(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId t = m.operand(i, 0);
+  if (m.opcode(t) != Opcode::kTuple) return false;
+  const int64_t k = m.attrs(i).tuple_index;
+  if (k < 0 || k >= static_cast<int64_t>(m.operands(t).size())) return false;
+  const InstrId element = m.operand(t, static_cast<size_t>(k));
+  if (!same_shape(m, element, i)) return false;
+  return r.replace(i, element);
+}
+
+}  // namespace hlsgym::passes::algsimp

@@ -1,0 +1,267 @@
+// Reduction and contraction rules of the algebraic simplifier: reduce of an empty input,
+// reduce that combines each element only with the init (over size-1 dims), reduce of a
+// transpose or reshape folded into the reduce's dims, 1x1 reduce-window, dot of empty
+// operands and integer dot without contracting dims (an outer product: one product per
+// output, which the interpreter computes exactly like multiply). The ordering matters for float
+// add/multiply reductions (the interpreter combines in row-major order of the reduced
+// dims, as listed), so those rules keep the order of the combined elements.
+#include <algorithm>
+#include <cmath>
+
+#include "passes/algsimp_rules.h"
+
+namespace hlsgym::passes::algsimp {
+namespace {
+
+// True if init op x == x for every element x of `x` (the reducer's identity; for a
+// float add, +0 is one only when x is never -0).
+bool is_identity_init(const ir::Module& m, Opcode op, InstrId init, InstrId x) {
+  const ElementType t = type_of(m, init);
+  const bool ints = ir::is_integral(t) || t == ElementType::kPred;
+  auto bits = uniform_bits(m, init);
+  if (!bits) return false;
+  switch (op) {
+    case Opcode::kAdd: return adds_nothing(m, x, init);
+    case Opcode::kOr: case Opcode::kXor: return ints && *bits == 0;
+    case Opcode::kMultiply: return is_all_value(m, init, 1);
+    case Opcode::kAnd: return ints && *bits == width_mask(t);
+    case Opcode::kMaximum:
+      if (ints) return ir::is_integral(t) && *bits == int_min_bits(t);
+      return is_ieee_float(t) && is_all_value(m, init, -INFINITY);
+    case Opcode::kMinimum:
+      if (ints) return ir::is_integral(t) && *bits == int_max_bits(t);
+      return is_ieee_float(t) && is_all_value(m, init, INFINITY);
+    default: return false;
+  }
+}
+
+// A reducer whose result does not depend on the order it combines elements in: integer
+// ops. Float add and multiply round differently, and float max/min pick between -0 and
+// +0 by position.
+bool order_insensitive(std::optional<Opcode> op, ElementType t) {
+  if (!op || !is_int_like(t)) return false;
+  switch (*op) {
+    case Opcode::kMaximum: case Opcode::kMinimum: case Opcode::kAdd: case Opcode::kMultiply:
+    case Opcode::kAnd: case Opcode::kOr: case Opcode::kXor:
+      return true;
+    default: return false;
+  }
+}
+
+// A copy of reduce `i` over `input` reducing `dims` (same init, reducer and metadata).
+InstrId reduce_like(Rewriter& r, InstrId i, InstrId input, std::vector<int64_t> dims) {
+  const InstrId ops[] = {input, r.m.operand(i, 1)};
+  const InstrId n = r.m.add_clone(r.comp, i, ops);
+  std::vector<int64_t> kept;
+  const Shape& in = r.m.shape(input);
+  for (int64_t d = 0; d < in.rank(); ++d)
+    if (std::find(dims.begin(), dims.end(), d) == dims.end()) kept.push_back(in.dim(d));
+  ir::InstrPayload& p = r.m.mutable_payload(n);
+  p.attrs.dimensions = std::move(dims);
+  p.shape = Shape(type_of(r.m, i), std::move(kept));
+  return n;
+}
+
+// reduce(transpose(y, p), D) -> reduce(y, p[D]) when the kept dims stay in order.
+bool reduce_of_transpose(Rewriter& r, InstrId i, bool insensitive) {
+  const ir::Module& m = r.m;
+  const InstrId t = m.operand(i, 0);
+  const auto& perm = m.attrs(t).dimensions;
+  const auto& dims = m.attrs(i).dimensions;
+  std::vector<int64_t> mapped, kept;
+  for (int64_t d : dims) mapped.push_back(perm[static_cast<size_t>(d)]);
+  for (int64_t d = 0; d < static_cast<int64_t>(perm.size()); ++d)
+    if (std::find(dims.begin(), dims.end(), d) == dims.end()) kept.push_back(perm[static_cast<size_t>(d)]);
+  if (!std::is_sorted(kept.begin(), kept.end())) return false;
+  if (insensitive) std::sort(mapped.begin(), mapped.end());
+  else if (!std::is_sorted(mapped.begin(), mapped.end()) || !std::is_sorted(dims.begin(), dims.end())) return false;
+  return r.replace(i, reduce_like(r, i, m.operand(t, 0), std::move(mapped)));
+}
+
+// Groups of consecutive dims of x and y = reshape(x) with equal products; a size-1 dim
+// on either side forms its own group.
+struct DimGroup { int64_t x_begin, x_end, y_begin, y_end; };
+std::optional<std::vector<DimGroup>> reshape_groups(const Shape& x, const Shape& y) {
+  std::vector<DimGroup> groups;
+  int64_t i = 0, j = 0;
+  while (i < x.rank() || j < y.rank()) {
+    if (i < x.rank() && x.dim(i) == 1) { groups.push_back({i, i + 1, j, j}); ++i; continue; }
+    if (j < y.rank() && y.dim(j) == 1) { groups.push_back({i, i, j, j + 1}); ++j; continue; }
+    if (i >= x.rank() || j >= y.rank()) return std::nullopt;
+    DimGroup g{i, i + 1, j, j + 1};
+    int64_t px = x.dim(i++), py = y.dim(j++);
+    while (px != py) {
+      if (px < py && i < x.rank()) px *= x.dim(i++);
+      else if (py < px && j < y.rank()) py *= y.dim(j++);
+      else return std::nullopt;
+      if (px == 0 || py == 0) return std::nullopt;
+    }
+    g.x_end = i;
+    g.y_end = j;
+    groups.push_back(g);
+  }
+  return groups;
+}
+
+// reduce(reshape(y), D) -> reshape(reduce(y, D')) when every group of dims the reshape
+// merges or splits is either reduced whole or kept whole.
+bool reduce_of_reshape(Rewriter& r, InstrId i, bool insensitive) {
+  const ir::Module& m = r.m;
+  const InstrId rs = m.operand(i, 0), y = m.operand(rs, 0);
+  const auto& dims = m.attrs(i).dimensions;
+  if (!static_array(m.shape(y)) || m.shape(y).element_count() == 0) return false;
+  if (!insensitive && !std::is_sorted(dims.begin(), dims.end())) return false;
+  auto groups = reshape_groups(m.shape(y), m.shape(rs));
+  if (!groups) return false;
+  auto reduced = [&](int64_t d) { return std::find(dims.begin(), dims.end(), d) != dims.end(); };
+  std::vector<int64_t> new_dims;
+  for (const DimGroup& g : *groups) {
+    int64_t count = 0;
+    for (int64_t d = g.y_begin; d < g.y_end; ++d) count += reduced(d);
+    if (count != 0 && count != g.y_end - g.y_begin) return false;
+    // A group with no dims of the reshape's side is size 1: reduce it away.
+    if (count != 0 || g.y_begin == g.y_end)
+      for (int64_t d = g.x_begin; d < g.x_end; ++d) new_dims.push_back(d);
+  }
+  const std::vector<int64_t>& out = m.shape(i).dims();
+  std::vector<int64_t> kept;
+  for (int64_t d = 0; d < m.shape(y).rank(); ++d)
+    if (std::find(new_dims.begin(), new_dims.end(), d) == new_dims.end()) kept.push_back(m.shape(y).dim(d));
+  // The reshape moves after the reduce; if one is still needed, the old one must die.
+  if (kept != out && m.users(rs).size() != 1) return false;
+  return r.replace(i, r.reshape(reduce_like(r, i, y, std::move(new_dims)), out));
+}
+
+// The permutation that sorts operand dims by where `map` sends them.
+std::vector<int64_t> sorting_permutation(const std::vector<int64_t>& map) {
+  std::vector<int64_t> perm(map.size());
+  for (size_t k = 0; k < perm.size(); ++k) perm[k] = static_cast<int64_t>(k);
+  std::sort(perm.begin(), perm.end(), [&](int64_t a, int64_t b) { return map[a] < map[b]; });
+  return perm;
+}
+
+// broadcast(x) into the dot's output dims, x's dim k landing on map[k] (transposing x
+// first when map is not increasing, so the broadcast stays canonical).
+InstrId place_operand(Rewriter& r, InstrId x, std::vector<int64_t> map, const std::vector<int64_t>& out) {
+  if (!std::is_sorted(map.begin(), map.end())) {
+    std::vector<int64_t> perm = sorting_permutation(map);
+    ir::Attributes a;
+    a.dimensions = perm;
+    const InstrId ops[] = {x};
+    x = r.make(Opcode::kTranspose, ops, std::move(a));
+    std::sort(map.begin(), map.end());
+  }
+  return r.broadcast(x, out, std::move(map));
+}
+
+// Where each operand dim of a dot lands in the output: batch dims first, then the lhs
+// free dims, then the rhs free dims.
+std::vector<int64_t> dot_output_map(int64_t rank, const std::vector<int64_t>& batch, int64_t free_offset) {
+  std::vector<int64_t> map(static_cast<size_t>(rank), -1);
+  for (size_t q = 0; q < batch.size(); ++q) map[static_cast<size_t>(batch[q])] = static_cast<int64_t>(q);
+  int64_t next = free_offset;
+  for (auto& v : map)
+    if (v < 0) v = next++;
+  return map;
+}
+
+}  // namespace
+
+bool simplify_reduce(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  if (m.operands(i).size() != 2 || m.called(i).size() != 1) return false;
+  const InstrId x = m.operand(i, 0), init = m.operand(i, 1);
+  if (!static_array(m.shape(x)) || m.shape(init).rank() != 0) return false;
+  const auto& out = m.shape(i).dims();
+  if (m.shape(x).element_count() == 0) return r.replace(i, r.broadcast_scalar(init, out));
+  const std::optional<Opcode> op = simple_reducer(m, m.called(i)[0]);
+  if (m.shape(x).element_count() == m.shape(i).element_count()) {
+    // Each output combines one element with the init: x itself when init is neutral.
+    if (op && is_identity_init(m, *op, init, x)) return r.replace(i, r.reshape(x, out));
+    return false;
+  }
+  const bool insensitive = order_insensitive(op, type_of(m, i));
+  if (m.opcode(x) == Opcode::kTranspose) return reduce_of_transpose(r, i, insensitive);
+  if (m.opcode(x) == Opcode::kReshape) return reduce_of_reshape(r, i, insensitive);
+  return false;
+}
+
+bool simplify_reduce_window(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  if (m.operands(i).size() != 2 || m.called(i).size() != 1 || !m.attrs(i).window) return false;
+  const InstrId x = m.operand(i, 0), init = m.operand(i, 1);
+  if (!same_shape(m, x, i) || m.shape(init).rank() != 0) return false;
+  for (const ir::WindowDim& w : *m.attrs(i).window)
+    if (!(w == ir::WindowDim{})) return false;  // 1x1 window, stride 1, no padding or dilation
+  const std::optional<Opcode> op = simple_reducer(m, m.called(i)[0]);
+  if (!op) return false;
+  if (is_identity_init(m, *op, init, x)) return r.replace(i, x);
+  // Each output is init op x (the accumulator starts at init and sees one element).
+  return r.replace(i, r.binary(*op, r.broadcast_scalar(init, m.shape(x).dims()), x));
+}
+
+bool simplify_dot(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  if (m.operands(i).size() != 2) return false;
+  const ir::DotDims d = m.attrs(i).dot_dims.value_or(ir::DotDims{});  // none written: none
+  const InstrId a = m.operand(i, 0), b = m.operand(i, 1);
+  const ElementType t = type_of(m, i);
+  const auto& out = m.shape(i).dims();
+  if (!static_array(m.shape(a)) || !static_array(m.shape(b))) return false;
+  if (!is_int_like(t) && !is_ieee_float(t)) return false;
+  if (m.shape(a).element_count() == 0 || m.shape(b).element_count() == 0) {
+    if (m.shape(i).element_count() == 0) return false;
+    return r.replace(i, r.splat_literal(ir::Literal(Shape::scalar(t)), out));  // an empty sum
+  }
+  // One product per output element: for integers the interpreter's 64-bit wrapping
+  // product truncates exactly like multiply. Floats are left alone: the dot adds the
+  // product to +0.0, so an exact -0 product (0 times a negative) becomes +0 where
+  // multiply keeps -0 (the rounding itself would agree: one product rounded once).
+  if (!d.lhs_contracting.empty() || !d.rhs_contracting.empty()) return false;
+  if (!is_int_like(t) || type_of(m, a) != t || type_of(m, b) != t) return false;
+  const int64_t nb = static_cast<int64_t>(d.lhs_batch.size());
+  const int64_t lhs_free = m.shape(a).rank() - nb;
+  const InstrId lhs = place_operand(r, a, dot_output_map(m.shape(a).rank(), d.lhs_batch, nb), out);
+  const InstrId rhs = place_operand(r, b, dot_output_map(m.shape(b).rank(), d.rhs_batch, nb + lhs_free), out);
+  return r.replace(i, r.binary(Opcode::kMultiply, lhs, rhs));
+}
+
+bool simplify_constant(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const ir::Literal& l = m.literal(i);
+  if (l.is_tuple() || l.elided() || l.element_count() <= 1) return false;
+  if (!uniform_bits(m, i)) return false;
+  ir::Literal scalar(Shape::scalar(l.shape().element_type()));
+  scalar.set_bits(0, l.get_bits(0));
+  return r.replace(i, r.splat_literal(std::move(scalar), m.shape(i).dims()));
+}
+
+bool sink_elementwise_through_broadcasts(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const Opcode op = m.opcode(i);
+  if (!ir::info(op).elementwise || op == Opcode::kStochasticConvert) return false;
+  const auto ops = m.operands(i);
+  if (ops.empty()) return false;
+  InstrId main = ir::kNoId;  // a broadcast of a non-scalar: all such must agree
+  for (InstrId o : ops) {
+    if (m.opcode(o) != Opcode::kBroadcast) return false;
+    if (is_scalar_broadcast(m, o)) continue;
+    if (m.users(o).size() != 1) return false;  // else the broadcast stays and we add ops
+    if (!static_array(m.shape(m.operand(o, 0)))) return false;
+    if (main == ir::kNoId) { main = o; continue; }
+    if (m.attrs(o).dimensions != m.attrs(main).dimensions ||
+        m.shape(m.operand(o, 0)).dims() != m.shape(m.operand(main, 0)).dims())
+      return false;
+  }
+  const std::vector<int64_t> inner_dims = main == ir::kNoId ? std::vector<int64_t>{} : m.shape(m.operand(main, 0)).dims();
+  const std::vector<int64_t> map = main == ir::kNoId ? std::vector<int64_t>{} : m.attrs(main).dimensions;
+  if (inner_dims == m.shape(i).dims()) return false;  // nothing to gain
+  std::vector<InstrId> inner_ops;
+  for (InstrId o : ops)
+    inner_ops.push_back(is_scalar_broadcast(r.m, o) ? r.broadcast_scalar(r.m.operand(o, 0), inner_dims) : r.m.operand(o, 0));
+  const InstrId inner = r.m.add_clone(r.comp, i, inner_ops);
+  r.m.mutable_payload(inner).shape = Shape(type_of(r.m, i), inner_dims);
+  return r.replace(i, r.broadcast(inner, m.shape(i).dims(), map));
+}
+
+}  // namespace hlsgym::passes::algsimp

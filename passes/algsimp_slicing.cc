@@ -1,0 +1,238 @@
+// Slicing rules of the algebraic simplifier: slice of slice/pad/broadcast/concatenate/
+// reverse, concatenate of one operand, of empty operands, of concatenates and of
+// adjacent slices, dynamic-slice with constant indices (clamped exactly as the
+// interpreter clamps them) or of full size, and full-size dynamic-update-slice.
+#include <algorithm>
+
+#include "passes/algsimp_rules.h"
+
+namespace hlsgym::passes::algsimp {
+namespace {
+using ir::SliceDim;
+
+// The last index a slice dim reads (n = result size, n >= 1).
+int64_t last_index(const SliceDim& s, int64_t n) { return s.start + (n - 1) * s.stride; }
+
+// A slice dim reading n elements from `start` with `stride` (limit as tight as possible).
+SliceDim slice_dim(int64_t start, int64_t stride, int64_t n) {
+  return SliceDim{start, n == 0 ? start : start + (n - 1) * stride + 1, stride};
+}
+
+bool is_full_slice(const Shape& in, const Shape& out, const std::vector<SliceDim>& s) {
+  if (in.dims() != out.dims()) return false;
+  return std::all_of(s.begin(), s.end(), [](const SliceDim& d) { return d.start == 0; });
+}
+
+// slice(x) with the given dims, or x itself when the slice takes everything.
+InstrId slice_of(Rewriter& r, InstrId x, std::vector<SliceDim> dims) {
+  std::vector<int64_t> out;
+  for (const SliceDim& d : dims) out.push_back(d.limit <= d.start ? 0 : (d.limit - d.start + d.stride - 1) / d.stride);
+  if (out == r.m.shape(x).dims() && std::all_of(dims.begin(), dims.end(), [](const SliceDim& d) { return d.start == 0; }))
+    return x;
+  ir::Attributes a;
+  a.slice = std::move(dims);
+  const InstrId ops[] = {x};
+  return r.make(Opcode::kSlice, ops, std::move(a));
+}
+
+bool slice_of_slice(Rewriter& r, InstrId i, InstrId x) {
+  const ir::Module& m = r.m;
+  const auto& outer = m.attrs(i).slice;
+  const auto& inner = m.attrs(x).slice;
+  std::vector<SliceDim> dims;
+  for (size_t d = 0; d < outer.size(); ++d) {
+    const int64_t n = m.shape(i).dim(static_cast<int64_t>(d));
+    dims.push_back(slice_dim(inner[d].start + outer[d].start * inner[d].stride, inner[d].stride * outer[d].stride, n));
+  }
+  return r.replace(i, slice_of(r, m.operand(x, 0), std::move(dims)));
+}
+
+// slice(pad(y)) without interior padding: inside y's data -> slice(y); entirely inside
+// the padding of some dim -> broadcast(padding value).
+bool slice_of_pad(Rewriter& r, InstrId i, InstrId pad) {
+  const ir::Module& m = r.m;
+  const auto& s = m.attrs(i).slice;
+  const auto& pads = m.attrs(pad).padding;
+  const InstrId y = m.operand(pad, 0);
+  bool inside = true, all_padding = false;
+  std::vector<SliceDim> dims;
+  for (size_t d = 0; d < s.size(); ++d) {
+    if (pads[d].interior != 0) return false;
+    const int64_t n = m.shape(i).dim(static_cast<int64_t>(d));
+    const int64_t lo = pads[d].low, size = m.shape(y).dim(static_cast<int64_t>(d));
+    const int64_t first = s[d].start - lo, last = last_index(s[d], n) - lo;  // in y's indices
+    inside &= first >= 0 && last < size;
+    all_padding |= last < 0 || first >= size;
+    dims.push_back(slice_dim(first, s[d].stride, n));
+  }
+  if (inside) return r.replace(i, slice_of(r, y, std::move(dims)));
+  if (all_padding) return r.replace(i, r.broadcast_scalar(m.operand(pad, 1), m.shape(i).dims()));
+  return false;
+}
+
+// slice(broadcast(y)) -> broadcast(slice(y)): only the dims y provides are sliced.
+bool slice_of_broadcast(Rewriter& r, InstrId i, InstrId b) {
+  const ir::Module& m = r.m;
+  const auto& s = m.attrs(i).slice;
+  const auto& map = m.attrs(b).dimensions;
+  const InstrId y = m.operand(b, 0);
+  std::vector<SliceDim> dims;
+  bool full = true;
+  for (size_t k = 0; k < map.size(); ++k) {
+    const SliceDim& sd = s[static_cast<size_t>(map[k])];
+    const int64_t n = m.shape(i).dim(map[k]);
+    dims.push_back(slice_dim(sd.start, sd.stride, n));
+    full &= sd.start == 0 && n == m.shape(y).dim(static_cast<int64_t>(k));
+  }
+  // A partial slice of y adds an instruction; worth it only if the broadcast then dies.
+  if (!full && m.users(b).size() != 1) return false;
+  return r.replace(i, r.broadcast(slice_of(r, y, std::move(dims)), m.shape(i).dims(), map));
+}
+
+// slice(concatenate(...)) that reads from one operand only -> slice of that operand.
+bool slice_of_concatenate(Rewriter& r, InstrId i, InstrId cat) {
+  const ir::Module& m = r.m;
+  const auto& s = m.attrs(i).slice;
+  const int64_t cd = m.attrs(cat).dimensions.at(0);
+  const int64_t n = m.shape(i).dim(cd);
+  const int64_t first = s[static_cast<size_t>(cd)].start, last = last_index(s[static_cast<size_t>(cd)], n);
+  int64_t offset = 0;
+  for (InstrId op : m.operands(cat)) {
+    const int64_t size = m.shape(op).dim(cd);
+    if (first >= offset && last < offset + size) {
+      std::vector<SliceDim> dims = s;
+      dims[static_cast<size_t>(cd)] = slice_dim(first - offset, s[static_cast<size_t>(cd)].stride, n);
+      return r.replace(i, slice_of(r, op, std::move(dims)));
+    }
+    offset += size;
+  }
+  return false;
+}
+
+// slice(reverse(y)) -> reverse(slice(y)), reading the mirrored range of each reversed dim.
+bool slice_of_reverse(Rewriter& r, InstrId i, InstrId rev) {
+  const ir::Module& m = r.m;
+  if (m.users(rev).size() != 1) return false;
+  const auto& s = m.attrs(i).slice;
+  const auto& rdims = m.attrs(rev).dimensions;
+  const InstrId y = m.operand(rev, 0);
+  std::vector<SliceDim> dims;
+  for (size_t d = 0; d < s.size(); ++d) {
+    const int64_t n = m.shape(i).dim(static_cast<int64_t>(d));
+    const bool reversed = std::find(rdims.begin(), rdims.end(), static_cast<int64_t>(d)) != rdims.end();
+    const int64_t size = m.shape(y).dim(static_cast<int64_t>(d));
+    const int64_t start = reversed ? size - 1 - last_index(s[d], n) : s[d].start;
+    dims.push_back(slice_dim(start, s[d].stride, n));
+  }
+  const InstrId sliced = slice_of(r, y, std::move(dims));
+  ir::Attributes a;
+  a.dimensions = rdims;
+  const InstrId ops[] = {sliced};
+  return r.replace(i, r.make(Opcode::kReverse, ops, std::move(a)));
+}
+
+// Two slices of the same array that sit side by side along the concatenation dim.
+bool adjacent_slices(const ir::Module& m, InstrId a, InstrId b, int64_t cd) {
+  if (m.opcode(a) != Opcode::kSlice || m.opcode(b) != Opcode::kSlice) return false;
+  if (m.operand(a, 0) != m.operand(b, 0)) return false;
+  const auto& sa = m.attrs(a).slice;
+  const auto& sb = m.attrs(b).slice;
+  for (size_t d = 0; d < sa.size(); ++d) {
+    if (static_cast<int64_t>(d) != cd) {
+      if (!(sa[d] == sb[d])) return false;
+      continue;
+    }
+    if (sa[d].stride != 1 || sb[d].stride != 1) return false;
+    if (sa[d].start + m.shape(a).dim(cd) != sb[d].start) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool simplify_slice(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId x = m.operand(i, 0);
+  if (is_full_slice(m.shape(x), m.shape(i), m.attrs(i).slice)) return r.replace(i, x);
+  if (fold_scalar_broadcast_operand(r, i)) return true;
+  if (m.shape(i).element_count() == 0) return false;
+  switch (m.opcode(x)) {
+    case Opcode::kSlice: return slice_of_slice(r, i, x);
+    case Opcode::kPad: return slice_of_pad(r, i, x);
+    case Opcode::kBroadcast: return slice_of_broadcast(r, i, x);
+    case Opcode::kConcatenate: return slice_of_concatenate(r, i, x);
+    case Opcode::kReverse: return slice_of_reverse(r, i, x);
+    default: return false;
+  }
+}
+
+bool simplify_concatenate(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const auto ops = m.operands(i);
+  if (ops.empty() || m.attrs(i).dimensions.size() != 1) return false;
+  const int64_t cd = m.attrs(i).dimensions[0];
+  if (ops.size() == 1) return same_shape(m, ops[0], i) && r.replace(i, ops[0]);
+  // Drop empty operands, splice in concatenates along the same dim, merge adjacent slices.
+  std::vector<InstrId> flat;
+  bool changed = false;
+  for (InstrId op : ops) {
+    if (m.shape(op).dim(cd) == 0) { changed = true; continue; }
+    if (m.opcode(op) == Opcode::kConcatenate && m.attrs(op).dimensions == m.attrs(i).dimensions) {
+      for (InstrId inner : m.operands(op)) flat.push_back(inner);
+      changed = true;
+      continue;
+    }
+    flat.push_back(op);
+  }
+  if (flat.empty()) return false;  // every operand is empty: leave it to zero-size elimination
+  std::vector<std::pair<size_t, size_t>> runs;  // [first, last] of mergeable slice runs
+  for (size_t k = 0; k < flat.size(); ++k) {
+    if (!runs.empty() && runs.back().second + 1 == k && adjacent_slices(m, flat[k - 1], flat[k], cd))
+      runs.back().second = k;
+    else
+      runs.push_back({k, k});
+  }
+  if (!changed && runs.size() == flat.size()) return false;
+  std::vector<InstrId> merged;
+  for (auto [first, last] : runs) {
+    if (first == last) { merged.push_back(flat[first]); continue; }
+    std::vector<SliceDim> dims = m.attrs(flat[first]).slice;
+    dims[static_cast<size_t>(cd)].limit = m.attrs(flat[last]).slice[static_cast<size_t>(cd)].limit;
+    merged.push_back(slice_of(r, m.operand(flat[first], 0), std::move(dims)));
+  }
+  if (merged.size() == 1) return r.replace(i, merged[0]);
+  ir::Attributes a;
+  a.dimensions = {cd};
+  return r.replace(i, r.make(Opcode::kConcatenate, merged, std::move(a)));
+}
+
+bool simplify_dynamic_slice(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId x = m.operand(i, 0);
+  // A full-size slice clamps every start index to 0.
+  if (same_shape(m, x, i)) return r.replace(i, x);
+  if (fold_scalar_broadcast_operand(r, i)) return true;
+  const auto ops = m.operands(i);
+  if (static_cast<int64_t>(ops.size()) != m.shape(x).rank() + 1) return false;
+  std::vector<SliceDim> dims;
+  for (int64_t d = 0; d < m.shape(x).rank(); ++d) {
+    const InstrId index = ops[static_cast<size_t>(d + 1)];
+    if (m.opcode(index) != Opcode::kConstant || m.literal(index).elided() ||
+        m.literal(index).is_tuple() || m.literal(index).element_count() != 1)
+      return false;
+    const int64_t size = m.shape(i).dim(d);
+    const int64_t start = std::clamp<int64_t>(m.literal(index).get_int(0), 0, m.shape(x).dim(d) - size);
+    dims.push_back(SliceDim{start, start + size, 1});
+  }
+  return r.replace(i, slice_of(r, x, std::move(dims)));
+}
+
+bool simplify_dynamic_update_slice(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId x = m.operand(i, 0), update = m.operand(i, 1);
+  if (same_shape(m, update, i)) return r.replace(i, update);  // every start clamps to 0
+  if (m.shape(update).element_count() == 0) return r.replace(i, x);
+  return false;
+}
+
+}  // namespace hlsgym::passes::algsimp

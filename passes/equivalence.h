@@ -1,0 +1,53 @@
+// The semantic check behind `optimize --check`, the RL environment's validate() and the
+// differential tests: interpret a module before and after passes on the same random
+// inputs and compare every output element.
+//
+// Integers, pred and complex values must match bit for bit. Floats match by value
+// (NaN == NaN, -0 == +0) unless a tolerance is given, which the caller gives only when a
+// pass in the order reorders float arithmetic (Pass::reassociates_floats). Graphs too
+// big to interpret whole are compared on sampled output elements (ir::evaluate_sampled).
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "ir/element_type.h"
+#include "ir/module.h"
+
+namespace hlsgym::passes {
+
+struct EquivalenceOptions {
+  int input_sets = 2;        // random input sets, seeds seed, seed+1, ...
+  uint64_t seed = 1;
+  bool float_tolerance = false;  // compare floats within float_tolerance_for(type)
+  int samples = 48;          // sampled elements per output leaf (sampled mode)
+  // Interpret whole when the module's work estimate (flops + elements produced) is below
+  // this; otherwise compare sampled elements.
+  double whole_budget = 2e7;
+  bool force_sampled = false;
+  // Random inputs are materialized whole; modules whose parameters need more bytes than
+  // this (multi-GB weights of real LLM graphs) are skipped, with the reason in `detail`.
+  double max_input_bytes = 256e6;
+};
+
+enum class CheckStatus { kPassed, kFailed, kSkipped };
+std::string_view status_name(CheckStatus s);  // "passed", "failed", "skipped"
+
+struct EquivalenceResult {
+  CheckStatus status = CheckStatus::kSkipped;
+  std::string detail;         // the first mismatch, or why the check was skipped
+  bool sampled = false;
+  int64_t compared = 0;       // output elements compared, over all input sets
+  bool uses_placeholders = false;  // outputs depend on uninterpreted custom-calls
+};
+
+// The relative (and absolute, near zero) tolerance used for a float type when
+// float_tolerance is on: a few ulps of accumulated reordering error at that precision.
+double float_tolerance_for(ir::ElementType t);
+
+// Rough work estimate used to choose whole vs sampled interpretation.
+double evaluation_work(const ir::Module& m);
+
+EquivalenceResult check_equivalence(const ir::Module& before, const ir::Module& after,
+                                    const EquivalenceOptions& opts = {});
+
+}  // namespace hlsgym::passes
