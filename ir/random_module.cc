@@ -87,9 +87,17 @@ void Generator::identity_pattern() {
   else emit(k.op, {a, c});
 }
 
-// The same expression twice (CSE), and involutions (neg(neg x), not(not x)).
+// The same expression twice (CSE), involutions (neg(neg x), not(not x)), and tuples
+// taken apart again.
 void Generator::duplicate_pattern() {
   InstrId a = any_value();
+  if (rng_.chance(20)) {  // a tuple taken apart again (tuple-simplifier)
+    InstrId t = emit(Opcode::kTuple, {a, any_value()});
+    Attributes g;
+    g.tuple_index = rng_.below(2);
+    emit(Opcode::kGetTupleElement, {t}, g);
+    return;
+  }
   if (rng_.chance(40)) {
     Opcode op = is_integral(m_.shape(a).element_type()) && rng_.chance(50) ? Opcode::kNot : Opcode::kNegate;
     if (m_.shape(a).element_type() == E::kPred) op = Opcode::kNot;
