@@ -1,6 +1,7 @@
 // Ops outside the arithmetic core: JAX's threefry custom-call (exact), identity-like
 // custom-calls, deterministic placeholders for opaque ops, batch normalization, and
 // collectives under "every participant holds the same value" semantics.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -40,6 +41,58 @@ void fill(Literal& l, uint64_t& state) {
     if (is_floating(t)) l.set_double(k, static_cast<double>(r >> 11) * 0x1.0p-52 - 1.0);
     else if (is_complex(t)) l.set_double(k, static_cast<double>(r >> 11) * 0x1.0p-52 - 1.0);
     else l.set_bits(k, t == ElementType::kPred ? (r & 1) : r);
+  }
+}
+
+// The operand elements a placeholder may read, flattened across operand leaves.
+struct PlaceholderSource {
+  const std::vector<const Literal*>& leaves;
+  const std::vector<int64_t>& ends;
+  bool integer_operands;
+  const Literal& leaf_of(int64_t flat, int64_t& k) const {
+    const size_t l = static_cast<size_t>(std::upper_bound(ends.begin(), ends.end(), flat) - ends.begin());
+    k = flat - (l == 0 ? 0 : ends[l - 1]);
+    return *leaves[l];
+  }
+};
+
+void collect_leaves(const Literal& l, std::vector<const Literal*>& out) {
+  if (!l.is_tuple()) {
+    out.push_back(&l);
+    return;
+  }
+  for (const auto& e : l.tuple_elements()) collect_leaves(e, out);
+}
+
+double unit(uint64_t& s) { return static_cast<double>(splitmix(s) >> 11) * 0x1.0p-53; }  // [0, 1)
+
+void fill_smooth(Literal& l, uint64_t h, const PlaceholderSource& src, uint64_t& position) {
+  if (l.is_tuple()) {
+    for (auto& e : l.tuple_elements()) fill_smooth(e, h, src, position);
+    return;
+  }
+  constexpr int kTaps = 3;
+  const ElementType t = l.shape().element_type();
+  const bool exact = src.integer_operands && !is_floating(t) && !is_complex(t);
+  for (int64_t k = 0; k < l.element_count(); ++k, ++position) {
+    uint64_t s = h ^ (position * 0x9e3779b97f4a7c15ull);
+    double v = unit(s) - 0.5;
+    uint64_t bits = splitmix(s);
+    for (int tap = 0; tap < kTaps; ++tap) {
+      int64_t at = 0;
+      const Literal& leaf = src.leaf_of(static_cast<int64_t>(splitmix(s) % static_cast<uint64_t>(src.ends.back())), at);
+      if (exact) {
+        bits = (bits ^ leaf.get_bits(at)) * 0x100000001b3ull;
+        bits ^= bits >> 29;
+      } else {
+        const double gain = 2 * unit(s) - 1, slope = 0.1 + unit(s);
+        v += gain * std::tanh(slope * leaf.get_double(at));
+      }
+    }
+    if (exact) l.set_bits(k, t == ElementType::kPred ? (splitmix(bits) & 1) : splitmix(bits));
+    else if (t == ElementType::kPred) l.set_bits(k, v > 0);
+    else if (is_floating(t) || is_complex(t)) l.set_double(k, v);
+    else l.set_double(k, std::floor(v * 16));
   }
 }
 
@@ -83,15 +136,36 @@ Literal eval_threefry(const OpContext& c) {
   return out;
 }
 
+// Placeholder values must depend on the operand values (so a pass that changes what
+// reaches an opaque op is caught) and must be continuous in float operands: a pass that
+// may reround floats moves an operand by an ulp, and a hash of the bytes would then
+// give an unrelated output, a false mismatch. So each output element is a smooth
+// function, sum_i c_i * tanh(s_i * x_i) + d, of a few operand elements chosen (with
+// c, s, d) from a hash of the op's identity and the element's position. Integer and
+// pred outputs of integer-only operands hash those elements' bits instead (exact).
 Literal placeholder_value(const OpContext& c) {
   uint64_t h = 0xcbf29ce484222325ull;
   const std::string& target = c.attrs().custom_call_target;
+  const std::string_view op = name(c.m.opcode(c.i));
   h = hash_bytes(h, std::as_bytes(std::span(target.data(), target.size())));
-  h = hash_bytes(h, std::as_bytes(std::span(name(c.m.opcode(c.i)).data(), name(c.m.opcode(c.i)).size())));
-  for (const Literal* a : c.args) h = hash_literal(h, *a);
-  if (c.m.opcode(c.i) == Opcode::kConstant) h = hash_bytes(h, std::as_bytes(std::span(c.m.name(c.i).data(), c.m.name(c.i).size())));
+  h = hash_bytes(h, std::as_bytes(std::span(op.data(), op.size())));
+  std::vector<const Literal*> leaves;
+  for (const Literal* a : c.args) collect_leaves(*a, leaves);
+  std::vector<int64_t> ends;  // cumulative element counts of the operand leaves
+  bool integer_operands = true;
+  for (const Literal* l : leaves) {
+    ends.push_back((ends.empty() ? 0 : ends.back()) + l->element_count());
+    integer_operands &= !is_floating(l->shape().element_type()) && !is_complex(l->shape().element_type());
+  }
   Literal out(c.shape());
-  fill(out, h);
+  if (ends.empty() || ends.back() == 0) {  // nothing to depend on (or an elided constant)
+    if (c.m.opcode(c.i) == Opcode::kConstant) h = hash_bytes(h, std::as_bytes(std::span(c.m.name(c.i).data(), c.m.name(c.i).size())));
+    fill(out, h);
+    return out;
+  }
+  PlaceholderSource src{leaves, ends, integer_operands};
+  uint64_t position = 0;
+  fill_smooth(out, h, src, position);
   return out;
 }
 
