@@ -217,15 +217,19 @@ void Module::set_operands(InstrId i, std::span<const InstrId> new_operands) {
 
 void Module::replace_all_uses(InstrId from, InstrId to) {
   if (from == to) return;
+  // Only the edges into `from` change: rewriting each user's operand list in place and
+  // moving the user to `to`'s list keeps this O(users) instead of relinking every
+  // operand of every user (hubs such as shared parameters made that quadratic).
   std::vector<InstrId> us(users(from).begin(), users(from).end());
   for (InstrId u : us) {
-    unlink_operands(u);
     for (InstrId& op : pool_.get_mut(instrs_[u].operands))
       if (op == from) op = to;
-    link_operands(u);
+    auto to_users = pool_.get(instrs_[to].users);
+    if (std::find(to_users.begin(), to_users.end(), u) == to_users.end()) pool_.push_back(instrs_[to].users, u);
   }
-  for (Computation& comp : comps_)
-    if (comp.root == from) comp.root = to;
+  instrs_[from].users.size = 0;
+  Computation& comp = comps_[instrs_[from].computation];
+  if (comp.root == from) comp.root = to;
 }
 
 void Module::remove_instruction(InstrId i) {

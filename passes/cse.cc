@@ -2,7 +2,6 @@
 // same opcode, operands, shape, interpreted attributes, called computations and, for
 // constants, value — is replaced by it. Metadata is ignored, as in XLA; side-effecting
 // instructions and parameters are never merged.
-#include <unordered_map>
 #include <vector>
 
 #include "passes/pass.h"
@@ -31,6 +30,7 @@ uint64_t hash_of(const ir::Module& m, InstrId i) {
 }
 
 bool same_attributes(const ir::Attributes& a, const ir::Attributes& b) {
+  if (a == b) return true;  // the common case, without copying
   // Compare everything except metadata (source locations do not change meaning).
   ir::Attributes x = a, y = b;
   std::erase_if(x.opaque, [](const auto& o) { return o.key == "metadata"; });
@@ -58,27 +58,45 @@ class Cse final : public Pass {
   }
   bool run(ir::Module& m) override {
     bool changed = false;
-    for (ir::CompId c : m.live_computations()) {
-      std::unordered_multimap<uint64_t, InstrId> seen;
-      for (InstrId i : m.post_order(c)) {
-        if (!m.is_live(i)) continue;
-        const ir::Opcode op = m.opcode(i);
-        if (op == ir::Opcode::kParameter || has_side_effect(m, i)) continue;
-        const uint64_t h = hash_of(m, i);
-        InstrId match = ir::kNoId;
-        for (auto [it, end] = seen.equal_range(h); it != end; ++it)
-          if (m.is_live(it->second) && identical(m, it->second, i)) {
-            match = it->second;
-            break;
-          }
-        if (match == ir::kNoId) {
-          seen.emplace(h, i);
-          continue;
+    for (ir::CompId c : m.live_computations()) changed |= run_on(m, c);
+    return changed;
+  }
+
+ private:
+  // Open addressing on the hash (linear probing); reused across runs, so a run that
+  // finds nothing allocates nothing once warm. Entries hold the first instruction with
+  // a hash; later identical ones are merged into it.
+  struct Slot {
+    uint64_t hash;
+    InstrId id;
+  };
+  std::vector<Slot> table_;
+
+  bool run_on(ir::Module& m, ir::CompId c) {
+    const std::vector<InstrId> order = m.post_order(c);
+    size_t cap = 16;
+    while (cap < 2 * order.size()) cap *= 2;
+    table_.assign(cap, Slot{0, ir::kNoId});
+    bool changed = false;
+    for (InstrId i : order) {
+      if (!m.is_live(i)) continue;
+      const ir::Opcode op = m.opcode(i);
+      if (op == ir::Opcode::kParameter || has_side_effect(m, i)) continue;
+      const uint64_t h = hash_of(m, i);
+      size_t k = h & (cap - 1);
+      InstrId match = ir::kNoId;
+      for (; table_[k].id != ir::kNoId; k = (k + 1) & (cap - 1))
+        if (table_[k].hash == h && m.is_live(table_[k].id) && identical(m, table_[k].id, i)) {
+          match = table_[k].id;
+          break;
         }
-        m.replace_all_uses(i, match);
-        m.remove_instruction(i);
-        changed = true;
+      if (match == ir::kNoId) {
+        table_[k] = Slot{h, i};
+        continue;
       }
+      m.replace_all_uses(i, match);
+      m.remove_instruction(i);
+      changed = true;
     }
     return changed;
   }

@@ -1,0 +1,113 @@
+// Pass speed, the RL environment's hot path:
+// - every pass on random graphs of 1k, 10k and 100k instructions (the clone each run
+//   needs is excluded with PauseTiming; counter us_per_1k_instr);
+// - every pass on a 300-instruction random graph it has already simplified (a no-op
+//   action: what most RL steps cost late in an episode);
+// - XLA's default order on the largest real HLO file, next to parsing it.
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include "frontend/hlo_parser.h"
+#include "frontend/source_text.h"
+#include "ir/random_module.h"
+#include "passes/default_order.h"
+#include "passes/registry.h"
+
+namespace {
+namespace fs = std::filesystem;
+using hlsgym::ir::Module;
+using hlsgym::passes::Registry;
+
+const Module& random_graph(int instructions) {
+  static std::map<int, Module> cache;
+  auto it = cache.find(instructions);
+  if (it == cache.end()) {
+    hlsgym::ir::RandomModuleOptions o;
+    o.instructions = instructions;
+    o.seed = 7;
+    o.max_dim = 8;
+    it = cache.emplace(instructions, hlsgym::ir::random_module(o)).first;
+  }
+  return it->second;
+}
+
+void BM_PassOnRandomGraph(benchmark::State& state, std::string pass, int instructions) {
+  const Module& original = random_graph(instructions);
+  auto p = Registry::global().create(pass);
+  int64_t changed = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    Module m = original;
+    state.ResumeTiming();
+    changed += p->run(m);
+    benchmark::DoNotOptimize(m);
+  }
+  // Seconds per 1,000 instructions (printed with an SI prefix, e.g. 85u = 85 µs).
+  state.counters["per_1k_instr"] =
+      benchmark::Counter(static_cast<double>(original.instruction_count()) / 1e3,
+                         benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["changed"] = static_cast<double>(changed) / static_cast<double>(state.iterations());
+}
+
+// A pass that finds nothing must cost almost nothing: run it on a graph it has already
+// rewritten until it reports no change.
+void BM_NoOpPass(benchmark::State& state, std::string pass) {
+  Module m = random_graph(300);
+  auto p = Registry::global().create(pass);
+  for (int k = 0; k < 8 && p->run(m); ++k) {
+  }
+  for (auto _ : state) benchmark::DoNotOptimize(p->run(m));
+}
+
+const fs::path& largest_file() {
+  static const fs::path best = [] {
+    fs::path b;
+    uintmax_t size = 0;
+    const char* env = std::getenv("HLSGYM_HLO_DATA_DIR");
+    const fs::path root = env ? env : HLSGYM_HLO_DATA_DIR;
+    for (const char* split : {"train", "test"})
+      for (const auto& e : fs::directory_iterator(root / split))
+        if (e.file_size() > size) size = e.file_size(), b = e.path();
+    return b;
+  }();
+  return best;
+}
+
+void BM_DefaultOrderLargest(benchmark::State& state) {
+  const std::string text = hlsgym::frontend::read_file(largest_file().string());
+  const Module original = hlsgym::frontend::parse_hlo(text, "largest");
+  for (auto _ : state) {
+    state.PauseTiming();
+    Module m = original;
+    state.ResumeTiming();
+    hlsgym::passes::make_default_order()->run(m);
+    benchmark::DoNotOptimize(m);
+  }
+  state.SetLabel(largest_file().filename().string());
+  state.counters["instructions"] = static_cast<double>(original.instruction_count());
+}
+BENCHMARK(BM_DefaultOrderLargest)->Unit(benchmark::kMillisecond);
+
+void BM_ParseLargestForComparison(benchmark::State& state) {
+  const std::string text = hlsgym::frontend::read_file(largest_file().string());
+  for (auto _ : state) benchmark::DoNotOptimize(hlsgym::frontend::parse_hlo(text, "largest"));
+}
+BENCHMARK(BM_ParseLargestForComparison)->Unit(benchmark::kMillisecond);
+
+// One registration per pass and size, made at start-up so the list follows the catalog.
+const bool registered = [] {
+  for (const auto& info : Registry::global().all()) {
+    for (int n : {1000, 10000, 100000})
+      benchmark::RegisterBenchmark(("BM_Pass/" + info.name + "/" + std::to_string(n)).c_str(), BM_PassOnRandomGraph,
+                                   info.name, n)
+          ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark(("BM_NoOpPass/" + info.name).c_str(), BM_NoOpPass, info.name)
+        ->Unit(benchmark::kMicrosecond);
+  }
+  return true;
+}();
+
+}  // namespace
