@@ -10,5 +10,7 @@ void add_print_command(CLI::App& app);
 void add_run_command(CLI::App& app);
 void add_passes_command(CLI::App& app);
 void add_optimize_command(CLI::App& app);
+void add_report_command(CLI::App& app);
+void add_search_command(CLI::App& app);
 
 }  // namespace hlsgym::cli

@@ -18,6 +18,8 @@ int main(int argc, char** argv) {
   hlsgym::cli::add_run_command(app);
   hlsgym::cli::add_passes_command(app);
   hlsgym::cli::add_optimize_command(app);
+  hlsgym::cli::add_report_command(app);
+  hlsgym::cli::add_search_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

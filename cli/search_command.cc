@@ -1,0 +1,107 @@
+// hlsgym search DESIGN --algo random|greedy|beam|ga|exhaustive --reward R [--target T]
+// [--budget-s S|--budget-steps N] [--max-len L] [--seed S] [--json]: the search
+// baselines over pass orders (rl/search.h).
+#include <fmt/core.h>
+#include <fmt/ranges.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/targets.h"
+#include "frontend/load.h"
+#include "ir/error.h"
+#include "rl/search.h"
+
+namespace hlsgym::cli {
+namespace {
+
+struct SearchFlags {
+  std::string design, algo = "greedy", reward = "opcount", target, weights;
+  double budget_s = 0;
+  int64_t budget_steps = 0, max_states = 200000;
+  int max_len = 30, beam_width = 4, patience = 50;
+  uint64_t seed = 1;
+  bool json = false;
+};
+
+int run_search(const SearchFlags& f) {
+  if (f.budget_s < 0 || f.budget_steps < 0) throw Error("budgets must be >= 0");
+  frontend::Design d = frontend::load_design(f.design);
+  rl::EnvOptions eo;
+  eo.reward = f.reward;
+  if (!f.weights.empty()) {
+    std::ifstream in(f.weights);
+    if (!in) throw Error(f.weights + ": cannot read the hw reward weights");
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    eo.hw_weights = rl::parse_hw_weights_yaml(text, f.weights);
+  }
+  if (rl::needs_hardware(rl::parse_reward_space(f.reward)) || !f.target.empty())
+    eo.target = load_cli_target(f.target, d.target);
+  rl::SearchOptions so;
+  so.algo = rl::parse_search_algo(f.algo);
+  so.budget_seconds = f.budget_s;
+  so.budget_steps = f.budget_steps;
+  so.max_len = f.max_len;
+  so.seed = f.seed;
+  so.beam_width = f.beam_width;
+  so.patience = f.patience;
+  so.max_states = f.max_states;
+  const rl::SearchResult r = rl::search(d.module, d.name, eo, so);
+  if (f.json) {
+    nlohmann::json j = {{"design", d.name}, {"algo", f.algo}, {"reward", f.reward}, {"order", r.order},
+                        {"instructions", r.instructions}, {"cost", r.cost}, {"initial_cost", r.initial_cost},
+                        {"default_cost", r.default_cost}, {"evaluations", r.evaluations}, {"states", r.states},
+                        {"seconds", r.seconds}, {"optimal", r.optimal}, {"budget_exhausted", r.budget_exhausted}};
+    if (eo.target) j["target"] = eo.target->name;
+    fmt::print("{}\n", j.dump(2));
+    return 0;
+  }
+  fmt::print("design        {}\nsearch        {} on reward {}{}\n", d.name, f.algo, f.reward,
+             eo.target ? " (target " + eo.target->name + ")" : "");
+  fmt::print("cost          {:.6g} (initial {:.6g}, default order {:.6g})\n", r.cost, r.initial_cost, r.default_cost);
+  fmt::print("instructions  {:.0f}\n", r.instructions);
+  fmt::print("order         {} passes: {}\n", r.order.size(), fmt::join(r.order, ","));
+  fmt::print("evaluations   {} pass runs in {:.3f} s{}{}\n", r.evaluations, r.seconds,
+             r.states ? fmt::format(", {} distinct states", r.states) : "",
+             r.optimal ? " (exhaustive: optimal)" : (r.budget_exhausted ? " (budget exhausted)" : ""));
+  return 0;
+}
+
+}  // namespace
+
+void add_search_command(CLI::App& app) {
+  auto f = std::make_shared<SearchFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "search",
+      "Search for a pass order that minimizes a cost (the baselines a learned policy must\n"
+      "beat). Replaying the printed order with `optimize --order` reproduces the result.");
+  cmd->add_option("DESIGN", f->design, "a .yaml design or a .hlo XLA HLO text file")->required();
+  cmd->add_option("--algo", f->algo,
+                  "random (random orders, with patience), greedy (best single pass, repeated),\n"
+                  "beam (best --beam-width distinct states per depth), ga (genetic algorithm),\n"
+                  "exhaustive (every distinct state within --max-len; optimal when it closes)")
+      ->check(CLI::IsMember({"random", "greedy", "beam", "ga", "exhaustive"}))
+      ->capture_default_str();
+  cmd->add_option("--reward", f->reward,
+                  "the cost to minimize: opcount (instructions), cycles, energy, area, memory\n"
+                  "(hardware model), hw (weighted sum, see --weights)")
+      ->capture_default_str();
+  cmd->add_option("--target", f->target, "hardware target for hardware rewards: fpga, cpu or FILE.yaml");
+  cmd->add_option("--weights", f->weights, "YAML map of hw reward weights, e.g. {cycles: 1, energy: 0.5}");
+  cmd->add_option("--budget-s", f->budget_s, "wall-clock budget in seconds (0: none)");
+  cmd->add_option("--budget-steps", f->budget_steps,
+                  "budget in pass runs (0: none; random and ga then stop at 5000)");
+  cmd->add_option("--max-len", f->max_len, "longest order considered")->capture_default_str();
+  cmd->add_option("--beam-width", f->beam_width, "beam search width")->capture_default_str();
+  cmd->add_option("--patience", f->patience, "random search: orders without improvement before stopping")
+      ->capture_default_str();
+  cmd->add_option("--max-states", f->max_states, "exhaustive search: state limit")->capture_default_str();
+  cmd->add_option("--seed", f->seed, "random seed")->capture_default_str();
+  cmd->add_flag("--json", f->json, "print one JSON object");
+  cmd->callback([f] {
+    if (int rc = run_search(*f); rc != 0) throw CLI::RuntimeError(rc);
+  });
+}
+
+}  // namespace hlsgym::cli

@@ -1,0 +1,182 @@
+#include "hwmodel/binding.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace hlsgym::hwmodel {
+namespace {
+
+struct Free {
+  int64_t time;
+  uint32_t id;
+};
+struct LaterFree {
+  bool operator()(const Free& a, const Free& b) const { return a.time != b.time ? a.time > b.time : a.id > b.id; }
+};
+
+// Pops the earliest-free entry if it is free by `at`, else returns kNoInstance.
+uint32_t take_free(std::vector<Free>& heap, int64_t at) {
+  if (heap.empty() || heap.front().time > at) return kNoInstance;
+  std::pop_heap(heap.begin(), heap.end(), LaterFree{});
+  const uint32_t id = heap.back().id;
+  heap.pop_back();
+  return id;
+}
+void give_back(std::vector<Free>& heap, int64_t time, uint32_t id) {
+  heap.push_back({time, id});
+  std::push_heap(heap.begin(), heap.end(), LaterFree{});
+}
+
+// `order`: every task by (start, index).
+void bind_units(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s, const Target& tgt,
+                const std::vector<uint32_t>& order, Binding& b) {
+  std::vector<std::vector<Free>> heaps(p.limits.size());
+  std::vector<int> count(p.limits.size(), 0);
+  for (uint32_t t : order) {
+    const Task& k = g.tasks[t];
+    if (k.unit == kNoUnit || p.busy[t] <= 0 || p.resource[t] == kUnlimited) continue;
+    const uint16_t r = p.resource[t];
+    uint32_t inst = take_free(heaps[r], s.start[t]);
+    if (inst == kNoInstance) {
+      inst = static_cast<uint32_t>(b.units.size());
+      UnitInstance u;
+      u.resource = r;
+      u.unit = k.unit;
+      u.index = count[r]++;
+      b.units.push_back(u);
+    }
+    UnitInstance& u = b.units[inst];
+    ++u.tasks;
+    u.busy_cycles += p.busy[t];
+    u.lanes = std::max(u.lanes, k.lanes);
+    u.width = std::max(u.width, k.width);
+    u.ports = std::max(u.ports, k.ports);
+    u.area.dsp = std::max(u.area.dsp, k.area.dsp);
+    u.area.lut = std::max(u.area.lut, k.area.lut);
+    u.area.ff = std::max(u.area.ff, k.area.ff);
+    b.unit_of_task[t] = inst;
+    give_back(heaps[r], s.start[t] + p.busy[t], inst);
+  }
+  for (UnitInstance& u : b.units) {
+    if (tgt.is_fpga() && u.tasks > 1)
+      u.mux_lut = static_cast<double>(u.lanes) * u.ports * u.width * std::ceil((u.tasks - 1) / 3.0);
+    b.unit_area += u.area;
+    b.mux_area.lut += u.mux_lut;
+    b.dataflow_ii = std::max(b.dataflow_ii, u.busy_cycles);
+  }
+}
+
+// When each buffer is freed: its last reader's end, carried back through aliases.
+std::vector<int64_t> buffer_ends(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s) {
+  const size_t n = g.size();
+  std::vector<int64_t> end(n);
+  for (size_t t = 0; t < n; ++t) end[t] = g.tasks[t].output ? s.length : s.start[t] + p.latency[t];
+  for (size_t t = 0; t < n; ++t)
+    for (uint32_t d : g.deps_of(t)) end[d] = std::max(end[d], s.start[t] + p.latency[t]);
+  for (size_t t = n; t-- > 0;)
+    if (g.tasks[t].alias)
+      for (uint32_t d : g.deps_of(t)) end[d] = std::max(end[d], end[t]);
+  return end;
+}
+
+int64_t buffer_start(const Task& k, const Schedule& s, size_t t) { return k.input ? 0 : s.start[t]; }
+
+// Buffer owners in order of their buffer's start: inputs (cycle 0) first, then the
+// others in `order`.
+std::vector<uint32_t> buffer_order(const TaskGraph& g, const std::vector<uint32_t>& order) {
+  std::vector<uint32_t> owners;
+  owners.reserve(g.size());
+  for (size_t t = 0; t < g.size(); ++t)
+    if (g.tasks[t].footprint > 0 && g.tasks[t].input) owners.push_back(static_cast<uint32_t>(t));
+  for (uint32_t t : order)
+    if (g.tasks[t].footprint > 0 && !g.tasks[t].input) owners.push_back(t);
+  return owners;
+}
+
+void bind_buffers(const TaskGraph& g, const Schedule& s, const Target& tgt, const std::vector<uint32_t>& owners,
+                  Binding& b) {
+  std::vector<Free> reg_heap, bram_heap;
+  for (uint32_t t : owners) {
+    const Task& k = g.tasks[t];
+    if (k.dram || !tgt.is_fpga()) {
+      if (k.dram) b.dram_bytes += k.footprint;
+      continue;
+    }
+    const bool regs = k.footprint * 8 <= tgt.register_threshold_bits;
+    auto& heap = regs ? reg_heap : bram_heap;
+    const int64_t start = buffer_start(k, s, t);
+    uint32_t track = take_free(heap, start);
+    if (track == kNoInstance) {
+      track = static_cast<uint32_t>(b.tracks.size());
+      b.tracks.push_back({regs, 0, 0, 0});
+    }
+    BufferTrack& tr = b.tracks[track];
+    ++tr.buffers;
+    tr.bytes = std::max(tr.bytes, k.footprint);
+    if (!regs) tr.bram18k = std::max(tr.bram18k, bram_blocks(tgt, k.footprint, k.elem_bits, k.lanes));
+    b.track_of_task[t] = track;
+    give_back(heap, std::max(b.buffer_end[t], start + 1), track);
+  }
+  for (const BufferTrack& tr : b.tracks) {
+    if (tr.registers) b.register_area.ff += static_cast<double>(tr.bytes) * 8;
+    else b.memory_area.bram18k += tr.bram18k;
+  }
+}
+
+// A sweep in start order with a heap of the live buffers' ends: O(n log live), no sort.
+int64_t peak_live(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s, const Binding& b,
+                  const std::vector<uint32_t>& order) {
+  std::vector<Free> live_ends;  // (free time, index into sizes)
+  std::vector<int64_t> sizes;
+  int64_t live = 0, peak = 0;
+  auto acquire = [&](int64_t at, int64_t until, int64_t bytes) {
+    if (until <= at || bytes <= 0) return;
+    while (!live_ends.empty() && live_ends.front().time <= at) live -= sizes[take_free(live_ends, at)];
+    peak = std::max(peak, live += bytes);
+    sizes.push_back(bytes);
+    give_back(live_ends, until, static_cast<uint32_t>(sizes.size() - 1));
+  };
+  for (size_t t = 0; t < g.size(); ++t)
+    if (g.tasks[t].input) acquire(0, b.buffer_end[t], g.tasks[t].footprint);
+  for (uint32_t t : order) {
+    const Task& k = g.tasks[t];
+    if (!k.input) acquire(s.start[t], b.buffer_end[t], k.footprint);
+    acquire(s.start[t], s.start[t] + p.latency[t], k.scratch);
+  }
+  return peak;
+}
+
+}  // namespace
+
+double bram_blocks(const Target& t, int64_t bytes, int elem_bits, int banks) {
+  const int64_t bits = bytes * 8;
+  const int64_t elems = elem_bits > 0 ? std::max<int64_t>(1, bits / elem_bits) : 1;
+  const int64_t nb = std::clamp<int64_t>(banks, 1, elems);
+  const int64_t per_bank = (bits + nb - 1) / nb;
+  const int64_t depth_blocks = (per_bank + t.bram_bits - 1) / t.bram_bits;
+  const int64_t width_blocks = (std::max(elem_bits, 1) + t.bram_width_bits - 1) / t.bram_width_bits;
+  return static_cast<double>(nb * std::max(depth_blocks, width_blocks));
+}
+
+Binding bind(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s, const Target& t) {
+  Binding b;
+  b.unit_of_task.assign(g.size(), kNoInstance);
+  b.track_of_task.assign(g.size(), kNoInstance);
+  b.buffer_end = buffer_ends(g, p, s);
+  std::vector<uint32_t> order = s.order;
+  if (order.size() != g.size()) {
+    order.resize(g.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) {
+      return s.start[x] != s.start[y] ? s.start[x] < s.start[y] : x < y;
+    });
+  }
+  bind_units(g, p, s, t, order, b);
+  const std::vector<uint32_t> owners = buffer_order(g, order);
+  bind_buffers(g, s, t, owners, b);
+  b.peak_live_bytes = peak_live(g, p, s, b, order);
+  return b;
+}
+
+}  // namespace hlsgym::hwmodel

@@ -1,0 +1,77 @@
+// Binding a schedule to hardware:
+// - functional units: per resource class, tasks whose busy intervals do not overlap
+//   share an instance (interval partitioning in start order, reusing the instance that
+//   freed first: as many instances as the peak overlap, which is the minimum). An
+//   instance is as wide as the widest task bound to it (component-wise max area).
+// - multiplexers: an instance shared by k tasks selects each of its `ports` operand
+//   inputs among k sources on every lane: lanes x ports x width x ceil((k-1)/3) LUTs
+//   (a LUT6 is a 4:1 multiplexer per bit; a k:1 tree needs about (k-1)/3 of them).
+// - buffers: every task that allocates a buffer (not an alias such as reshape or
+//   get-tuple-element) holds it from its start until the last reader -- through any
+//   aliases -- ends; entry parameters and constants from cycle 0; outputs until the end.
+//   Buffers of at most register_threshold_bits go to registers, larger ones to BRAM
+//   unless they exceed the on-chip level (then DRAM, no area). Registers and BRAMs are
+//   each bound by the left-edge algorithm: in start order, a buffer reuses the track
+//   freed earliest if that track is free by its start, else opens a new track. A
+//   track is as large as its largest buffer. BRAM blocks of a buffer:
+//   banks x max(ceil(bits per bank / bram_bits), ceil(element bits / bram_width_bits)),
+//   with one bank per lane of its producer so every lane has its own port.
+// - peak live memory: the maximum over time of the bytes of all live buffers (DRAM
+//   included) plus the scratch of running loops.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "hwmodel/schedule_problem.h"
+#include "hwmodel/target.h"
+#include "hwmodel/task_graph.h"
+
+namespace hlsgym::hwmodel {
+
+inline constexpr uint32_t kNoInstance = UINT32_MAX;
+
+struct UnitInstance {
+  uint16_t resource = 0;
+  uint8_t unit = kNoUnit;  // unit class of its tasks (FPGA: the resource's class)
+  int index = 0;           // instance number within its resource
+  int tasks = 0;
+  int64_t busy_cycles = 0;  // total busy time of its tasks (one invocation)
+  int32_t lanes = 0;
+  uint16_t width = 0;
+  uint8_t ports = 0;
+  Area area;        // the unit itself
+  double mux_lut = 0;
+};
+
+struct BufferTrack {
+  bool registers = false;  // else BRAM
+  int64_t bytes = 0;       // largest buffer on it
+  double bram18k = 0;      // BRAM blocks (0 for registers)
+  int buffers = 0;
+};
+
+struct Binding {
+  std::vector<uint32_t> unit_of_task;    // instance index or kNoInstance
+  std::vector<UnitInstance> units;
+  std::vector<uint32_t> track_of_task;   // buffer track or kNoInstance (none / DRAM)
+  std::vector<BufferTrack> tracks;
+  std::vector<int64_t> buffer_end;       // cycle each task's buffer is freed
+  Area unit_area, mux_area, register_area, memory_area;
+  int64_t peak_live_bytes = 0;
+  int64_t dram_bytes = 0;                // footprint of the buffers placed in DRAM
+  int64_t dataflow_ii = 0;               // max over instances of their total busy time
+  Area total() const {
+    Area a = unit_area;
+    a += mux_area;
+    a += register_area;
+    a += memory_area;
+    return a;
+  }
+};
+
+Binding bind(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s, const Target& t);
+
+// BRAM18K blocks for one buffer (see the file comment).
+double bram_blocks(const Target& t, int64_t bytes, int elem_bits, int banks);
+
+}  // namespace hlsgym::hwmodel

@@ -1,0 +1,179 @@
+#include "hwmodel/estimate.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "ir/error.h"
+
+namespace hlsgym::hwmodel {
+namespace {
+
+// Resource classes and limits: one per unit class on an FPGA, one "core" on a CPU.
+struct Resources {
+  std::vector<uint16_t> of_unit;
+  std::vector<int> limits;
+  std::vector<std::string> names;
+};
+
+Resources resources_for(const Target& t, const EstimateOptions& o) {
+  Resources r;
+  for (const auto& [name, n] : o.unit_limits) {
+    const bool known = t.is_cpu() ? name == "core" : unit_class_from_name(name).has_value();
+    if (!known)
+      throw Error(fmt::format("unknown unit class '{}' for target {} (expected {})", name, t.name,
+                              t.is_cpu() ? "core" : "int_alu, int_mul, int_div, fp_alu, fp_add, fp_mul, fp_div, "
+                                                    "fp_special, int_mac, fp_mac, mem"));
+    if (n < 1) throw Error(fmt::format("unit limit {}={} must be at least 1", name, n));
+  }
+  if (t.is_cpu()) {
+    r.of_unit.assign(kUnitClassCount, 0);
+    const auto it = o.unit_limits.find("core");
+    r.limits = {it != o.unit_limits.end() ? it->second : t.cores};
+    r.names = {"core"};
+    return r;
+  }
+  for (int c = 0; c < kUnitClassCount; ++c) {
+    const std::string name(unit_class_name(static_cast<UnitClass>(c)));
+    const auto it = o.unit_limits.find(name);
+    r.of_unit.push_back(static_cast<uint16_t>(c));
+    r.limits.push_back(it != o.unit_limits.end() ? it->second : t.units[c].instances);
+    r.names.push_back(name);
+  }
+  return r;
+}
+
+LoweringOptions lowering_options(const Target& t, const EstimateOptions& o) {
+  return {o.lanes > 0 ? o.lanes : t.default_lanes, o.lenient};
+}
+
+// Loop bodies and branches: lowered, scheduled and bound on their own, once each.
+class SubCosting {
+ public:
+  SubCosting(const ir::Module& m, const Target& t, const EstimateOptions& o)
+      : m_(m), t_(t), o_(o), lo_(lowering_options(t, o)), cache_(m, t) {}
+
+  LoweringCache& cache() { return cache_; }
+
+  const SubCost& operator()(ir::CompId c) {
+    if (auto it = memo_.find(c); it != memo_.end()) return it->second;
+    const SubCoster self = [this](ir::CompId k) -> const SubCost& { return (*this)(k); };
+    const TaskGraph g = lower(m_, c, t_, lo_, self, &cache_);
+    const ScheduleProblem p = make_target_problem(g, t_, o_);
+    const Schedule s = run_scheduler(o_.scheduler, p, o_.exact_node_limit);
+    const Binding b = bind(g, p, s, t_);
+    SubCost out;
+    out.cycles = s.length;
+    for (const Task& k : g.tasks) {
+      out.element_ops += k.element_ops;
+      out.compute_pj += k.compute_pj;
+      out.onchip_pj += k.onchip_pj;
+      out.dram_pj += k.dram_pj;
+    }
+    out.area = b.total();
+    out.area += g.own_datapaths;
+    out.peak_bytes = b.peak_live_bytes;
+    out.uncosted = g.uncosted;
+    out.unknown_trip_counts = g.unknown_trip_counts;
+    return memo_.emplace(c, out).first->second;
+  }
+
+ private:
+  const ir::Module& m_;
+  const Target& t_;
+  const EstimateOptions& o_;
+  LoweringOptions lo_;
+  LoweringCache cache_;
+  std::unordered_map<ir::CompId, SubCost> memo_;
+};
+
+void check_fit(const ir::Module& m, const Target& t, const EstimateOptions& o, Estimate& e) {
+  if (t.is_cpu()) {
+    if (e.memory_bytes > t.dram().capacity_bytes)
+      e.fit_problem = fmt::format("needs {} bytes of memory, the target has {}", e.memory_bytes, t.dram().capacity_bytes);
+  } else {
+    const std::pair<const char*, std::pair<double, double>> rows[] = {
+        {"DSP", {e.area.dsp, t.resources.dsp}}, {"LUT", {e.area.lut, t.resources.lut}},
+        {"FF", {e.area.ff, t.resources.ff}}, {"BRAM18K", {e.area.bram18k, t.resources.bram18k}}};
+    for (const auto& [name, need] : rows)
+      if (need.first > need.second) {
+        e.fit_problem += fmt::format("{}needs {:.0f} {} of {:.0f} ({:.0f}%)", e.fit_problem.empty() ? "" : ", ",
+                                     need.first, name, need.second, 100 * need.first / need.second);
+      }
+  }
+  e.fits = e.fit_problem.empty();
+  if (!e.fits && !o.lenient)
+    throw Error(fmt::format("design '{}' does not fit target {}: {}; use fewer lanes (--lanes) or unit instances "
+                            "(--units), or --lenient to report it anyway",
+                            m.name(), t.name, e.fit_problem),
+                {m.source_file()});
+}
+
+}  // namespace
+
+ScheduleProblem make_target_problem(const TaskGraph& g, const Target& t, const EstimateOptions& o) {
+  Resources r = resources_for(t, o);
+  return make_problem(g, r.of_unit, std::move(r.limits), std::move(r.names));
+}
+
+TaskGraph lower_entry(const ir::Module& m, const Target& t, const EstimateOptions& o) {
+  SubCosting sub(m, t, o);
+  const SubCoster coster = [&sub](ir::CompId c) -> const SubCost& { return sub(c); };
+  return lower(m, m.entry(), t, lowering_options(t, o), coster, &sub.cache());
+}
+
+namespace {
+
+void summarize(const TaskGraph& g, const Schedule& s, const Binding& b, Estimate& e) {
+  e.tasks = g.size();
+  int64_t longest_loop = 0;
+  for (const Task& k : g.tasks) {
+    e.element_ops += k.element_ops;
+    e.energy.compute_pj += k.compute_pj;
+    e.energy.onchip_pj += k.onchip_pj;
+    e.energy.dram_pj += k.dram_pj;
+    if (k.unit == kNoUnit) longest_loop = std::max(longest_loop, k.latency);
+  }
+  e.cycles = s.length;
+  e.ii = e.cycles == 0 ? 0 : std::clamp<int64_t>(std::max(b.dataflow_ii, longest_loop), 1, e.cycles);
+  e.memory_bytes = b.peak_live_bytes;
+  e.schedule_optimal = s.optimal;
+  e.schedule_hit_limit = s.hit_limit;
+  e.schedule_nodes = s.nodes;
+  for (size_t op = 0; op < g.uncosted.size(); ++op)
+    if (g.uncosted[op] > 0) e.uncosted_ops.emplace_back(std::string(ir::name(static_cast<ir::Opcode>(op))), g.uncosted[op]);
+  e.unknown_trip_counts = g.unknown_trip_counts;
+}
+
+}  // namespace
+
+Estimate estimate(const ir::Module& m, const Target& t, const EstimateOptions& o) {
+  if (m.entry() == ir::kNoId) throw Error("module has no entry computation", {m.source_file()});
+  TaskGraph g = lower_entry(m, t, o);
+  ScheduleProblem p = make_target_problem(g, t, o);
+  Schedule s = run_scheduler(o.scheduler, p, o.exact_node_limit);
+  Binding b = bind(g, p, s, t);
+  Estimate e;
+  e.target = t.name;
+  e.scheduler = std::string(scheduler_name(o.scheduler));
+  e.lanes = lowering_options(t, o).lanes;
+  summarize(g, s, b, e);
+  e.seconds = static_cast<double>(e.cycles) / (t.clock_mhz * 1e6);
+  e.energy.static_pj = t.static_mw * 1e-3 * e.seconds * 1e12;
+  e.energy_pj = e.energy.total();
+  if (t.is_fpga()) {
+    e.area = b.total();
+    e.area += g.own_datapaths;
+    e.bram18k = e.area.bram18k;
+    e.utilization = {e.area.dsp / t.resources.dsp, e.area.lut / t.resources.lut, e.area.ff / t.resources.ff,
+                     e.area.bram18k / t.resources.bram18k};
+  }
+  check_fit(m, t, o, e);
+  if (o.keep_details)
+    e.details = std::make_shared<const EstimateDetails>(
+        EstimateDetails{std::move(g), std::move(p), std::move(s), std::move(b)});
+  return e;
+}
+
+}  // namespace hlsgym::hwmodel

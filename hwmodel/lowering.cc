@@ -1,0 +1,319 @@
+// The lowering walk: instructions in post order -> tasks (lowering.h), with timing
+// (timing.h) and memory traffic filled in per target.
+#include "hwmodel/lowering.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "hwmodel/lowering_internal.h"
+#include "hwmodel/timing.h"
+#include "ir/error.h"
+
+namespace hlsgym::hwmodel {
+using ir::InstrId;
+using ir::Opcode;
+using namespace lowering_detail;
+
+namespace {
+
+constexpr int64_t kCycleCap = int64_t{1} << 50;  // saturate absurd loop products
+
+int64_t saturating_mul(int64_t a, int64_t b) {
+  if (a <= 0 || b <= 0) return 0;
+  return a > kCycleCap / b ? kCycleCap : a * b;
+}
+
+class Lowerer {
+ public:
+  Lowerer(const ir::Module& m, ir::CompId c, const Target& t, const LoweringOptions& o, const SubCoster& sub,
+          LoweringCache::Impl& cache)
+      : m_(m), t_(t), o_(o), sub_(sub), work_(cache.work), value_task_(cache.value_task) {
+    const size_t expect = m.computation(c).order.size();  // calls inlined add more
+    g_.tasks.reserve(expect);
+    g_.dep_offset.reserve(expect + 1);
+  }
+
+  TaskGraph run(ir::CompId c) {
+    lower_computation(c, true);
+    const InstrId root = m_.computation(c).root;
+    if (root != ir::kNoId && value_task_[root] != kNoTask) g_.tasks[value_task_[root]].output = true;
+    return std::move(g_);
+  }
+
+ private:
+  static constexpr uint32_t kNoTask = UINT32_MAX;
+
+  void lower_computation(ir::CompId c, bool top) {
+    std::vector<InstrId> order;  // a local: inlining a call recurses
+    work_.post_order(c, order);
+    for (InstrId i : order) {
+      if (!top && m_.opcode(i) == Opcode::kParameter) continue;  // bound by the caller
+      lower_instruction(i);
+    }
+  }
+
+  void lower_instruction(InstrId i) {
+    Work w = work_.classify(i);
+    switch (w.form) {
+      case Form::kCall: return inline_call(i);
+      case Form::kWhile: return lower_while(i);
+      case Form::kConditional: return lower_conditional(i);
+      case Form::kUnknown:
+        if (!o_.lenient) no_cost_model(i);
+        ++g_.uncosted[static_cast<size_t>(m_.opcode(i))];
+        w = work_.move(i, std::max<int64_t>(1, m_.shape(i).element_count()));
+        break;
+      default:
+        break;
+    }
+    Task k = base_task(i, w);
+    if (w.form != Form::kFree) set_timing(w, k, fill_memory(i, k));
+    emit(i, k);
+  }
+
+  void set_timing(const Work& w, Task& k, int64_t dram_bytes) {
+    if (t_.is_fpga()) time_fpga(w, k, dram_bytes);
+    else time_cpu(w, k);
+  }
+
+  [[noreturn]] void no_cost_model(InstrId i) const {
+    const std::string op(ir::name(m_.opcode(i)));
+    std::string what = op;
+    if (m_.opcode(i) == Opcode::kCustomCall) what += " '" + m_.attrs(i).custom_call_target + "'";
+    throw Error(fmt::format("op {} ({}) has no cost model; --lenient costs such ops as memory moves", what, m_.name(i)),
+                {m_.source_file(), m_.payload(i).line});
+  }
+
+  Task base_task(InstrId i, const Work& w) const {
+    Task k;
+    k.instr = i;
+    k.alias = w.alias;
+    k.input = w.input;
+    const ir::Shape& out = m_.shape(i);
+    if (w.input) {
+      k.footprint = out.byte_size();
+      k.dram = t_.is_fpga() && k.footprint > t_.memory.front().capacity_bytes;
+    }
+    k.elem_bits = out.is_array() ? ir::byte_width(out.element_type()) * 8 : 8;
+    if (w.form == Form::kFree) return k;
+    k.unit = static_cast<uint8_t>(w.unit);
+    k.ports = static_cast<uint8_t>(w.ports);
+    k.width = static_cast<uint16_t>(datapath_bits(w.type));
+    return k;
+  }
+
+  int lanes_for(InstrId i) const {
+    if (auto l = lanes_attribute(m_, i)) return *l;
+    return std::max(1, o_.lanes);
+  }
+
+  // Bytes read and written, where they live, and what the accesses cost. Returns the
+  // bytes that go to or from DRAM.
+  int64_t fill_memory(InstrId i, Task& k) {
+    k.bytes_out = m_.shape(i).byte_size();
+    k.footprint = k.bytes_out;
+    int64_t onchip = 0, dram = 0;
+    const int64_t on_chip_cap = t_.memory.front().capacity_bytes;
+    k.dram = t_.is_fpga() && k.footprint > on_chip_cap;
+    (k.dram ? dram : onchip) += k.bytes_out;
+    for (InstrId o : m_.operands(i)) {
+      const int64_t b = m_.shape(o).byte_size();
+      k.bytes_in += b;
+      const uint32_t producer = value_task_[o];
+      const bool in_dram = t_.is_fpga() && (b > on_chip_cap || (producer != kNoTask && g_.tasks[producer].dram));
+      (in_dram ? dram : onchip) += b;
+    }
+    if (t_.is_fpga()) {
+      k.onchip_pj = onchip / 8.0 * t_.memory.front().pj_per_64bit * t_.hard_block_energy_factor;
+      k.dram_pj = dram / 8.0 * t_.dram().pj_per_64bit;
+      return dram;
+    }
+    const MemoryLevel& level = cpu_level(k.bytes_in + k.bytes_out);
+    const double pj = (k.bytes_in + k.bytes_out) / 8.0 * level.pj_per_64bit;
+    (&level == &t_.dram() ? k.dram_pj : k.onchip_pj) = pj;
+    return &level == &t_.dram() ? k.bytes_in + k.bytes_out : 0;
+  }
+
+  const MemoryLevel& cpu_level(int64_t working_set) const {
+    for (const MemoryLevel& l : t_.memory)
+      if (working_set <= l.capacity_bytes) return l;
+    return t_.dram();
+  }
+
+  static int64_t items_of(const Work& w) {
+    switch (w.form) {
+      case Form::kAccumulate: return saturating_mul(w.n, std::max<int64_t>(w.k, 1));
+      case Form::kSort: return sort_network_ops(w.k, w.n);
+      default: return w.n;
+    }
+  }
+
+  void time_fpga(const Work& w, Task& k, int64_t dram_bytes) {
+    const int lanes = lanes_for(k.instr);
+    Timing tm;
+    switch (w.form) {
+      case Form::kAccumulate: tm = accumulate_timing(w.n, w.k, lanes, w.mul_depth, w.depth); break;
+      case Form::kSort: tm = sort_timing(w.k, w.n, lanes, w.depth); break;
+      default: tm = stream_timing(w.n, lanes, w.depth); break;
+    }
+    if (dram_bytes > 0) {
+      const MemoryLevel& d = t_.dram();
+      const auto stream = static_cast<int64_t>(std::ceil(static_cast<double>(dram_bytes) / d.bytes_per_cycle));
+      if (d.latency + stream > tm.latency) tm.latency = tm.busy = d.latency + stream;
+    }
+    finish(w, k, tm);
+  }
+
+  void time_cpu(const Work& w, Task& k) {
+    const int64_t items = items_of(w);
+    const int64_t v = std::max(1, t_.simd_bits / std::max<int>(k.width, 1));
+    const double compute = static_cast<double>(ceil_div(items, v)) * w.cpu_cycles_per_vector;
+    const double memory = static_cast<double>(k.bytes_in + k.bytes_out) / cpu_level(k.bytes_in + k.bytes_out).bytes_per_cycle;
+    Timing tm;
+    if (items > 0) tm.latency = tm.busy = t_.overhead_cycles + static_cast<int64_t>(std::ceil(std::max(compute, memory)));
+    finish(w, k, tm);
+  }
+
+  void finish(const Work& w, Task& k, const Timing& tm) {
+    const int64_t items = items_of(w);
+    k.latency = tm.latency;
+    k.busy = tm.busy;
+    k.lanes = static_cast<int32_t>(t_.is_fpga() ? tm.lanes_used : 1);
+    k.element_ops = saturating_mul(items, w.ops_per_item);
+    k.compute_pj = static_cast<double>(items) * w.energy_per_item;
+    k.area = {w.lane_area.dsp * k.lanes, w.lane_area.lut * k.lanes, w.lane_area.ff * k.lanes, 0};
+    if (k.busy <= 0) k.unit = kNoUnit;  // nothing to do: holds no unit
+  }
+
+  uint32_t emit(InstrId i, Task k) {
+    deps_.clear();
+    for (InstrId o : m_.operands(i)) {
+      const uint32_t d = value_task_[o];
+      if (d != kNoTask && std::find(deps_.begin(), deps_.end(), d) == deps_.end()) deps_.push_back(d);
+    }
+    if (k.alias && !deps_.empty()) k.dram = g_.tasks[deps_.front()].dram;
+    const uint32_t id = g_.add(k, deps_);
+    value_task_[i] = id;
+    return id;
+  }
+
+  void inline_call(InstrId i) {
+    const auto& called = m_.called(i);
+    if (called.size() != 1) {
+      if (!o_.lenient) no_cost_model(i);
+      return lower_unknown_move(i);
+    }
+    const ir::Computation& callee = m_.computation(called[0]);
+    const auto ops = m_.operands(i);
+    for (size_t k = 0; k < callee.params.size() && k < ops.size(); ++k)
+      if (callee.params[k] != ir::kNoId) value_task_[callee.params[k]] = value_task_[ops[k]];
+    lower_computation(called[0], false);
+    value_task_[i] = callee.root != ir::kNoId ? value_task_[callee.root] : kNoTask;
+    if (value_task_[i] == kNoTask) emit(i, base_task(i, Work{}));
+  }
+
+  void lower_unknown_move(InstrId i) {
+    ++g_.uncosted[static_cast<size_t>(m_.opcode(i))];
+    const Work w = work_.move(i, std::max<int64_t>(1, m_.shape(i).element_count()));
+    Task k = base_task(i, w);
+    set_timing(w, k, fill_memory(i, k));
+    emit(i, k);
+  }
+
+  void absorb(const SubCost& s, int64_t times, Task& k) {
+    k.element_ops += saturating_mul(s.element_ops, times);
+    k.compute_pj += s.compute_pj * static_cast<double>(times);
+    k.onchip_pj += s.onchip_pj * static_cast<double>(times);
+    k.dram_pj += s.dram_pj * static_cast<double>(times);
+    k.scratch = std::max(k.scratch, s.peak_bytes);
+    for (size_t op = 0; op < g_.uncosted.size(); ++op) g_.uncosted[op] += s.uncosted[op];
+    g_.unknown_trip_counts += s.unknown_trip_counts;
+  }
+
+  // A loop or conditional owns its datapath on an FPGA; on a CPU it holds the core.
+  void finish_macro(Task& k) const {
+    if (t_.is_cpu() && k.latency > 0) {
+      k.unit = static_cast<uint8_t>(UnitClass::kMem);
+      k.busy = k.latency;
+    }
+  }
+
+  void lower_while(InstrId i);
+  void lower_conditional(InstrId i);
+
+  const ir::Module& m_;
+  const Target& t_;
+  const LoweringOptions& o_;
+  const SubCoster& sub_;
+  WorkModel& work_;
+  std::vector<uint32_t>& value_task_;  // shared with nested lowerings (disjoint entries)
+  std::vector<uint32_t> deps_;
+  TaskGraph g_;
+};
+
+// (trip) x (condition + body) + condition; the body and condition run on their own
+// datapaths (their area is added once), one iteration after the other.
+void Lowerer::lower_while(InstrId i) {
+  const auto& called = m_.called(i);
+  std::optional<int64_t> trips = while_trip_count(m_, i);
+  if (!trips) {
+    if (!o_.lenient)
+      throw Error(fmt::format("while {}: trip count not statically known (needs a known_trip_count backend_config "
+                              "or the counted-loop pattern i = S; i < N; i += 1); --lenient costs one trip",
+                              m_.name(i)),
+                  {m_.source_file(), m_.payload(i).line});
+    trips = 1;
+    ++g_.unknown_trip_counts;
+  }
+  const SubCost& cond = sub_(called[0]);
+  const SubCost& body = sub_(called[1]);
+  Task k = base_task(i, Work{});
+  fill_memory(i, k);
+  k.latency = std::min(kCycleCap, saturating_mul(*trips, cond.cycles + body.cycles) + cond.cycles);
+  absorb(body, *trips, k);
+  absorb(cond, *trips + 1, k);
+  g_.own_datapaths += body.area;
+  g_.own_datapaths += cond.area;
+  finish_macro(k);
+  emit(i, k);
+}
+
+// The longest branch decides the latency (a static FSM waits for it) and the energy
+// (worst case); every branch has its own datapath.
+void Lowerer::lower_conditional(InstrId i) {
+  Task k = base_task(i, Work{});
+  fill_memory(i, k);
+  SubCost worst;
+  for (ir::CompId c : m_.called(i)) {
+    const SubCost& b = sub_(c);
+    worst.cycles = std::max(worst.cycles, b.cycles);
+    worst.element_ops = std::max(worst.element_ops, b.element_ops);
+    worst.compute_pj = std::max(worst.compute_pj, b.compute_pj);
+    worst.onchip_pj = std::max(worst.onchip_pj, b.onchip_pj);
+    worst.dram_pj = std::max(worst.dram_pj, b.dram_pj);
+    worst.peak_bytes = std::max(worst.peak_bytes, b.peak_bytes);
+    for (size_t op = 0; op < worst.uncosted.size(); ++op) worst.uncosted[op] += b.uncosted[op];
+    worst.unknown_trip_counts += b.unknown_trip_counts;
+    g_.own_datapaths += b.area;
+  }
+  k.latency = worst.cycles;
+  absorb(worst, 1, k);
+  finish_macro(k);
+  emit(i, k);
+}
+
+}  // namespace
+
+LoweringCache::LoweringCache(const ir::Module& m, const Target& t) : impl_(std::make_unique<Impl>(m, t)) {}
+LoweringCache::~LoweringCache() = default;
+
+TaskGraph lower(const ir::Module& m, ir::CompId c, const Target& t, const LoweringOptions& o, const SubCoster& sub,
+                LoweringCache* cache) {
+  if (cache) return Lowerer(m, c, t, o, sub, cache->impl()).run(c);
+  LoweringCache fresh(m, t);
+  return Lowerer(m, c, t, o, sub, fresh.impl()).run(c);
+}
+
+}  // namespace hlsgym::hwmodel

@@ -1,0 +1,86 @@
+// ir::Module -> TaskGraph: every instruction of a computation becomes an operator task
+// with a unit class, element operations, lanes, a fixed latency (timing.h), its bytes
+// in and out, the buffer it allocates, its energy and the area of a unit able to run it.
+//
+// - free (0 cycles, no unit): parameter, constant, reshape, bitcast, bitcast-convert,
+//   tuple, get-tuple-element, opt-barrier, add-dependency, domain, after-all,
+//   partition-id, replica-id, get-dimension-size. Reshape-like ones alias their operand.
+// - elementwise ops: a stream on the op's unit class (unit_class.h).
+// - data movement (copy, transpose, reverse, slice, dynamic-slice, dynamic-update-slice,
+//   concatenate, pad, broadcast, gather, iota, copy-start): a stream of the elements
+//   written on `mem` lanes.
+// - reduce, reduce-window: an accumulate through the to_apply body; dot, convolution:
+//   an accumulate of MACs (int_mac / fp_mac by operand type).
+// - fusion and map whose bodies are elementwise: one stream through the chained body
+//   (depth = the body's critical path); other fusions and calls are inlined.
+// - sort: a bitonic network of the comparator; scatter: read-modify-write of updates.
+// - while: (trip count) x (condition + body) + condition, with the body scheduled alone
+//   on its own datapath; the trip count comes from a known_trip_count backend_config or
+//   the counted-loop pattern (i = S; while i < N; i += 1). conditional: the longest
+//   branch, each branch on its own datapath.
+// - anything else (custom-call, collectives, send/recv, infeed/outfeed, rng, fft,
+//   cholesky, triangular-solve, batch-norm-*, select-and-scatter, top-k, async ops...)
+//   has no cost model: an Error naming the op, unless `lenient`, which costs it as a
+//   memory move of its output and counts it in TaskGraph::uncosted.
+// Lanes: LoweringOptions::lanes for every op, or per instruction
+// `frontend_attributes={lanes="N"}` (YAML: frontend_attributes: '{lanes="4"}').
+#pragma once
+#include <functional>
+#include <memory>
+#include <optional>
+
+#include "hwmodel/target.h"
+#include "hwmodel/task_graph.h"
+#include "ir/module.h"
+
+namespace hlsgym::hwmodel {
+
+struct LoweringOptions {
+  int lanes = 1;
+  bool lenient = false;
+};
+
+// What a separately scheduled computation (a loop body, a branch) costs.
+struct SubCost {
+  int64_t cycles = 0;
+  int64_t element_ops = 0;
+  double compute_pj = 0, onchip_pj = 0, dram_pj = 0;
+  Area area;  // its whole datapath: units, multiplexers, registers, memories
+  int64_t peak_bytes = 0;
+  std::array<int32_t, ir::kOpcodeCount> uncosted{};
+  int unknown_trip_counts = 0;
+};
+// Schedules and binds a computation on its own (estimate.cc provides it, memoized).
+using SubCoster = std::function<const SubCost&(ir::CompId)>;
+
+// State reused when lowering several computations of one module on one target (the
+// entry and its loop bodies): memoized scalar-body analyses and an instruction-indexed
+// map, so a loop body costs its own size, not the module's. Nested use (a body lowered
+// while its caller is being lowered) is fine: they touch disjoint instructions.
+class LoweringCache {
+ public:
+  LoweringCache(const ir::Module& m, const Target& t);
+  ~LoweringCache();
+  LoweringCache(const LoweringCache&) = delete;
+  LoweringCache& operator=(const LoweringCache&) = delete;
+  struct Impl;
+  Impl& impl() { return *impl_; }
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+// Lowers computation `c` (calls inlined). Throws hlsgym::Error for ops without a cost
+// model (unless lenient) and for loops whose trip count is not static (unless lenient,
+// which costs one trip and counts it in TaskGraph::unknown_trip_counts). `cache` must
+// belong to the same module and target; without one a fresh one is used.
+TaskGraph lower(const ir::Module& m, ir::CompId c, const Target& t, const LoweringOptions& o,
+                const SubCoster& sub, LoweringCache* cache = nullptr);
+
+// The static trip count of a while loop, if known (see the file comment).
+std::optional<int64_t> while_trip_count(const ir::Module& m, ir::InstrId w);
+
+// Per-instruction lanes from frontend_attributes={lanes="N"}, if given.
+std::optional<int> lanes_attribute(const ir::Module& m, ir::InstrId i);
+
+}  // namespace hlsgym::hwmodel

@@ -1,0 +1,90 @@
+// report_json: written by hand with fmt, since hwmodel depends on ir, fmt and yaml-cpp only.
+#include <fmt/core.h>
+
+#include <cmath>
+
+#include "hwmodel/report.h"
+
+namespace hlsgym::hwmodel {
+namespace {
+
+std::string quote(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) out += fmt::format("\\u{:04x}", static_cast<int>(c));
+        else out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string num(double v) { return std::isfinite(v) ? fmt::format("{:.10g}", v) : "null"; }
+
+std::string area_json(const Area& a) {
+  return fmt::format("{{\"dsp\": {}, \"lut\": {}, \"ff\": {}, \"bram18k\": {}}}", num(a.dsp), num(a.lut), num(a.ff),
+                     num(a.bram18k));
+}
+
+void units_json(std::string& out, const EstimateDetails& d) {
+  out += ",\n  \"units\": [";
+  for (uint32_t k = 0; k < d.binding.units.size(); ++k) {
+    const UnitInstance& u = d.binding.units[k];
+    out += fmt::format("{}\n    {{\"id\": {}, \"class\": {}, \"tasks\": {}, \"busy_cycles\": {}, \"lanes\": {}}}",
+                       k ? "," : "", quote(unit_id(d, k)), quote(d.problem.resource_names[u.resource]), u.tasks,
+                       u.busy_cycles, u.lanes);
+  }
+  out += "\n  ]";
+}
+
+void schedule_json(std::string& out, const ir::Module& m, const EstimateDetails& d, bool free_tasks) {
+  out += ",\n  \"schedule\": [";
+  bool first = true;
+  for (size_t t = 0; t < d.graph.size(); ++t) {
+    const Task& k = d.graph.tasks[t];
+    if (!free_tasks && k.latency == 0 && k.unit == kNoUnit) continue;
+    const uint32_t inst = d.binding.unit_of_task[t];
+    std::string deps;
+    for (uint32_t p : d.graph.deps_of(t)) deps += (deps.empty() ? "" : ", ") + quote(m.name(d.graph.tasks[p].instr));
+    out += fmt::format(
+        "{}\n    {{\"name\": {}, \"op\": {}, \"start\": {}, \"latency\": {}, \"busy\": {}, \"unit\": {}, \"deps\": [{}]}}",
+        first ? "" : ",", quote(m.name(k.instr)), quote(ir::name(m.opcode(k.instr))), d.schedule.start[t], k.latency,
+        d.problem.busy[t], inst == kNoInstance ? "null" : quote(unit_id(d, inst)), deps);
+    first = false;
+  }
+  out += "\n  ]";
+}
+
+}  // namespace
+
+std::string report_json(const ir::Module& m, const Target& t, const Estimate& e, bool free_tasks) {
+  std::string out = "{\n";
+  out += fmt::format("  \"design\": {},\n  \"target\": {},\n  \"scheduler\": {},\n  \"lanes\": {},\n", quote(m.name()),
+                     quote(e.target), quote(e.scheduler), e.lanes);
+  out += fmt::format("  \"cycles\": {},\n  \"ii\": {},\n  \"seconds\": {},\n  \"memory_bytes\": {},\n", e.cycles, e.ii,
+                     num(e.seconds), e.memory_bytes);
+  out += fmt::format("  \"bram18k\": {},\n  \"energy_pj\": {},\n", num(e.bram18k), num(e.energy_pj));
+  out += fmt::format(
+      "  \"energy\": {{\"compute_pj\": {}, \"onchip_pj\": {}, \"dram_pj\": {}, \"static_pj\": {}}},\n",
+      num(e.energy.compute_pj), num(e.energy.onchip_pj), num(e.energy.dram_pj), num(e.energy.static_pj));
+  out += fmt::format("  \"area\": {},\n  \"utilization\": {},\n", area_json(e.area), area_json(e.utilization));
+  out += fmt::format("  \"fit_problem\": {},\n", quote(e.fit_problem));
+  out += fmt::format("  \"fits\": {},\n  \"element_ops\": {},\n  \"tasks\": {},\n  \"schedule_optimal\": {},\n",
+                     e.fits ? "true" : "false", e.element_ops, e.tasks, e.schedule_optimal ? "true" : "false");
+  std::string uncosted;
+  for (const auto& [op, n] : e.uncosted_ops) uncosted += fmt::format("{}{}: {}", uncosted.empty() ? "" : ", ", quote(op), n);
+  out += fmt::format("  \"uncosted_ops\": {{{}}},\n  \"unknown_trip_counts\": {}", uncosted, e.unknown_trip_counts);
+  if (e.details) {
+    units_json(out, *e.details);
+    schedule_json(out, m, *e.details, free_tasks);
+  }
+  out += "\n}\n";
+  return out;
+}
+
+}  // namespace hlsgym::hwmodel

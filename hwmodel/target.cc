@@ -1,0 +1,57 @@
+#include "hwmodel/target.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "ir/error.h"
+
+namespace hlsgym::hwmodel {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_whole(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) throw Error("cannot open target file", {p.string()});
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return std::move(ss).str();
+}
+
+bool looks_like_path(const std::string& s) {
+  const std::string ext = fs::path(s).extension().string();
+  return s.find('/') != std::string::npos || ext == ".yaml" || ext == ".yml";
+}
+
+}  // namespace
+
+std::vector<std::string> available_targets(const std::vector<fs::path>& search_dirs) {
+  std::vector<std::string> names;
+  for (const fs::path& dir : search_dirs) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) continue;
+    for (const auto& e : fs::directory_iterator(dir, ec))
+      if (e.path().extension() == ".yaml") names.push_back(e.path().stem().string());
+    if (!names.empty()) break;
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+Target load_target(const std::string& name_or_path, const std::vector<fs::path>& search_dirs) {
+  if (name_or_path.empty()) throw Error("empty target name (expected fpga, cpu or a .yaml file)");
+  if (looks_like_path(name_or_path)) return parse_target(read_whole(name_or_path), name_or_path);
+  for (const fs::path& dir : search_dirs) {
+    const fs::path p = dir / (name_or_path + ".yaml");
+    std::error_code ec;
+    if (fs::is_regular_file(p, ec)) return parse_target(read_whole(p), p);
+  }
+  std::string looked, found;
+  for (const fs::path& d : search_dirs) looked += (looked.empty() ? "" : ", ") + d.string();
+  for (const std::string& n : available_targets(search_dirs)) found += (found.empty() ? "" : ", ") + n;
+  throw Error("unknown target '" + name_or_path + "' (looked in " + (looked.empty() ? "no folder" : looked) +
+              "; available: " + (found.empty() ? "none" : found) + ")");
+}
+
+}  // namespace hlsgym::hwmodel

@@ -1,0 +1,94 @@
+// A hardware target: the problem model's "machine" (designs/targets/*.yaml). Two kinds:
+//
+// - fpga: pipelined functional units (II 1) with a latency, a per-lane area at 32 bits
+//   and an energy per operation; a resource budget (DSP, LUT, FF, BRAM18K); BRAM
+//   geometry; a default number of instances per unit class (the scheduler's limits).
+// - cpu: one or more cores; every task runs on a core, for a per-op overhead plus a
+//   roofline time: max(compute on SIMD units, bytes / bandwidth of the memory level the
+//   task's working set fits in).
+//
+// Energies are the 45 nm ASIC numbers of Horowitz (ISSCC 2014) per 32-bit operation;
+// the FPGA multiplies them by a fabric factor (Kuon & Rose: ~14x dynamic power for LUT
+// logic) or a smaller hard-block factor for units built on DSP slices.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "hwmodel/unit_class.h"
+
+namespace hlsgym::hwmodel {
+
+enum class TargetKind : uint8_t { kFpga, kCpu };
+
+// One functional-unit class on a target. Fields a kind does not use stay 0.
+struct UnitSpec {
+  int latency = 0;                 // fpga: pipeline depth in cycles (II 1)
+  double lut = 0, ff = 0, dsp = 0;  // fpga: one lane at 32 bits; dsp of multipliers is
+                                    // computed from the DSP port widths (dsp_packed)
+  bool dsp_packed = false;
+  double energy_pj = 0;            // one element op at 32 bits, 45 nm ASIC (Horowitz)
+  double cycles_per_vector = 0;    // cpu: reciprocal throughput of one SIMD instruction
+  int instances = 0;               // fpga: instances the scheduler may use (its limit)
+};
+
+// A level of the memory hierarchy, smallest first: fpga {on_chip, dram}; cpu {l1, l2, dram}.
+struct MemoryLevel {
+  std::string name;
+  int64_t capacity_bytes = 0;
+  double bytes_per_cycle = 0;
+  double pj_per_64bit = 0;  // one 64-bit access (Horowitz: SRAM 8/32 KB/1 MB 10/20/100 pJ)
+  int latency = 0;          // cycles before the first word (fpga)
+};
+
+struct FpgaResources {
+  double dsp = 0, lut = 0, ff = 0, bram18k = 0;
+};
+
+struct Target {
+  std::string name, description;
+  std::filesystem::path file;  // where it was read from
+  TargetKind kind = TargetKind::kFpga;
+  double clock_mhz = 0;
+  double static_mw = 0;  // static power, charged for every cycle of the schedule
+  int default_lanes = 1;
+  std::array<UnitSpec, kUnitClassCount> units{};
+  std::vector<MemoryLevel> memory;
+
+  // fpga
+  FpgaResources resources;
+  int dsp_a_bits = 27, dsp_b_bits = 18;  // one DSP slice multiplies a_bits x b_bits
+  int64_t bram_bits = 18432;             // one BRAM18K
+  int bram_width_bits = 36;              // its widest port
+  int64_t register_threshold_bits = 1024;  // buffers up to this size live in registers
+  double fabric_energy_factor = 14, hard_block_energy_factor = 4;
+
+  // cpu
+  int cores = 1;
+  int simd_bits = 256;
+  int overhead_cycles = 0;  // per op: loop setup, call, dispatch
+
+  const UnitSpec& unit(UnitClass c) const { return units[static_cast<size_t>(c)]; }
+  UnitSpec& unit(UnitClass c) { return units[static_cast<size_t>(c)]; }
+  bool is_fpga() const { return kind == TargetKind::kFpga; }
+  bool is_cpu() const { return kind == TargetKind::kCpu; }
+  const MemoryLevel& dram() const { return memory.back(); }
+};
+
+// Parses a target from YAML text. Every field is checked: an unknown or missing field,
+// a wrong type or a nonsensical value (a negative clock, zero DSPs, latencies out of
+// order...) throws hlsgym::Error naming the file, line and field.
+Target parse_target(const std::string& yaml_text, const std::filesystem::path& file);
+
+// `name_or_path` is a file (it contains '/' or ends in .yaml/.yml) or a target name
+// looked up as NAME.yaml in each of `search_dirs` in turn. Throws hlsgym::Error listing
+// the targets found when the name is unknown.
+Target load_target(const std::string& name_or_path,
+                   const std::vector<std::filesystem::path>& search_dirs);
+
+// Names (file stems) of the targets in the first existing search dir.
+std::vector<std::string> available_targets(const std::vector<std::filesystem::path>& search_dirs);
+
+}  // namespace hlsgym::hwmodel

@@ -1,0 +1,241 @@
+// designs/targets/*.yaml -> Target, with strict validation: every map lists exactly the
+// fields its kind allows, each value is checked for type and range, and every error
+// names the file, the line and the field path (e.g. "units.fp_add.latency").
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <span>
+
+#include "hwmodel/target.h"
+#include "ir/error.h"
+#include "ir/spelling.h"
+
+namespace hlsgym::hwmodel {
+namespace {
+using Keys = std::vector<std::string_view>;
+
+class Reader {
+ public:
+  explicit Reader(std::filesystem::path file) : file_(std::move(file)) {}
+
+  [[noreturn]] void fail(const YAML::Node& n, const std::string& msg) const {
+    const YAML::Mark mk = n.Mark();
+    throw Error(msg, {file_.string(), mk.line >= 0 ? mk.line + 1 : 0, mk.column >= 0 ? mk.column + 1 : 0});
+  }
+
+  // The map at `path` has exactly the fields `required` (plus any of `optional`).
+  void expect_fields(const YAML::Node& map, const std::string& path, const Keys& required,
+                     const Keys& optional = {}) const {
+    if (!map.IsMap()) fail(map, where(path) + "must be a map with fields " + join(required));
+    Keys all = required;
+    all.insert(all.end(), optional.begin(), optional.end());
+    for (auto kv : map) {
+      const std::string k = kv.first.as<std::string>();
+      if (std::find(all.begin(), all.end(), k) == all.end())
+        fail(kv.first, "unknown field '" + dotted(path, k) + "'" + did_you_mean(k, all) +
+                           " (expected " + join(all) + ")");
+    }
+    for (std::string_view k : required)
+      if (!map[std::string(k)]) fail(map, "missing field '" + dotted(path, std::string(k)) + "'");
+  }
+
+  double number(const YAML::Node& map, const std::string& path, const char* key, double min,
+                double max, bool min_exclusive = false) const {
+    const YAML::Node n = map[key];
+    const std::string f = dotted(path, key);
+    double v = 0;
+    if (!n.IsScalar()) fail(n, "field '" + f + "' must be a number");
+    try {
+      v = n.as<double>();
+    } catch (const YAML::Exception&) {
+      fail(n, "field '" + f + "' must be a number, got '" + n.as<std::string>() + "'");
+    }
+    const bool low = min_exclusive ? v <= min : v < min;
+    if (!std::isfinite(v) || low || v > max)
+      fail(n, "field '" + f + "' must be " + range_text(min, max, min_exclusive) + ", got " + n.as<std::string>());
+    return v;
+  }
+  int64_t integer(const YAML::Node& map, const std::string& path, const char* key, int64_t min,
+                  int64_t max) const {
+    const double v = number(map, path, key, static_cast<double>(min), static_cast<double>(max));
+    if (v != std::floor(v)) fail(map[key], "field '" + dotted(path, key) + "' must be a whole number");
+    return static_cast<int64_t>(v);
+  }
+  std::string text(const YAML::Node& map, const std::string& path, const char* key) const {
+    const YAML::Node n = map[key];
+    if (!n.IsScalar() || n.as<std::string>().empty())
+      fail(n, "field '" + dotted(path, key) + "' must be a non-empty string");
+    return n.as<std::string>();
+  }
+
+  static std::string dotted(const std::string& path, const std::string& key) {
+    return path.empty() ? key : path + "." + key;
+  }
+
+ private:
+  static std::string where(const std::string& path) { return path.empty() ? "a target " : "'" + path + "' "; }
+  static std::string join(const Keys& k) {
+    std::string s;
+    for (size_t i = 0; i < k.size(); ++i) s += (i ? ", " : "") + std::string(k[i]);
+    return s;
+  }
+  static std::string range_text(double min, double max, bool excl) {
+    auto fmt = [](double x) {
+      std::string s = std::to_string(x);
+      s.erase(s.find_last_not_of('0') + 1);
+      if (s.back() == '.') s.pop_back();
+      return s;
+    };
+    if (min == 0 && max >= 1e15) return excl ? "a positive number" : "a non-negative number";
+    if (min == 0) return std::string(excl ? "a positive number" : "a non-negative number") + " no larger than " + fmt(max);
+    return "in " + std::string(excl ? "(" : "[") + fmt(min) + ", " + fmt(max) + "]";
+  }
+
+  std::filesystem::path file_;
+};
+
+constexpr double kHuge = 1e18;
+const Keys kFpgaTop = {"target", "kind", "description", "clock_mhz", "static_mw", "default_lanes",
+                       "resources", "dsp_multiplier", "bram", "energy_factors", "memory", "units"};
+const Keys kCpuTop = {"target", "kind", "description", "clock_mhz", "static_mw", "cores",
+                      "simd_bits", "overhead_cycles", "memory", "units"};
+
+void read_fpga_unit(const Reader& r, const YAML::Node& n, const std::string& path, UnitClass c, UnitSpec& u) {
+  if (is_mac(c)) {  // a multiplier feeding an adder: only the instance count is its own
+    r.expect_fields(n, path, {"instances"});
+    u.instances = static_cast<int>(r.integer(n, path, "instances", 1, 1'000'000));
+    return;
+  }
+  r.expect_fields(n, path, {"latency", "lut", "ff", "dsp", "energy_pj", "instances"});
+  u.latency = static_cast<int>(r.integer(n, path, "latency", 1, 10'000));
+  u.lut = r.number(n, path, "lut", 0, kHuge);
+  u.ff = r.number(n, path, "ff", 0, kHuge);
+  const bool mul = c == UnitClass::kIntMul || c == UnitClass::kFpMul;
+  if (n["dsp"].IsScalar() && n["dsp"].as<std::string>() == "packed") {
+    if (!mul) r.fail(n["dsp"], "field '" + path + ".dsp': only int_mul and fp_mul may be 'packed'");
+    u.dsp_packed = true;
+  } else {
+    u.dsp = r.number(n, path, "dsp", 0, kHuge);
+  }
+  u.energy_pj = r.number(n, path, "energy_pj", 0, kHuge);
+  u.instances = static_cast<int>(r.integer(n, path, "instances", 1, 1'000'000));
+}
+
+void read_cpu_unit(const Reader& r, const YAML::Node& n, const std::string& path, UnitClass c, UnitSpec& u) {
+  if (is_mac(c)) r.expect_fields(n, path, {"cycles_per_vector"});
+  else r.expect_fields(n, path, {"cycles_per_vector", "energy_pj"});
+  u.cycles_per_vector = r.number(n, path, "cycles_per_vector", 0, 1e6, true);
+  if (!is_mac(c)) u.energy_pj = r.number(n, path, "energy_pj", 0, kHuge);
+}
+
+void read_units(const Reader& r, const YAML::Node& units, Target& t) {
+  Keys all;
+  for (int i = 0; i < kUnitClassCount; ++i) all.push_back(unit_class_name(static_cast<UnitClass>(i)));
+  r.expect_fields(units, "units", all);
+  for (int i = 0; i < kUnitClassCount; ++i) {
+    const auto c = static_cast<UnitClass>(i);
+    const std::string path = "units." + std::string(unit_class_name(c));
+    const YAML::Node n = units[std::string(unit_class_name(c))];
+    if (t.is_fpga()) read_fpga_unit(r, n, path, c, t.unit(c));
+    else read_cpu_unit(r, n, path, c, t.unit(c));
+  }
+}
+
+void read_memory(const Reader& r, const YAML::Node& mem, Target& t) {
+  const std::vector<std::string> fpga_levels = {"on_chip", "dram"};
+  if (!mem.IsSequence() || mem.size() == 0)
+    r.fail(mem, "field 'memory' must be a list of levels, smallest first, the last one 'dram'");
+  for (size_t k = 0; k < mem.size(); ++k) {
+    const YAML::Node n = mem[k];
+    const std::string path = "memory[" + std::to_string(k) + "]";
+    r.expect_fields(n, path, {"level", "capacity_bytes", "bytes_per_cycle", "pj_per_64bit"}, {"latency"});
+    MemoryLevel l;
+    l.name = r.text(n, path, "level");
+    l.capacity_bytes = r.integer(n, path, "capacity_bytes", 1, INT64_MAX / 2);
+    l.bytes_per_cycle = r.number(n, path, "bytes_per_cycle", 0, 1e9, true);
+    l.pj_per_64bit = r.number(n, path, "pj_per_64bit", 0, kHuge);
+    if (n["latency"]) l.latency = static_cast<int>(r.integer(n, path, "latency", 0, 1'000'000));
+    if (!t.memory.empty() && l.capacity_bytes <= t.memory.back().capacity_bytes)
+      r.fail(n["capacity_bytes"], "field '" + path + ".capacity_bytes' must exceed the previous level's");
+    if (t.is_fpga() && (k >= fpga_levels.size() || l.name != fpga_levels[k]))
+      r.fail(n["level"], "field '" + path + ".level': an fpga target has levels on_chip, dram in this order");
+    t.memory.push_back(std::move(l));
+  }
+  if (t.memory.back().name != "dram") r.fail(mem, "field 'memory': the last level must be 'dram'");
+  if (t.is_fpga() && t.memory.size() != 2) r.fail(mem, "field 'memory': an fpga target has levels on_chip, dram");
+}
+
+void read_fpga(const Reader& r, const YAML::Node& root, Target& t) {
+  t.default_lanes = static_cast<int>(r.integer(root, "", "default_lanes", 1, 65536));
+  const YAML::Node res = root["resources"];
+  r.expect_fields(res, "resources", {"dsp", "lut", "ff", "bram18k"});
+  t.resources = {r.number(res, "resources", "dsp", 0, kHuge, true), r.number(res, "resources", "lut", 0, kHuge, true),
+                 r.number(res, "resources", "ff", 0, kHuge, true), r.number(res, "resources", "bram18k", 0, kHuge, true)};
+  const YAML::Node dsp = root["dsp_multiplier"];
+  r.expect_fields(dsp, "dsp_multiplier", {"a_bits", "b_bits"});
+  t.dsp_a_bits = static_cast<int>(r.integer(dsp, "dsp_multiplier", "a_bits", 1, 128));
+  t.dsp_b_bits = static_cast<int>(r.integer(dsp, "dsp_multiplier", "b_bits", 1, 128));
+  const YAML::Node bram = root["bram"];
+  r.expect_fields(bram, "bram", {"bits", "width_bits", "register_threshold_bits"});
+  t.bram_bits = r.integer(bram, "bram", "bits", 1, INT64_MAX / 2);
+  t.bram_width_bits = static_cast<int>(r.integer(bram, "bram", "width_bits", 1, 4096));
+  t.register_threshold_bits = r.integer(bram, "bram", "register_threshold_bits", 0, INT64_MAX / 2);
+  const YAML::Node ef = root["energy_factors"];
+  r.expect_fields(ef, "energy_factors", {"fabric", "hard_block"});
+  t.fabric_energy_factor = r.number(ef, "energy_factors", "fabric", 0, 1e6, true);
+  t.hard_block_energy_factor = r.number(ef, "energy_factors", "hard_block", 0, 1e6, true);
+}
+
+void check_fpga_consistency(const Reader& r, const YAML::Node& root, const Target& t) {
+  const double bram_bytes = t.resources.bram18k * static_cast<double>(t.bram_bits) / 8;
+  if (static_cast<double>(t.memory[0].capacity_bytes) > bram_bytes)
+    r.fail(root["memory"][0]["capacity_bytes"],
+           "field 'memory[0].capacity_bytes' exceeds the part's BRAM (" +
+               std::to_string(static_cast<int64_t>(bram_bytes)) + " bytes = bram18k x bram.bits / 8)");
+  for (UnitClass c : {UnitClass::kIntMul, UnitClass::kFpMul})
+    if (!t.unit(c).dsp_packed && t.unit(c).dsp > t.resources.dsp)
+      r.fail(root["units"][std::string(unit_class_name(c))]["dsp"], "one " + std::string(unit_class_name(c)) +
+                                                                       " lane needs more DSPs than the part has");
+}
+
+}  // namespace
+
+Target parse_target(const std::string& yaml_text, const std::filesystem::path& file) {
+  Reader r(file);
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml_text);
+  } catch (const YAML::Exception& e) {
+    throw Error("invalid YAML: " + e.msg, {file.string(), e.mark.line + 1, e.mark.column + 1});
+  }
+  if (!root.IsMap()) r.fail(root, "a target must be a YAML map with fields target, kind, clock_mhz, ...");
+  Target t;
+  t.file = file;
+  try {
+    if (!root["kind"]) r.fail(root, "missing field 'kind' (fpga or cpu)");
+    const std::string kind = r.text(root, "", "kind");
+    if (kind != "fpga" && kind != "cpu") r.fail(root["kind"], "field 'kind' must be fpga or cpu, got '" + kind + "'");
+    t.kind = kind == "fpga" ? TargetKind::kFpga : TargetKind::kCpu;
+    r.expect_fields(root, "", t.is_fpga() ? kFpgaTop : kCpuTop);
+    t.name = r.text(root, "", "target");
+    t.description = r.text(root, "", "description");
+    t.clock_mhz = r.number(root, "", "clock_mhz", 0, 100'000, true);
+    t.static_mw = r.number(root, "", "static_mw", 0, kHuge);
+    if (t.is_fpga()) {
+      read_fpga(r, root, t);
+    } else {
+      t.cores = static_cast<int>(r.integer(root, "", "cores", 1, 4096));
+      t.simd_bits = static_cast<int>(r.integer(root, "", "simd_bits", 8, 4096));
+      t.overhead_cycles = static_cast<int>(r.integer(root, "", "overhead_cycles", 0, 1'000'000));
+    }
+    read_memory(r, root["memory"], t);
+    read_units(r, root["units"], t);
+    if (t.is_fpga()) check_fpga_consistency(r, root, t);
+  } catch (const YAML::Exception& e) {
+    throw Error("invalid target: " + e.msg, {file.string(), e.mark.line + 1, e.mark.column + 1});
+  }
+  return t;
+}
+
+}  // namespace hlsgym::hwmodel

@@ -1,0 +1,69 @@
+// The lowering's output: operator tasks with fixed latencies and dependences, in
+// topological order (every dependence points to an earlier task). One IR instruction
+// gives one task; calls are inlined (their instructions become tasks of the caller);
+// a while or conditional is one task whose latency, energy and own datapath come from
+// scheduling its body separately.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "hwmodel/unit_class.h"
+#include "ir/module.h"
+
+namespace hlsgym::hwmodel {
+
+// FPGA area. bram18k counts whole BRAM18K blocks.
+struct Area {
+  double dsp = 0, lut = 0, ff = 0, bram18k = 0;
+  Area& operator+=(const Area& o) {
+    dsp += o.dsp, lut += o.lut, ff += o.ff, bram18k += o.bram18k;
+    return *this;
+  }
+};
+
+struct Task {
+  ir::InstrId instr = ir::kNoId;  // the instruction it comes from (names the task)
+  uint8_t unit = kNoUnit;         // UnitClass, or kNoUnit
+  uint8_t ports = 0;              // operand inputs of the unit (multiplexer inputs when shared)
+  uint16_t width = 0;             // datapath bits of one lane
+  int32_t lanes = 1;              // parallel lanes of the unit instance it needs
+  bool alias = false;             // output is (part of) an operand's buffer: reshape, gte, ...
+  bool output = false;            // its value leaves the design (live to the end)
+  bool input = false;             // entry parameter or constant (live from cycle 0)
+  int64_t element_ops = 0;        // operations performed (MACs count once)
+  int64_t latency = 0;            // cycles from start until its result is complete
+  int64_t busy = 0;               // cycles its unit instance is reserved from the start
+  int64_t bytes_in = 0, bytes_out = 0;
+  int64_t footprint = 0;          // bytes of the buffer it allocates (0 for aliases)
+  int64_t scratch = 0;            // bytes live only while it runs (a loop body's buffers)
+  int32_t elem_bits = 0;          // element width of its buffer (BRAM geometry)
+  bool dram = false;              // its buffer lives in DRAM (too big for on-chip memory)
+  double compute_pj = 0, onchip_pj = 0, dram_pj = 0;
+  Area area;                      // one unit instance able to run it (all lanes)
+};
+
+struct TaskGraph {
+  std::vector<Task> tasks;
+  std::vector<uint32_t> dep_offset{0};  // CSR: deps of task t are deps[dep_offset[t]..[t+1])
+  std::vector<uint32_t> deps;
+  Area own_datapaths;   // loops' and branches' private datapaths (not shared)
+  std::array<int32_t, ir::kOpcodeCount> uncosted{};  // lenient: ops costed as memory moves, by opcode
+  int unknown_trip_counts = 0;            // lenient mode: while loops costed as one trip
+
+  size_t size() const { return tasks.size(); }
+  std::span<const uint32_t> deps_of(size_t t) const {
+    return {deps.data() + dep_offset[t], deps.data() + dep_offset[t + 1]};
+  }
+  // Appends a task with the given dependences (which must be earlier tasks).
+  uint32_t add(const Task& t, std::span<const uint32_t> task_deps) {
+    tasks.push_back(t);
+    deps.insert(deps.end(), task_deps.begin(), task_deps.end());
+    dep_offset.push_back(static_cast<uint32_t>(deps.size()));
+    return static_cast<uint32_t>(tasks.size() - 1);
+  }
+};
+
+}  // namespace hlsgym::hwmodel

@@ -1,0 +1,65 @@
+#include "hwmodel/timing.h"
+
+#include <algorithm>
+
+namespace hlsgym::hwmodel {
+
+int64_t ceil_div(int64_t a, int64_t b) { return b <= 0 ? a : (a + b - 1) / b; }
+
+int ceil_log2(int64_t n) {
+  int k = 0;
+  while ((int64_t{1} << k) < n && k < 62) ++k;
+  return k;
+}
+
+Timing stream_timing(int64_t elements, int64_t lanes, int64_t depth) {
+  if (elements <= 0) return {0, 0, 1};
+  const int64_t l = std::clamp<int64_t>(lanes, 1, elements);
+  const int64_t issue = ceil_div(elements, l);
+  return {depth + issue - 1, issue, l};
+}
+
+Timing accumulate_timing(int64_t outputs, int64_t terms, int64_t lanes, int64_t mul_depth, int64_t add_depth) {
+  if (outputs <= 0) return {0, 0, 1};
+  if (terms <= 0) return stream_timing(outputs, lanes, 1);  // just the init value
+  const int64_t l = std::max<int64_t>(lanes, 1);
+  const int64_t a = std::max<int64_t>(add_depth, 1);
+  int64_t per_lane = 1, split = 1, k = terms;
+  if (l <= outputs) {
+    per_lane = ceil_div(outputs, l);
+  } else {
+    split = std::min(terms, l / outputs);
+    k = ceil_div(terms, split);
+  }
+  const int64_t round = std::max(per_lane, a);
+  const int64_t issue = (k - 1) * round + per_lane;
+  const int64_t tree = static_cast<int64_t>(ceil_log2(split)) * a;
+  Timing t;
+  t.latency = mul_depth + a + issue - 1 + tree;
+  t.busy = t.latency - (mul_depth + a) + 1;
+  t.lanes_used = std::min(l, outputs * split);
+  return t;
+}
+
+int64_t sort_network_ops(int64_t keys, int64_t rows) {
+  if (keys <= 1 || rows <= 0) return 0;
+  const int64_t lg = ceil_log2(keys);
+  const int64_t stages = lg * (lg + 1) / 2;
+  return stages * rows * ((int64_t{1} << lg) / 2);
+}
+
+Timing sort_timing(int64_t keys, int64_t rows, int64_t lanes, int64_t cmp_depth) {
+  if (keys <= 1 || rows <= 0) return {0, 0, 1};
+  const int64_t lg = ceil_log2(keys);
+  const int64_t stages = lg * (lg + 1) / 2;
+  const int64_t per_stage = rows * ((int64_t{1} << lg) / 2);
+  const int64_t l = std::clamp<int64_t>(lanes, 1, per_stage);
+  const int64_t depth = std::max<int64_t>(cmp_depth, 1);
+  Timing t;
+  t.latency = stages * (depth + ceil_div(per_stage, l) - 1);
+  t.busy = t.latency - depth + 1;
+  t.lanes_used = l;
+  return t;
+}
+
+}  // namespace hlsgym::hwmodel

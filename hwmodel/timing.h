@@ -1,0 +1,55 @@
+// The timing formulas. Every task's latency is a closed formula of static shapes, so the
+// RTL of issue 5 can run exactly this schedule with a counter per task.
+//
+// Units are pipelined with II 1. `busy` is how long a task keeps its unit instance from
+// accepting another task's first input: its last input is issued at cycle busy - 1, so
+// busy = latency - depth + 1 for a single pipeline of depth `depth`.
+//
+// FPGA
+// - stream (elementwise ops, fused elementwise bodies, memory moves): N elements on
+//   l = min(lanes, N) lanes of depth L: latency = L + ceil(N / l) - 1, busy = ceil(N / l).
+//   A memory move uses the on-chip memory latency as L (read, then write).
+// - accumulate (reduce, reduce-window, dot, convolution): P outputs of K terms each; a
+//   multiplier of depth M (0 for reduce) feeds an accumulator of depth A that starts
+//   from the init value (reduce) or zero (dot).
+//     lanes l <= P: each lane owns p = ceil(P / l) outputs and interleaves them round
+//       robin, so an accumulator is revisited every r = max(p, A) cycles:
+//       issue = (K - 1) r + p, latency = M + A + issue - 1.
+//     lanes l > P: each output's K terms are split over s = min(K, floor(l / P))
+//       lanes, k' = ceil(K / s) terms each (p = 1, r = A), then the s partial sums
+//       meet in a binary tree of ceil(log2 s) levels of A cycles:
+//       latency = M + A + (k' - 1) A + ceil(log2 s) A.
+//     busy = latency - (M + A) + 1; lanes used = min(l, P s).
+// - sort: a bitonic network over n' = 2^ceil(log2 n) keys per row, R rows:
+//   S = log2 n' (log2 n' + 1) / 2 stages of R n' / 2 compare-exchanges each, stage by
+//   stage: latency = S (C + ceil(R n' / 2 / l) - 1) for a comparator of depth C.
+// - scatter: U updates read-modify-written through the combiner of depth C:
+//   latency = memory latency + C + ceil(U / l) - 1.
+// - DRAM: a task that reads or writes a buffer kept in DRAM (larger than the on-chip
+//   level) takes at least dram.latency + ceil(dram bytes / dram.bytes_per_cycle) and
+//   then holds its unit for its whole latency.
+// CPU (roofline, one core): latency = busy = overhead + ceil(max(compute, memory)) where
+//   compute = ceil(ops / v) x cycles_per_vector with v = max(1, simd_bits / width),
+//   memory = (bytes in + out) / bytes_per_cycle of the smallest level holding them.
+// Free ops (parameter, constant, reshape, bitcast, tuple, get-tuple-element, ...): 0.
+#pragma once
+#include <cstdint>
+
+namespace hlsgym::hwmodel {
+
+struct Timing {
+  int64_t latency = 0;
+  int64_t busy = 0;
+  int64_t lanes_used = 1;
+};
+
+int64_t ceil_div(int64_t a, int64_t b);
+int ceil_log2(int64_t n);
+
+Timing stream_timing(int64_t elements, int64_t lanes, int64_t depth);
+Timing accumulate_timing(int64_t outputs, int64_t terms, int64_t lanes, int64_t mul_depth, int64_t add_depth);
+// Compare-exchange operations of the bitonic network (energy and op counts).
+int64_t sort_network_ops(int64_t keys, int64_t rows);
+Timing sort_timing(int64_t keys, int64_t rows, int64_t lanes, int64_t cmp_depth);
+
+}  // namespace hlsgym::hwmodel

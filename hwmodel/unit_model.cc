@@ -1,0 +1,82 @@
+#include "hwmodel/unit_model.h"
+
+#include <algorithm>
+
+namespace hlsgym::hwmodel {
+using ir::ElementType;
+
+int datapath_bits(ElementType t) {
+  if (t == ElementType::kPred) return 1;
+  return std::max(1, ir::bit_width(t));
+}
+
+int mantissa_bits(ElementType t) {
+  switch (t) {
+    case ElementType::kF16: return 11;
+    case ElementType::kBF16: return 8;
+    case ElementType::kF32: case ElementType::kC64: return 24;
+    case ElementType::kF64: case ElementType::kC128: return 53;
+    case ElementType::kF8E5M2: case ElementType::kF8E5M2FNUZ: return 3;
+    case ElementType::kF8E4M3FN: case ElementType::kF8E4M3B11FNUZ: case ElementType::kF8E4M3FNUZ:
+    case ElementType::kF8E4M3: return 4;
+    case ElementType::kF8E3M4: return 5;
+    case ElementType::kF4E2M1FN: return 2;
+    case ElementType::kF8E8M0FNU: return 1;
+    default: return 0;
+  }
+}
+
+UnitClass mac_adder(UnitClass mac) { return mac == UnitClass::kFpMac ? UnitClass::kFpAdd : UnitClass::kIntAlu; }
+UnitClass mac_multiplier(UnitClass mac) { return mac == UnitClass::kFpMac ? UnitClass::kFpMul : UnitClass::kIntMul; }
+
+int unit_depth(const Target& t, UnitClass c) {
+  if (is_mac(c)) return t.unit(mac_multiplier(c)).latency + t.unit(mac_adder(c)).latency;
+  return t.unit(c).latency;
+}
+
+namespace {
+
+double packed_dsps(const Target& t, int bits) {
+  const int a = (bits + t.dsp_a_bits - 1) / t.dsp_a_bits;
+  const int b = (bits + t.dsp_b_bits - 1) / t.dsp_b_bits;
+  return static_cast<double>(a * b);
+}
+
+double dsps(const Target& t, UnitClass c, ElementType e) {
+  const UnitSpec& u = t.unit(c);
+  const int w = datapath_bits(e);
+  if (u.dsp_packed) {
+    const int m = c == UnitClass::kFpMul ? std::max(1, mantissa_bits(e)) : w;
+    return packed_dsps(t, m);
+  }
+  return u.dsp * ((w + 31) / 32);
+}
+
+bool multiplier_like(UnitClass c) {
+  return c == UnitClass::kIntMul || c == UnitClass::kFpMul || c == UnitClass::kIntDiv ||
+         c == UnitClass::kFpDiv || c == UnitClass::kFpSpecial;
+}
+
+}  // namespace
+
+Area lane_area(const Target& t, UnitClass c, ElementType e) {
+  if (!t.is_fpga()) return {};
+  if (is_mac(c)) {
+    Area a = lane_area(t, mac_multiplier(c), e);
+    a += lane_area(t, mac_adder(c), e);
+    return a;
+  }
+  const UnitSpec& u = t.unit(c);
+  const double scale = datapath_bits(e) / 32.0;
+  return {dsps(t, c, e), u.lut * scale, u.ff * scale, 0};
+}
+
+double op_energy_pj(const Target& t, UnitClass c, ElementType e) {
+  if (is_mac(c)) return op_energy_pj(t, mac_multiplier(c), e) + op_energy_pj(t, mac_adder(c), e);
+  const double s = datapath_bits(e) / 32.0;
+  const double asic = t.unit(c).energy_pj * (multiplier_like(c) ? s * s : s);
+  if (!t.is_fpga()) return asic;
+  return asic * (dsps(t, c, e) > 0 ? t.hard_block_energy_factor : t.fabric_energy_factor);
+}
+
+}  // namespace hlsgym::hwmodel

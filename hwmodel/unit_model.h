@@ -1,0 +1,39 @@
+// Per-unit costs on a target for one element type: pipeline depth, area of one lane,
+// energy of one operation, CPU throughput.
+//
+// Width scaling (documented in README.md):
+// - LUT and FF of a lane scale linearly with the datapath width w: spec x w / 32.
+// - DSPs of a multiplier come from packing: ceil(a / dsp_a_bits) x ceil(b / dsp_b_bits)
+//   slices for an a x b product; for integers a = b = w, for floats the mantissa width
+//   with its hidden bit (f16 11, bf16 8, f32 24, f64 53). Other DSP users (fp_add,
+//   fp_special) take spec.dsp x ceil(w / 32).
+// - Energy: multiplier-like units (int/fp mul, div, special) scale with (w / 32)^2,
+//   the rest with w / 32 -- Horowitz's 8/16-bit column comes out within ~20 %.
+//   On the FPGA a unit that uses DSPs pays the hard-block factor, one built from LUTs
+//   the fabric factor.
+// - A MAC is its multiplier plus its adder (int_alu or fp_add): depths, areas and
+//   energies add.
+#pragma once
+#include "hwmodel/target.h"
+#include "hwmodel/task_graph.h"
+#include "ir/element_type.h"
+
+namespace hlsgym::hwmodel {
+
+// Bits of the datapath for one element (pred is 1 bit).
+int datapath_bits(ir::ElementType t);
+// Mantissa bits including the hidden bit (0 for non-floats).
+int mantissa_bits(ir::ElementType t);
+
+// Pipeline depth in cycles on an FPGA (a MAC: multiplier + adder).
+int unit_depth(const Target& t, UnitClass c);
+// The adder class a MAC of this class accumulates with, and its multiplier class.
+UnitClass mac_adder(UnitClass mac);
+UnitClass mac_multiplier(UnitClass mac);
+
+// Area of one lane of the unit for elements of type `e` (FPGA; zero on a CPU).
+Area lane_area(const Target& t, UnitClass c, ir::ElementType e);
+// Energy of one operation in pJ, target factors applied.
+double op_energy_pj(const Target& t, UnitClass c, ir::ElementType e);
+
+}  // namespace hlsgym::hwmodel

@@ -1,0 +1,161 @@
+// computation-deduplicator (XLA HloComputationDeduplicator; "computation-deduplicator "
+// with a trailing space in 2023): non-entry computations that are structurally identical
+// — same instructions in the same dependency order, with the same opcodes, shapes
+// (layouts included), attributes (metadata aside), constant values and callees (callees
+// already merged count as equal) — are merged: callers of a later copy call the first
+// one (callees before callers), and the copies are removed. As in XLA, computations with
+// more than 128 instructions or more than 1 KiB of constants, fusion bodies and
+// computations applied by collectives are left alone. Elided constants are never equal
+// (their placeholder values depend on their names).
+#include <unordered_map>
+
+#include "passes/control_flow_util.h"
+#include "passes/pass.h"
+
+namespace hlsgym::passes {
+namespace {
+using ir::CompId;
+using ir::InstrId;
+using ir::Opcode;
+
+uint64_t mix(uint64_t h, uint64_t v) { return h ^ (v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2)); }
+
+bool same_attributes(const ir::Attributes& a, const ir::Attributes& b) {
+  ir::Attributes x = a, y = b;
+  std::erase_if(x.opaque, [](const auto& o) { return o.key == "metadata"; });
+  std::erase_if(y.opaque, [](const auto& o) { return o.key == "metadata"; });
+  return x == y;
+}
+
+class Deduplicator {
+ public:
+  explicit Deduplicator(const ir::Module& m) : m_(m), merged_into_(m.computation_slots(), ir::kNoId) {}
+
+  CompId canonical(CompId c) const { return merged_into_[c] == ir::kNoId ? c : merged_into_[c]; }
+  bool any_merged() const { return merged_; }
+
+  void consider(CompId c) {
+    Shape s = shape_of(c);
+    auto& bucket = buckets_[s.hash];
+    for (auto& [other, other_shape] : bucket)
+      if (equal(other, other_shape, c, s)) {
+        merged_into_[c] = other;
+        merged_ = true;
+        return;
+      }
+    bucket.emplace_back(c, std::move(s));
+  }
+
+ private:
+  struct Shape {  // the computation in dependency order, and a hash of its structure
+    std::vector<InstrId> order;
+    uint64_t hash = 0;
+  };
+
+  Shape shape_of(CompId c) const {
+    Shape s;
+    s.order = control_flow::local_post_order(m_, c);
+    std::unordered_map<InstrId, uint64_t> pos;
+    uint64_t h = s.order.size();
+    for (InstrId i : s.order) {
+      pos.emplace(i, pos.size());
+      h = mix(h, static_cast<uint64_t>(m_.opcode(i)));
+      h = mix(h, static_cast<uint64_t>(m_.shape(i).element_type()));
+      for (int64_t d : m_.shape(i).dims()) h = mix(h, static_cast<uint64_t>(d));
+      for (InstrId o : m_.operands(i)) h = mix(h, pos.at(o));
+      for (CompId k : m_.called(i)) h = mix(h, canonical(k));
+    }
+    s.hash = mix(h, pos.at(m_.computation(c).root));
+    return s;
+  }
+
+  bool equal(CompId a, const Shape& sa, CompId b, const Shape& sb) const {
+    if (sa.order.size() != sb.order.size() ||
+        m_.computation(a).params.size() != m_.computation(b).params.size())
+      return false;
+    std::unordered_map<InstrId, InstrId> to_b;
+    for (size_t p = 0; p < sa.order.size(); ++p) {
+      const InstrId x = sa.order[p], y = sb.order[p];
+      to_b.emplace(x, y);
+      if (!same_instruction(x, y, to_b)) return false;
+    }
+    return to_b.at(m_.computation(a).root) == m_.computation(b).root;
+  }
+
+  bool same_instruction(InstrId x, InstrId y, const std::unordered_map<InstrId, InstrId>& to_b) const {
+    if (m_.opcode(x) != m_.opcode(y) || !(m_.shape(x) == m_.shape(y))) return false;
+    auto ox = m_.operands(x), oy = m_.operands(y);
+    if (ox.size() != oy.size()) return false;
+    for (size_t k = 0; k < ox.size(); ++k)
+      if (to_b.at(ox[k]) != oy[k]) return false;
+    const auto &cx = m_.called(x), &cy = m_.called(y);
+    if (cx.size() != cy.size()) return false;
+    for (size_t k = 0; k < cx.size(); ++k)
+      if (canonical(cx[k]) != canonical(cy[k])) return false;
+    if (m_.opcode(x) == Opcode::kConstant) {
+      if (control_flow::is_elided_constant(m_, x) || control_flow::is_elided_constant(m_, y)) return false;
+      if (!(m_.literal(x) == m_.literal(y))) return false;
+    }
+    return same_attributes(m_.attrs(x), m_.attrs(y));
+  }
+
+  const ir::Module& m_;
+  std::vector<CompId> merged_into_;
+  std::unordered_map<uint64_t, std::vector<std::pair<CompId, Shape>>> buckets_;
+  bool merged_ = false;
+};
+
+// Fusion bodies and computations applied by collectives keep their own identity.
+std::vector<bool> excluded_computations(const ir::Module& m) {
+  std::vector<bool> out(m.computation_slots(), false);
+  for (CompId c : m.live_computations())
+    for (InstrId i : m.computation(c).order) {
+      if (!m.is_live(i)) continue;
+      const bool keep = m.opcode(i) == Opcode::kFusion ||
+                        ir::info(m.opcode(i)).category == ir::OpCategory::kCollective;
+      if (keep)
+        for (CompId k : m.called(i)) out[k] = true;
+    }
+  return out;
+}
+
+bool too_big(const ir::Module& m, CompId c) {
+  if (m.instruction_count(c) > 128) return true;
+  int64_t bytes = 0;
+  for (InstrId i : m.computation(c).order)
+    if (m.is_live(i) && m.opcode(i) == Opcode::kConstant) bytes += m.shape(i).byte_size();
+  return bytes > 1024;
+}
+
+class ComputationDeduplicator final : public Pass {
+ public:
+  std::string_view name() const override { return "computation-deduplicator"; }
+  std::string_view description() const override {
+    return "merges structurally identical computations and points their callers at one copy";
+  }
+  bool run(ir::Module& m) override {
+    const std::vector<bool> excluded = excluded_computations(m);
+    Deduplicator dedup(m);
+    for (CompId c : control_flow::callees_first(m))
+      if (c != m.entry() && !excluded[c] && !too_big(m, c)) dedup.consider(c);
+    if (!dedup.any_merged()) return false;
+    for (CompId c : m.live_computations())
+      for (InstrId i : m.computation(c).order) {
+        if (!m.is_live(i)) continue;
+        std::vector<CompId> called = m.called(i);
+        bool redirected = false;
+        for (CompId& k : called)
+          if (dedup.canonical(k) != k) k = dedup.canonical(k), redirected = true;
+        if (redirected) m.mutable_payload(i).called = std::move(called);
+      }
+    for (CompId c : m.live_computations())
+      if (dedup.canonical(c) != c) m.remove_computation(c);
+    return true;
+  }
+};
+
+}  // namespace
+
+PassPtr make_computation_deduplicator() { return std::make_unique<ComputationDeduplicator>(); }
+
+}  // namespace hlsgym::passes

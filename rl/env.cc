@@ -1,0 +1,233 @@
+#include "rl/env.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "ir/error.h"
+#include "ir/module_hash.h"
+#include "passes/default_order.h"
+#include "passes/registry.h"
+
+namespace hlsgym::rl {
+namespace {
+
+const std::vector<passes::PassInfo>& actions() { return passes::Registry::global().all(); }
+
+// x / initial, or x itself where the initial value is 0 (nothing to normalize by).
+double relative(double x, double initial) { return initial != 0 ? x / initial : x; }
+
+}  // namespace
+
+std::string EnvState::to_text() const {
+  std::string s = design + "|";
+  for (size_t k = 0; k < passes.size(); ++k) s += (k ? "," : "") + passes[k];
+  return s;
+}
+
+EnvState EnvState::from_text(const std::string& text) {
+  const size_t bar = text.rfind('|');
+  if (bar == std::string::npos) throw Error("environment state '" + text + "' is not DESIGN|pass,pass,...");
+  EnvState s;
+  s.design = text.substr(0, bar);
+  std::string cur;
+  for (size_t k = bar + 1; k <= text.size(); ++k) {
+    if (k == text.size() || text[k] == ',') {
+      if (!cur.empty()) s.passes.push_back(cur);
+      cur.clear();
+    } else if (text[k] != ' ' && text[k] != '\n') {
+      cur += text[k];
+    }
+  }
+  for (const auto& p : s.passes) passes::Registry::global().create(p);  // unknown names throw here
+  return s;
+}
+
+Env::Env(EnvOptions options)
+    : options_(std::move(options)),
+      obs_kinds_(parse_observation_space(options_.observation)),
+      reward_kind_(parse_reward_space(options_.reward)),
+      passes_(std::make_shared<std::vector<passes::PassPtr>>(actions().size())) {
+  if (options_.max_steps <= 0) throw Error("episode length must be positive");
+  if (!(options_.gamma > 0 && options_.gamma <= 1)) throw Error("gamma must be in (0, 1]");
+  const bool cost_obs = std::find(obs_kinds_.begin(), obs_kinds_.end(), ObservationKind::kCost) != obs_kinds_.end();
+  need_hardware_ = needs_hardware(reward_kind_) || (cost_obs && options_.target);
+  if (needs_hardware(reward_kind_) && !options_.target)
+    throw Error("reward '" + options_.reward + "' needs a hardware target (--target fpga|cpu|FILE)");
+  cache_ = std::make_shared<MetricsCache>(options_.target.get(), options_.estimate);
+}
+
+int Env::action_count() { return static_cast<int>(actions().size()); }
+const std::string& Env::action_name(int action) { return actions().at(static_cast<size_t>(action)).name; }
+
+void Env::unshare_passes() { passes_ = std::make_shared<std::vector<passes::PassPtr>>(actions().size()); }
+
+std::shared_ptr<const Metrics> Env::measure(const ir::Module& m, uint64_t hash) const {
+  return cache_->get(m, hash, need_hardware_);
+}
+
+double Env::cost_of(const Metrics& m) const {
+  const HardwareCost& h = m.hardware;
+  switch (reward_kind_) {
+    case RewardKind::kOpcount: return m.instructions();
+    case RewardKind::kCycles: return h.cycles;
+    case RewardKind::kEnergy: return h.energy_pj;
+    case RewardKind::kArea: return h.area;
+    case RewardKind::kMemory: return h.memory_bytes;
+    case RewardKind::kHw: {
+      const HardwareCost& h0 = initial_metrics_->hardware;
+      double c = 0;
+      for (const auto& [k, w] : options_.hw_weights) {
+        if (k == "cycles") c += w * relative(h.cycles, h0.cycles);
+        if (k == "energy") c += w * relative(h.energy_pj, h0.energy_pj);
+        if (k == "area") c += w * relative(h.area, h0.area);
+        if (k == "memory") c += w * relative(h.memory_bytes, h0.memory_bytes);
+      }
+      return c;
+    }
+  }
+  return 0;
+}
+
+double Env::cost_of_module(const ir::Module& m) const { return cost_of(*measure(m, ir::structural_hash(m))); }
+
+double Env::potential(const Metrics& m) const {
+  const auto& f0 = initial_metrics_->features;
+  const double base = f0.flops + 2 * f0.transcendentals;
+  return -relative(m.features.flops + 2 * m.features.transcendentals, base);
+}
+
+std::vector<double> Env::reset(const ir::Module& design, const std::string& design_id, uint64_t seed) {
+  design_id_ = design_id;
+  seed_ = seed;
+  initial_ = design;
+  current_ = design;
+  hash_ = ir::structural_hash(current_);
+  metrics_ = initial_metrics_ = measure(current_, hash_);
+  actions_.clear();
+  histogram_.assign(actions().size(), 0);
+  reassociated_ = false;
+  scale_ = 1;
+  if (options_.normalize_by_default) {
+    ir::Module d = design;
+    passes::make_default_order()->run(d);
+    const double gain = initial_cost() - cost_of_module(d);
+    scale_ = gain > 0 ? gain : std::max(initial_cost(), 1e-12);
+  }
+  return observation();
+}
+
+StepResult Env::step(int action) {
+  if (action < 0 || action >= action_count())
+    throw Error(fmt::format("action {} is out of range (0..{})", action, action_count() - 1));
+  if (actions_.size() >= static_cast<size_t>(options_.max_steps))
+    throw Error("step after the episode ended; call reset()");
+  auto& pass = (*passes_)[static_cast<size_t>(action)];
+  if (!pass) pass = actions()[static_cast<size_t>(action)].make();
+  StepResult r;
+  r.info.pass = pass->name();
+  const std::shared_ptr<const Metrics> before = metrics_;
+  r.info.changed = pass->run(current_);
+  if (r.info.changed) {
+    hash_ = ir::structural_hash(current_);
+    metrics_ = measure(current_, hash_);
+    reassociated_ |= pass->reassociates_floats();
+  }
+  actions_.push_back(action);
+  ++histogram_[static_cast<size_t>(action)];
+  r.truncated = actions_.size() >= static_cast<size_t>(options_.max_steps);
+  r.reward = (cost_of(*before) - cost_of(*metrics_)) / scale_;
+  // The state after the last step is terminal, and a terminal state's potential is 0:
+  // then the shaped return is the plain return minus phi(s0) for every order, so
+  // shaping cannot change which order is best (Ng, Harada & Russell 1999).
+  if (options_.shaping) r.reward += (r.truncated ? 0.0 : options_.gamma * potential(*metrics_)) - potential(*before);
+  r.info.instructions = metrics_->instructions();
+  r.info.cost = cost_of(*metrics_);
+  r.observation = observation();
+  return r;
+}
+
+StepResult Env::step(const std::string& pass_name) {
+  const auto& all = actions();
+  auto it = std::find_if(all.begin(), all.end(), [&](const passes::PassInfo& p) { return p.name == pass_name; });
+  if (it == all.end()) passes::Registry::global().create(pass_name);  // throws with a suggestion
+  return step(static_cast<int>(it - all.begin()));
+}
+
+EnvState Env::state() const {
+  EnvState s;
+  s.design = design_id_;
+  for (int a : actions_) s.passes.push_back(action_name(a));
+  return s;
+}
+
+std::vector<double> Env::replay(const EnvState& s) {
+  if (s.design != design_id_)
+    throw Error("state of design '" + s.design + "' replayed on an environment of design '" + design_id_ + "'");
+  reset(ir::Module(initial_), design_id_, seed_);
+  for (const auto& p : s.passes) step(p);
+  return observation();
+}
+
+passes::EquivalenceResult Env::validate(const passes::EquivalenceOptions& o) const {
+  passes::EquivalenceOptions opts = o;
+  opts.seed = seed_;
+  opts.float_tolerance = opts.float_tolerance || reassociated_;
+  return passes::check_equivalence(initial_, current_, opts);
+}
+
+int Env::observation_size() const { return static_cast<int>(observation().size()); }
+
+void Env::append_observation(ObservationKind k, std::vector<double>& out) const {
+  const Metrics& m = *metrics_;
+  const Metrics& m0 = *initial_metrics_;
+  switch (k) {
+    case ObservationKind::kOpcount: {
+      const double n0 = std::max(1.0, m0.instructions());
+      for (int32_t c : m.features.opcode_counts) out.push_back(c / n0);
+      break;
+    }
+    case ObservationKind::kFeatures: {
+      const auto v = m.features.to_vector(), v0 = m0.features.to_vector();
+      for (size_t i = 0; i < v.size(); ++i) out.push_back(relative(v[i], v0[i]));
+      break;
+    }
+    case ObservationKind::kCost: {
+      const auto& f = m.features;
+      const auto& f0 = m0.features;
+      const auto& h = m.hardware;
+      const auto& h0 = m0.hardware;
+      for (auto [x, x0] : {std::pair{m.instructions(), m0.instructions()}, {f.flops, f0.flops},
+                           {f.transcendentals, f0.transcendentals}, {f.bytes_accessed, f0.bytes_accessed},
+                           {h.cycles, h0.cycles}, {h.energy_pj, h0.energy_pj}, {h.area, h0.area},
+                           {h.memory_bytes, h0.memory_bytes}})
+        out.push_back(relative(x, x0));
+      break;
+    }
+    case ObservationKind::kHistory:
+      for (int c : histogram_) out.push_back(static_cast<double>(c) / options_.max_steps);
+      break;
+  }
+}
+
+std::vector<double> Env::observation() const {
+  std::vector<double> out;
+  for (ObservationKind k : obs_kinds_) append_observation(k, out);
+  return out;
+}
+
+std::string Env::render() const {
+  std::string s = fmt::format("design {}  step {}/{}  reward space {}\n", design_id_, actions_.size(),
+                              options_.max_steps, options_.reward);
+  s += fmt::format("  instructions {:.0f} (initial {:.0f})  flops {:.4g}  transcendentals {:.4g}\n",
+                   metrics_->instructions(), initial_metrics_->instructions(), metrics_->features.flops,
+                   metrics_->features.transcendentals);
+  if (metrics_->has_hardware)
+    s += fmt::format("  cycles {:.0f}  energy {:.4g} pJ  area {:.4f}  memory {:.0f} B\n", metrics_->hardware.cycles,
+                     metrics_->hardware.energy_pj, metrics_->hardware.area, metrics_->hardware.memory_bytes);
+  s += fmt::format("  cost {:.6g} (initial {:.6g})\n  passes:", cost(), initial_cost());
+  for (int a : actions_) s += " " + action_name(a);
+  return s + "\n";
+}
+
+}  // namespace hlsgym::rl

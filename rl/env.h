@@ -1,0 +1,143 @@
+// The pass-ordering environment (XLA Gym's reset/step with CompilerGym's named spaces,
+// fork, replayable state and validation), in process.
+//
+// An episode starts from a design (a module and an id naming it), an action is an index
+// into passes::Registry::global().all() (the `hlsgym passes` list), and a step runs that
+// pass on the current module in place. A pass that reports no change leaves the module,
+// its hash and its metrics as they were, so a no-op step costs the pass's own search and
+// nothing else. Episodes are truncated after `max_steps` steps; there is no terminal
+// state (any pass may still apply).
+//
+// Reward of a step: (cost(s) - cost(s')) / scale, where cost is the reward space's
+// quantity and scale is 1, or, with normalize_by_default, the initial cost minus the
+// cost after XLA's default order (so an episode's rewards sum to 1.0 when it matches the
+// default order; CompilerGym's "...Oz" rewards). Where the default order gains nothing,
+// scale is the initial cost. With shaping (Ganai et al.), reward += gamma*phi(s') -
+// phi(s), phi(s) = -(flops(s) + 2 transcendentals(s)) / (flops(s0) + 2 transcendentals(s0)),
+// and phi = 0 after the episode's last step (terminal): potential-based, so the optimal
+// order is unchanged (Ng et al. 1999).
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hwmodel/estimate.h"
+#include "hwmodel/target.h"
+#include "ir/module.h"
+#include "passes/equivalence.h"
+#include "passes/pass.h"
+#include "rl/metrics.h"
+#include "rl/spaces.h"
+
+namespace hlsgym::rl {
+
+struct EnvOptions {
+  int max_steps = 30;
+  std::string observation = "opcount";  // see spaces.h; '+' joins spaces
+  std::string reward = "opcount";
+  HwWeights hw_weights = {{"cycles", 1.0}};
+  bool normalize_by_default = false;
+  bool shaping = false;
+  double gamma = 0.99;
+  // Needed by the hardware rewards and the hardware part of the cost observation.
+  std::shared_ptr<const hwmodel::Target> target;
+  hwmodel::EstimateOptions estimate = [] {
+    hwmodel::EstimateOptions o;
+    o.lenient = true;  // real HLO has ops without a cost model; cost them as moves
+    return o;
+  }();
+};
+
+struct StepInfo {
+  std::string pass;
+  bool changed = false;
+  double instructions = 0;
+  double cost = 0;  // the reward space's cost of the new state
+};
+
+struct StepResult {
+  std::vector<double> observation;
+  double reward = 0;
+  bool terminated = false, truncated = false;
+  StepInfo info;
+};
+
+// (design id, actions taken): replays exactly. Text form: "DESIGN_ID|a1,a2,...", with
+// actions as pass names (stable across registry growth).
+struct EnvState {
+  std::string design;
+  std::vector<std::string> passes;
+  std::string to_text() const;
+  static EnvState from_text(const std::string& text);  // throws hlsgym::Error
+};
+
+class Env {
+ public:
+  explicit Env(EnvOptions options);
+
+  // Starts an episode on `design` (copied; the id is what state() reports). `seed` feeds
+  // validate()'s random inputs.
+  std::vector<double> reset(const ir::Module& design, const std::string& design_id, uint64_t seed = 1);
+  StepResult step(int action);
+  StepResult step(const std::string& pass_name);
+  // An independent copy in the current state (sharing only the metrics cache).
+  Env fork() const { return *this; }
+  EnvState state() const;
+  // Resets to this env's design and applies the state's passes; the design ids must match.
+  std::vector<double> replay(const EnvState& s);
+  // optimize --check on the current module against the initial one.
+  passes::EquivalenceResult validate(const passes::EquivalenceOptions& o = {}) const;
+  std::string render() const;
+
+  static int action_count();
+  static const std::string& action_name(int action);
+  int observation_size() const;
+  const ir::Module& module() const { return current_; }
+  const ir::Module& initial_module() const { return initial_; }
+  const Metrics& metrics() const { return *metrics_; }
+  const Metrics& initial_metrics() const { return *initial_metrics_; }
+  double cost() const { return cost_of(*metrics_); }
+  // The reward space's cost of any module, relative to this episode's initial state
+  // where the space is relative (hw); e.g. the cost after XLA's default order.
+  double cost_of_module(const ir::Module& m) const;
+  double initial_cost() const { return cost_of(*initial_metrics_); }
+  double reward_scale() const { return scale_; }
+  int steps() const { return static_cast<int>(actions_.size()); }
+  uint64_t state_hash() const { return hash_; }
+  std::vector<double> observation() const;
+  const EnvOptions& options() const { return options_; }
+  const MetricsCache& cache() const { return *cache_; }
+
+ private:
+  double cost_of(const Metrics& m) const;
+  double potential(const Metrics& m) const;
+  std::shared_ptr<const Metrics> measure(const ir::Module& m, uint64_t hash) const;
+  void append_observation(ObservationKind k, std::vector<double>& out) const;
+
+  EnvOptions options_;
+  std::vector<ObservationKind> obs_kinds_;
+  RewardKind reward_kind_;
+  bool need_hardware_;
+  std::shared_ptr<MetricsCache> cache_;
+  // One pass object per action, created lazily, shared by forks (passes keep no state
+  // between runs beyond reusable scratch, which is not shared across threads: forks
+  // used on other threads must call unshare_passes()).
+  std::shared_ptr<std::vector<passes::PassPtr>> passes_;
+
+  std::string design_id_;
+  uint64_t seed_ = 1;
+  ir::Module initial_, current_;
+  uint64_t hash_ = 0;
+  std::shared_ptr<const Metrics> metrics_, initial_metrics_;
+  std::vector<int> actions_;
+  std::vector<int> histogram_;
+  bool reassociated_ = false;  // a pass that may reround floats has changed the module
+  double scale_ = 1;
+
+ public:
+  // Gives this env its own pass objects (for use on another thread than its origin).
+  void unshare_passes();
+};
+
+}  // namespace hlsgym::rl

@@ -1,0 +1,50 @@
+#include "rl/metrics.h"
+
+namespace hlsgym::rl {
+
+MetricsCache::MetricsCache(const hwmodel::Target* target, hwmodel::EstimateOptions options)
+    : target_(target), options_(std::move(options)) {}
+
+HardwareCost hardware_cost(const ir::Module& m, const hwmodel::Target& t, const hwmodel::EstimateOptions& o) {
+  const hwmodel::Estimate e = hwmodel::estimate(m, t, o);
+  HardwareCost c;
+  c.cycles = static_cast<double>(e.cycles);
+  c.energy_pj = e.energy_pj;
+  c.memory_bytes = static_cast<double>(e.memory_bytes);
+  c.area = e.utilization.dsp + e.utilization.lut + e.utilization.ff + e.utilization.bram18k;
+  return c;
+}
+
+std::shared_ptr<const Metrics> MetricsCache::get(const ir::Module& m, uint64_t hash, bool need_hardware) {
+  std::shared_ptr<Metrics> found;
+  {
+    std::lock_guard lock(mu_);
+    auto it = map_.find(hash);
+    if (it != map_.end()) found = it->second;
+  }
+  const bool hw = need_hardware && target_ != nullptr;
+  if (found && (found->has_hardware || !hw)) {
+    ++hits_;
+    return found;
+  }
+  ++misses_;
+  // Computed outside the lock: two threads may compute the same state; both results
+  // are identical, the first stored wins.
+  auto fresh = std::make_shared<Metrics>(found ? *found : Metrics{});
+  if (!found) fresh->features = ir::extract_features(m);
+  if (hw) {
+    fresh->hardware = hardware_cost(m, *target_, options_);
+    fresh->has_hardware = true;
+  }
+  std::lock_guard lock(mu_);
+  auto& slot = map_[hash];
+  if (!slot || (!slot->has_hardware && fresh->has_hardware)) slot = fresh;
+  return slot;
+}
+
+size_t MetricsCache::size() const {
+  std::lock_guard lock(mu_);
+  return map_.size();
+}
+
+}  // namespace hlsgym::rl

@@ -1,0 +1,51 @@
+// What the environment knows about a state (a module): its graph features (opcode
+// counts, flops, transcendentals, bytes, ...) and, when a hardware reward or the cost
+// observation needs it, the hardware model's estimate. States are cached under their
+// structural hash, so revisiting a state (a no-op pass, a search meeting a known graph)
+// costs one hash.
+#pragma once
+#include <memory>
+#include <atomic>
+#include <mutex>
+#include <unordered_map>
+
+#include "hwmodel/estimate.h"
+#include "ir/features.h"
+#include "ir/module.h"
+
+namespace hlsgym::rl {
+
+struct HardwareCost {
+  double cycles = 0, energy_pj = 0, memory_bytes = 0;
+  // Sum of the FPGA utilization fractions (DSP + LUT + FF + BRAM); 0 on a CPU target.
+  double area = 0;
+};
+
+struct Metrics {
+  ir::Features features;
+  bool has_hardware = false;
+  HardwareCost hardware;
+  double instructions() const { return static_cast<double>(features.instructions); }
+};
+
+// Thread-safe; shared by an environment and its forks.
+class MetricsCache {
+ public:
+  // `target` null: hardware costs are never computed.
+  MetricsCache(const hwmodel::Target* target, hwmodel::EstimateOptions options);
+  std::shared_ptr<const Metrics> get(const ir::Module& m, uint64_t hash, bool need_hardware);
+  size_t size() const;
+  int64_t hits() const { return hits_; }
+  int64_t misses() const { return misses_; }
+
+ private:
+  const hwmodel::Target* target_;
+  hwmodel::EstimateOptions options_;
+  mutable std::mutex mu_;
+  std::unordered_map<uint64_t, std::shared_ptr<Metrics>> map_;
+  std::atomic<int64_t> hits_{0}, misses_{0};
+};
+
+HardwareCost hardware_cost(const ir::Module& m, const hwmodel::Target& t, const hwmodel::EstimateOptions& o);
+
+}  // namespace hlsgym::rl

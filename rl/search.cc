@@ -1,0 +1,268 @@
+#include "rl/search.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <optional>
+#include <random>
+#include <unordered_set>
+
+#include "ir/error.h"
+#include "passes/default_order.h"
+
+namespace hlsgym::rl {
+namespace {
+
+const std::map<std::string, SearchAlgo> kAlgos = {{"random", SearchAlgo::kRandom},
+                                                  {"greedy", SearchAlgo::kGreedy},
+                                                  {"beam", SearchAlgo::kBeam},
+                                                  {"ga", SearchAlgo::kGa},
+                                                  {"exhaustive", SearchAlgo::kExhaustive}};
+
+// Counts environment steps and wall time against the budget.
+class Budget {
+ public:
+  explicit Budget(const SearchOptions& o) : o_(o), start_(std::chrono::steady_clock::now()) {}
+  bool done() {
+    if (o_.budget_steps > 0 && steps_ >= o_.budget_steps) return exhausted_ = true;
+    if (o_.budget_seconds > 0 && seconds() >= o_.budget_seconds) return exhausted_ = true;
+    return false;
+  }
+  void count() { ++steps_; }
+  int64_t steps() const { return steps_; }
+  double seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+  bool exhausted() const { return exhausted_; }
+
+ private:
+  const SearchOptions& o_;
+  std::chrono::steady_clock::time_point start_;
+  int64_t steps_ = 0;
+  bool exhausted_ = false;
+};
+
+// The best state seen: its cost and the actions that reach it (strictly better only,
+// so among equal costs the first, usually shortest, order wins).
+struct Best {
+  double cost;
+  std::vector<int> actions;
+  bool offer(const Env& e, const std::vector<int>& actions_so_far) {
+    if (!(e.cost() < cost)) return false;
+    cost = e.cost();
+    actions = actions_so_far;
+    return true;
+  }
+};
+
+std::vector<int> actions_of(const Env& e) {
+  std::vector<int> out;
+  for (const auto& p : e.state().passes)
+    for (int a = 0; a < Env::action_count(); ++a)
+      if (Env::action_name(a) == p) {
+        out.push_back(a);
+        break;
+      }
+  return out;
+}
+
+struct Context {
+  const SearchOptions& o;
+  Budget& budget;
+  Best& best;
+  std::mt19937_64 rng;
+  int actions = Env::action_count();
+  int random_action() { return static_cast<int>(rng() % static_cast<uint64_t>(actions)); }
+  // One step on a fork of `from`; counts it and offers the result.
+  Env step_from(const Env& from, int a, bool& changed) {
+    Env e = from.fork();
+    changed = e.step(a).info.changed;
+    budget.count();
+    if (changed) best.offer(e, actions_of(e));
+    return e;
+  }
+};
+
+void random_search(const Env& base, Context& c) {
+  int since = 0;
+  while (!c.budget.done() && since < c.o.patience) {
+    Env e = base.fork();
+    std::vector<int> taken;
+    bool improved = false;
+    for (int k = 0; k < c.o.max_len && !c.budget.done(); ++k) {
+      const int a = c.random_action();
+      c.budget.count();
+      if (!e.step(a).info.changed) continue;  // a no-op is left out of the order
+      taken.push_back(a);
+      improved |= c.best.offer(e, taken);
+    }
+    since = improved ? 0 : since + 1;
+  }
+}
+
+void greedy_search(const Env& base, Context& c) {
+  Env cur = base.fork();
+  while (cur.steps() < c.o.max_len && !c.budget.done()) {
+    std::optional<Env> next;
+    for (int a = 0; a < c.actions && !c.budget.done(); ++a) {
+      bool changed = false;
+      Env e = c.step_from(cur, a, changed);
+      if (changed && e.cost() < (next ? next->cost() : cur.cost())) next = std::move(e);
+    }
+    if (!next) break;
+    cur = std::move(*next);
+  }
+}
+
+void beam_search(const Env& base, Context& c, int64_t& states) {
+  std::vector<Env> beam{base.fork()};
+  std::unordered_set<uint64_t> seen{base.state_hash()};
+  for (int depth = 0; depth < c.o.max_len && !c.budget.done(); ++depth) {
+    std::vector<Env> candidates;
+    for (const Env& b : beam)
+      for (int a = 0; a < c.actions && !c.budget.done(); ++a) {
+        bool changed = false;
+        Env e = c.step_from(b, a, changed);
+        if (changed && seen.insert(e.state_hash()).second) candidates.push_back(std::move(e));
+      }
+    if (candidates.empty()) break;
+    const size_t keep = std::min(candidates.size(), static_cast<size_t>(c.o.beam_width));
+    std::partial_sort(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(keep), candidates.end(),
+                      [](const Env& x, const Env& y) { return x.cost() < y.cost(); });
+    candidates.erase(candidates.begin() + static_cast<std::ptrdiff_t>(keep), candidates.end());
+    beam = std::move(candidates);
+  }
+  states = static_cast<int64_t>(seen.size());
+}
+
+// Fitness of a genome: the best cost along its prefixes.
+double evaluate_genome(const Env& base, const std::vector<int>& g, Context& c) {
+  Env e = base.fork();
+  double best = e.cost();
+  std::vector<int> taken;
+  for (int a : g) {
+    if (c.budget.done()) break;
+    c.budget.count();
+    if (!e.step(a).info.changed) continue;  // a no-op is left out of the order
+    taken.push_back(a);
+    best = std::min(best, e.cost());
+    c.best.offer(e, taken);
+  }
+  return best;
+}
+
+void genetic_search(const Env& base, Context& c) {
+  const int n = std::max(4, c.o.population), len = c.o.max_len;
+  std::vector<std::vector<int>> pop(static_cast<size_t>(n), std::vector<int>(static_cast<size_t>(len)));
+  for (auto& g : pop)
+    for (int& a : g) a = c.random_action();
+  std::vector<double> fit(pop.size());
+  for (size_t i = 0; i < pop.size(); ++i) fit[i] = evaluate_genome(base, pop[i], c);
+  std::uniform_real_distribution<double> u(0, 1);
+  auto tournament = [&]() -> const std::vector<int>& {
+    size_t w = c.rng() % pop.size();
+    for (int k = 0; k < 2; ++k) {
+      const size_t j = c.rng() % pop.size();
+      if (fit[j] < fit[w]) w = j;
+    }
+    return pop[w];
+  };
+  while (!c.budget.done()) {
+    std::vector<size_t> idx(pop.size());
+    for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+    std::sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return fit[a] < fit[b]; });
+    std::vector<std::vector<int>> next;
+    std::vector<double> next_fit;
+    for (int e = 0; e < c.o.elite && e < n; ++e) next.push_back(pop[idx[static_cast<size_t>(e)]]), next_fit.push_back(fit[idx[static_cast<size_t>(e)]]);
+    while (static_cast<int>(next.size()) < n && !c.budget.done()) {
+      const auto& p1 = tournament();
+      const auto& p2 = tournament();
+      const size_t cut = c.rng() % static_cast<size_t>(len);
+      std::vector<int> child(p1.begin(), p1.begin() + static_cast<std::ptrdiff_t>(cut));
+      child.insert(child.end(), p2.begin() + static_cast<std::ptrdiff_t>(cut), p2.end());
+      for (int& a : child)
+        if (u(c.rng) < c.o.mutation) a = c.random_action();
+      next_fit.push_back(evaluate_genome(base, child, c));
+      next.push_back(std::move(child));
+    }
+    if (static_cast<int>(next.size()) < n) break;  // budget ran out mid-generation
+    pop = std::move(next);
+    fit = std::move(next_fit);
+  }
+}
+
+bool exhaustive_search(const Env& base, Context& c, int64_t& states) {
+  std::vector<Env> frontier{base.fork()};
+  std::unordered_set<uint64_t> seen{base.state_hash()};
+  for (int depth = 0; depth < c.o.max_len && !frontier.empty(); ++depth) {
+    std::vector<Env> next;
+    for (const Env& s : frontier)
+      for (int a = 0; a < c.actions; ++a) {
+        if (c.budget.done() || static_cast<int64_t>(seen.size()) >= c.o.max_states) {
+          states = static_cast<int64_t>(seen.size());
+          return false;
+        }
+        bool changed = false;
+        Env e = c.step_from(s, a, changed);
+        if (changed && seen.insert(e.state_hash()).second) next.push_back(std::move(e));
+      }
+    frontier = std::move(next);
+  }
+  states = static_cast<int64_t>(seen.size());
+  return frontier.empty();  // closed: every reachable state within max_len was seen
+}
+
+}  // namespace
+
+SearchAlgo parse_search_algo(const std::string& name) {
+  auto it = kAlgos.find(name);
+  if (it == kAlgos.end()) throw Error("unknown search algorithm '" + name + "' (known: random, greedy, beam, ga, exhaustive)");
+  return it->second;
+}
+
+std::string search_algo_name(SearchAlgo a) {
+  for (const auto& [n, v] : kAlgos)
+    if (v == a) return n;
+  return "?";
+}
+
+SearchResult search(const ir::Module& design, const std::string& design_id, const EnvOptions& env_options,
+                    const SearchOptions& o) {
+  if (o.max_len <= 0) throw Error("the longest order (max_len) must be positive");
+  EnvOptions eo = env_options;
+  eo.max_steps = o.max_len + 1;
+  eo.normalize_by_default = false;
+  eo.shaping = false;
+  Env base(eo);
+  base.reset(design, design_id, o.seed);
+  SearchOptions opts = o;
+  if (opts.budget_steps == 0 && opts.budget_seconds == 0 &&
+      (o.algo == SearchAlgo::kRandom || o.algo == SearchAlgo::kGa))
+    opts.budget_steps = 5000;  // these have no natural end
+  Budget budget(opts);
+  Best best{base.cost(), {}};
+  Context c{opts, budget, best, std::mt19937_64(o.seed)};
+  SearchResult r;
+  switch (o.algo) {
+    case SearchAlgo::kRandom: random_search(base, c); break;
+    case SearchAlgo::kGreedy: greedy_search(base, c); break;
+    case SearchAlgo::kBeam: beam_search(base, c, r.states); break;
+    case SearchAlgo::kGa: genetic_search(base, c); break;
+    case SearchAlgo::kExhaustive: r.optimal = exhaustive_search(base, c, r.states); break;
+  }
+  r.seconds = budget.seconds();
+  r.evaluations = budget.steps();
+  r.budget_exhausted = budget.exhausted();
+  for (int a : best.actions) r.order.push_back(Env::action_name(a));
+  r.cost = best.cost;
+  r.initial_cost = base.initial_cost();
+  ir::Module d = design;
+  passes::make_default_order()->run(d);
+  r.default_cost = base.cost_of_module(d);
+  Env replay = base.fork();
+  for (int a : best.actions) replay.step(a);
+  r.instructions = replay.metrics().instructions();
+  return r;
+}
+
+}  // namespace hlsgym::rl

@@ -1,0 +1,55 @@
+// Search baselines over pass orders, on the environment's reward space (what a learned
+// policy must beat):
+//   random      random orders of length max_len; the best prefix seen wins; stops after
+//               `patience` orders without improvement or at the budget
+//   greedy      try every pass, keep the best strictly improving one, repeat
+//   beam        breadth-first with the `beam_width` best distinct states per depth
+//   ga          genetic algorithm on fixed-length orders (tournament selection,
+//               one-point crossover, per-gene mutation, elitism)
+//   exhaustive  breadth-first over distinct states (structural hash), skipping passes
+//               that change nothing; returns the true optimum (optimal = true) when the
+//               reachable state space within max_len closes inside the budget
+// Every evaluation is one environment step (one pass run); `evaluations` counts them.
+// Costs are the env's cost (lower is better); the order replays through `optimize`.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ir/module.h"
+#include "rl/env.h"
+
+namespace hlsgym::rl {
+
+enum class SearchAlgo { kRandom, kGreedy, kBeam, kGa, kExhaustive };
+SearchAlgo parse_search_algo(const std::string& name);  // throws hlsgym::Error
+std::string search_algo_name(SearchAlgo a);
+
+struct SearchOptions {
+  SearchAlgo algo = SearchAlgo::kGreedy;
+  double budget_seconds = 0;  // 0: none
+  int64_t budget_steps = 0;   // 0: none (exhaustive: max_states bounds it)
+  uint64_t seed = 1;
+  int max_len = 30;           // longest order considered
+  int patience = 50;          // random: orders without improvement before stopping
+  int beam_width = 4;
+  int population = 24, elite = 2;
+  double mutation = 0.1;
+  int64_t max_states = 200000;  // exhaustive
+};
+
+struct SearchResult {
+  std::vector<std::string> order;
+  double cost = 0, initial_cost = 0, default_cost = 0;
+  double instructions = 0;
+  int64_t evaluations = 0;
+  int64_t states = 0;       // distinct states seen (beam, exhaustive)
+  double seconds = 0;
+  bool optimal = false;     // exhaustive proved optimality
+  bool budget_exhausted = false;
+};
+
+SearchResult search(const ir::Module& design, const std::string& design_id, const EnvOptions& env,
+                    const SearchOptions& o);
+
+}  // namespace hlsgym::rl

@@ -1,0 +1,35 @@
+// Observation and reward spaces by name (as CompilerGym names them).
+//
+// Observations (any concatenation, e.g. "opcount+cost"), each normalized to the
+// episode's initial graph so that one policy sees graphs of any size alike:
+//   opcount   instruction count per opcode / initial instruction count (Ganai et al.)
+//   features  the graph features (ir::Features) / their initial values (raw where 0)
+//   cost      instructions, flops, transcendentals, bytes, cycles, energy, area, memory,
+//             each / its initial value (hardware entries need a target, else 0)
+//   history   how often each action was taken / the episode length limit
+// Rewards: the decrease of a cost from one state to the next:
+//   opcount (instructions), cycles, energy, area, memory (hardware model), and hw, a
+//   weighted sum of the hardware costs each divided by its initial value.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+namespace hlsgym::rl {
+
+enum class ObservationKind { kOpcount, kFeatures, kCost, kHistory };
+enum class RewardKind { kOpcount, kCycles, kEnergy, kArea, kMemory, kHw };
+
+// "opcount+features" -> kinds; throws hlsgym::Error naming the valid names.
+std::vector<ObservationKind> parse_observation_space(const std::string& spec);
+RewardKind parse_reward_space(const std::string& name);
+std::string reward_name(RewardKind k);
+std::string observation_name(ObservationKind k);
+bool needs_hardware(RewardKind k);
+
+// Weights of the "hw" reward, e.g. {cycles: 1, energy: 0.5}; keys from
+// {cycles, energy, area, memory}. Parsed from YAML text (a map of numbers).
+using HwWeights = std::map<std::string, double>;
+HwWeights parse_hw_weights_yaml(const std::string& yaml_text, const std::string& where);
+
+}  // namespace hlsgym::rl

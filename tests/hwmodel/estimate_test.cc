@@ -1,0 +1,255 @@
+// Estimates computed by hand for three small designs, the lowering's special cases
+// (loops, lanes attributes, ops without a cost model, designs that do not fit) and
+// monotonicity in lanes.
+#include <gtest/gtest.h>
+
+#include "frontend/hlo_parser.h"
+#include "hwmodel/estimate.h"
+#include "hwmodel/lowering.h"
+#include "hwmodel/schedule_verifier.h"
+#include "ir/error.h"
+#include "tests/hwmodel/hwmodel_test_util.h"
+
+namespace hlsgym::testing {
+namespace {
+using namespace hwmodel;
+
+// fir8 on the fpga, lanes 1, list schedule.
+//   xw, hw = convert s16[8] -> s32[8]: int_alu, depth 1: 1 + 8 - 1 = 8 cycles each, in
+//     parallel at 0 (8 int_alu instances).
+//   p = multiply s32[8]: int_mul, depth 3: 3 + 8 - 1 = 10 cycles, 8..18.
+//   y = reduce 8 terms -> 1 output, int add (depth 1), one lane: issue (8-1)*1 + 1 = 8,
+//     latency 0 + 1 + 8 - 1 = 8, 18..26.                              => cycles = 26
+//   ii: int_alu.0 runs xw (8 busy) and y (8 busy)                      => ii = 16
+//   live bytes at 8..18: xw 32 + hw 32 + p 32 + zero 4 (x, h freed at 8) => 100
+//   energy: compute = 16 converts x 0.1 pJ x 14 (fabric) + 8 mul x 3.1 x 4 (DSP)
+//           + 8 adds x 1.4 = 22.4 + 99.2 + 11.2 = 132.8 pJ;
+//     on-chip = bytes (48 + 48 + 96 + 40) / 8 x 10 pJ x 4 = 1160 pJ;
+//     static = 120 mW x 0.26 us = 31200 pJ.
+//   area: int_alu lanes 32 LUT + 32 FF (x2 instances), int_mul 40 LUT + 64 FF + 4 DSP
+//     (32x32 on 27x18: 2 x 2); int_alu.0 shared by 2 tasks: 1 lane x 1 port x 32 bits
+//     x ceil(1/3) = 32 mux LUT; registers by left-edge: tracks of 32 (x then p),
+//     16 (h then y), 32 (xw), 32 (hw), 4 (zero) bytes = 116 bytes = 928 FF.
+//     => DSP 4, LUT 64 + 40 + 32 = 136, FF 64 + 64 + 928 = 1056, BRAM 0.
+TEST(Estimate, Fir8OnFpgaByHand) {
+  const Estimate e = estimate(load_named_design("fir8"), fpga_target());
+  EXPECT_EQ(e.cycles, 26);
+  EXPECT_EQ(e.ii, 16);
+  EXPECT_EQ(e.memory_bytes, 100);
+  EXPECT_NEAR(e.energy.compute_pj, 132.8, 1e-9);
+  EXPECT_NEAR(e.energy.onchip_pj, 1160, 1e-9);
+  EXPECT_EQ(e.energy.dram_pj, 0);
+  EXPECT_NEAR(e.energy.static_pj, 31200, 1e-6);
+  EXPECT_NEAR(e.energy_pj, 132.8 + 1160 + 31200, 1e-6);
+  EXPECT_EQ(e.area.dsp, 4);
+  EXPECT_EQ(e.area.lut, 136);
+  EXPECT_EQ(e.area.ff, 1056);
+  EXPECT_EQ(e.area.bram18k, 0);
+  EXPECT_NEAR(e.utilization.dsp, 4.0 / 220, 1e-12);
+  EXPECT_TRUE(e.fits);
+  EXPECT_EQ(e.element_ops, 32);
+}
+
+// matvec on the fpga: A s32[4,8] . x s32[8] + b.
+//   Ax = dot, 4 outputs x 8 terms on one int_mac lane (mul 3 + add 1): the lane
+//     interleaves its 4 outputs: issue 7*4 + 4 = 32, latency 3 + 1 + 32 - 1 = 35.
+//   y = add s32[4]: 1 + 4 - 1 = 4, 35..39.                            => cycles = 39
+//   ii = int_mac.0 busy 32. Live 0..35: A 128 + x 32 + b 16 + Ax 16    => 192 bytes
+//   compute = 32 MACs x (3.1 x 4 + 0.1 x 14) + 4 adds x 1.4 = 447.2 pJ
+//   on-chip = (160 + 16 + 32 + 16) bytes / 8 x 40 = 1120 pJ; static 120 mW x 0.39 us.
+//   area: MAC lane = int_mul (40 LUT, 64 FF, 4 DSP) + int_alu (32, 32); the add's
+//     int_alu 32 + 32; registers: A and then y (128), x (32), b (16), Ax (16) = 192
+//     bytes = 1536 FF.                     => DSP 4, LUT 104, FF 96 + 32 + 1536 = 1664.
+TEST(Estimate, MatvecOnFpgaByHand) {
+  const Estimate e = estimate(load_named_design("matvec"), fpga_target());
+  EXPECT_EQ(e.cycles, 39);
+  EXPECT_EQ(e.ii, 32);
+  EXPECT_EQ(e.memory_bytes, 192);
+  EXPECT_NEAR(e.energy.compute_pj, 447.2, 1e-9);
+  EXPECT_NEAR(e.energy.onchip_pj, 1120, 1e-9);
+  EXPECT_NEAR(e.energy.static_pj, 46800, 1e-6);
+  EXPECT_EQ(e.area.dsp, 4);
+  EXPECT_EQ(e.area.lut, 104);
+  EXPECT_EQ(e.area.ff, 1664);
+}
+
+// dot_product on the cpu: one dot of 16 s32 terms.
+//   compute: 16 MACs / (256 / 32 = 8 per vector) = 2 vectors x 1 cycle = 2 cycles;
+//   memory: 64 + 64 + 4 = 132 bytes in L1 (64 B/cycle) = 2.06 cycles;
+//   latency = 30 (overhead) + ceil(max(2, 2.06)) = 33; one core: ii = 33.
+//   energy: 16 x (3.1 + 0.1) = 51.2 pJ compute; 132 / 8 x 20 pJ (32 KB) = 330 pJ;
+//   static 1000 mW x 33 / 3 GHz = 11 ns -> 11000 pJ.
+TEST(Estimate, DotProductOnCpuByHand) {
+  const Estimate e = estimate(load_named_design("dot_product"), cpu_target());
+  EXPECT_EQ(e.cycles, 33);
+  EXPECT_EQ(e.ii, 33);
+  EXPECT_EQ(e.memory_bytes, 132);
+  EXPECT_NEAR(e.energy.compute_pj, 51.2, 1e-9);
+  EXPECT_NEAR(e.energy.onchip_pj, 330, 1e-9);
+  EXPECT_NEAR(e.energy.static_pj, 11000, 1e-6);
+  EXPECT_EQ(e.area.dsp, 0);
+}
+
+// More lanes: never fewer resources (DSP, LUT, FF, BRAM each), on every design.
+TEST(Estimate, MoreLanesNeverFewerResources) {
+  for (const auto& path : all_designs()) {
+    const ir::Module m = frontend::load_design(path.string()).module;
+    Area previous;
+    for (int lanes = 1; lanes <= 64; lanes *= 2) {
+      EstimateOptions o;
+      o.lanes = lanes;
+      o.lenient = true;  // wide designs may outgrow the part; still compare
+      const Area a = estimate(m, fpga_target(), o).area;
+      EXPECT_GE(a.dsp, previous.dsp) << path << " lanes " << lanes;
+      EXPECT_GE(a.lut, previous.lut) << path << " lanes " << lanes;
+      EXPECT_GE(a.ff, previous.ff) << path << " lanes " << lanes;
+      EXPECT_GE(a.bram18k, previous.bram18k) << path << " lanes " << lanes;
+      previous = a;
+    }
+  }
+}
+
+TEST(Estimate, LanesAttributeOverridesTheGlobalKnob) {
+  const std::string base = R"(
+design: scale
+inputs: {x: "f32[64]", y: "f32[64]"}
+ops:
+  - {name: p, op: multiply, args: [x, y]LANES}
+outputs: [p]
+)";
+  const ir::Module plain = load_yaml(std::string(base).replace(base.find("LANES"), 5, ""));
+  const ir::Module wide =
+      load_yaml(std::string(base).replace(base.find("LANES"), 5, ", frontend_attributes: '{lanes=\"4\"}'"));
+  ASSERT_EQ(lanes_attribute(wide, wide.computation(wide.entry()).root), 4);
+  EXPECT_EQ(estimate(plain, fpga_target()).cycles, 3 + 64 - 1);  // fp_mul depth 3
+  EXPECT_EQ(estimate(wide, fpga_target()).cycles, 3 + 16 - 1);
+}
+
+constexpr const char* kCountedLoop = R"(HloModule loop
+cond {
+  p = (s32[], f32[16]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  n = s32[] constant(10)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  p = (s32[], f32[16]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  one = s32[] constant(1)
+  i1 = s32[] add(i, one)
+  v = f32[16] get-tuple-element(p), index=1
+  v2 = f32[16] multiply(v, v)
+  ROOT t = (s32[], f32[16]) tuple(i1, v2)
+}
+ENTRY main {
+  x = f32[16] parameter(0)
+  zero = s32[] constant(START)
+  init = (s32[], f32[16]) tuple(zero, x)
+  w = (s32[], f32[16]) while(init), condition=cond, body=body
+  ROOT r = f32[16] get-tuple-element(w), index=1
+}
+)";
+
+ir::Module loop_module(const std::string& start) {
+  std::string text = kCountedLoop;
+  text.replace(text.find("START"), 5, start);
+  return frontend::parse_hlo(text, "loop.hlo");
+}
+
+// condition: compare on int_alu, 1 cycle; body: add (1) and a 16-element fp multiply
+// (3 + 16 - 1 = 18) in parallel: 18 cycles. 10 trips: 10 x (1 + 18) + 1 = 191.
+TEST(Estimate, CountedWhileLoop) {
+  const ir::Module m = loop_module("0");
+  const ir::InstrId w = m.operand(m.computation(m.entry()).root, 0);
+  ASSERT_EQ(while_trip_count(m, w), 10);
+  const Estimate e = estimate(m, fpga_target());
+  EXPECT_EQ(e.cycles, 191);
+  EXPECT_EQ(e.ii, 191);  // the loop's own datapath is busy the whole time
+  EXPECT_EQ(e.area.dsp, 2);  // the body's fp32 multiplier (24-bit mantissa: 2 DSPs)
+  EXPECT_EQ(estimate(loop_module("4"), fpga_target()).cycles, 6 * 19 + 1);
+}
+
+TEST(Estimate, UnknownTripCountIsAnErrorUnlessLenient) {
+  std::string text = kCountedLoop;
+  text.replace(text.find("n = s32[] constant(10)"), 22, "n = s32[] get-tuple-element(p), index=0");
+  text.replace(text.find("START"), 5, "0");
+  const ir::Module m = frontend::parse_hlo(text, "loop.hlo");
+  try {
+    estimate(m, fpga_target());
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("loop.hlo:21:"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("while w: trip count not statically known"), std::string::npos) << e.what();
+  }
+  EstimateOptions o;
+  o.lenient = true;
+  const Estimate e = estimate(m, fpga_target(), o);
+  EXPECT_EQ(e.unknown_trip_counts, 1);
+  EXPECT_EQ(e.cycles, 1 * 19 + 1);
+}
+
+TEST(Estimate, CustomCallHasNoCostModelUnlessLenient) {
+  const ir::Module m = frontend::parse_hlo(R"(HloModule cc
+ENTRY main {
+  x = f32[8] parameter(0)
+  ROOT y = f32[8] custom-call(x), custom_call_target="foo"
+}
+)", "cc.hlo");
+  try {
+    estimate(m, fpga_target());
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "cc.hlo:4: op custom-call 'foo' (y) has no cost model; --lenient costs such ops as memory moves");
+  }
+  EstimateOptions o;
+  o.lenient = true;
+  const Estimate e = estimate(m, fpga_target(), o);
+  ASSERT_EQ(e.uncosted_ops.size(), 1u);
+  EXPECT_EQ(e.uncosted_ops[0], std::make_pair(std::string("custom-call"), 1));
+  EXPECT_EQ(e.cycles, 2 + 8 - 1);  // a move: on-chip memory latency 2, 8 elements
+}
+
+TEST(Estimate, DesignThatDoesNotFitIsAnErrorUnlessLenient) {
+  EstimateOptions o;
+  o.lanes = 4096;
+  try {
+    estimate(load_named_design("softmax"), fpga_target(), o);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("design 'softmax' does not fit target fpga: needs"), std::string::npos)
+        << e.what();
+  }
+  o.lenient = true;
+  const Estimate e = estimate(load_named_design("softmax"), fpga_target(), o);
+  EXPECT_FALSE(e.fits);
+  EXPECT_GT(e.utilization.dsp, 1.0);
+}
+
+TEST(Estimate, UnitLimitsAreChecked) {
+  EstimateOptions o;
+  o.unit_limits["fp_mull"] = 2;
+  EXPECT_THROW(estimate(load_named_design("softmax"), fpga_target(), o), Error);
+  o.unit_limits = {{"core", 0}};
+  EXPECT_THROW(estimate(load_named_design("softmax"), cpu_target(), o), Error);
+}
+
+TEST(Estimate, DetailsHoldAVerifiedSchedule) {
+  for (SchedulerKind k : {SchedulerKind::kAsap, SchedulerKind::kAlap, SchedulerKind::kList, SchedulerKind::kExact}) {
+    EstimateOptions o;
+    o.scheduler = k;
+    o.keep_details = true;
+    const Estimate e = estimate(load_named_design("layernorm"), fpga_target(), o);
+    ASSERT_TRUE(e.details);
+    VerifyOptions vo;
+    vo.check_resources = respects_resources(k);
+    EXPECT_TRUE(verify_schedule(e.details->problem, e.details->schedule, vo).empty()) << scheduler_name(k);
+    EXPECT_EQ(e.details->schedule.length, e.cycles);
+    if (k == SchedulerKind::kExact) {
+      EXPECT_TRUE(e.schedule_optimal);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace hlsgym::testing

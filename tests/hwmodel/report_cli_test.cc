@@ -1,0 +1,110 @@
+// `hlsgym report`: the JSON contract, the text report, the Gantt chart, and bad input.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "tests/support/run_cli.h"
+#include "tests/support/test_data.h"
+
+namespace hlsgym::testing {
+namespace {
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+std::string design(const std::string& name) { return (source_dir() / "designs" / name).string(); }
+
+fs::path temp_file(const std::string& name, const std::string& text) {
+  const fs::path p = fs::temp_directory_path() / ("hlsgym_report_" + std::to_string(::getpid()) + "_" + name);
+  std::ofstream(p) << text;
+  return p;
+}
+
+TEST(ReportCli, JsonOfFir8) {
+  CliResult r = run_cli("report --json " + design("fir8.yaml"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["target"], "fpga");
+  EXPECT_EQ(j["cycles"], 26);  // hand-computed in estimate_test.cc
+  EXPECT_EQ(j["ii"], 16);
+  EXPECT_EQ(j["memory_bytes"], 100);
+  EXPECT_NEAR(j["energy_pj"].get<double>(), 32492.8, 1e-6);
+  EXPECT_EQ(j["area"]["dsp"], 4);
+  for (const char* k : {"lut", "ff", "bram18k"}) EXPECT_TRUE(j["area"].contains(k)) << k;
+  const json& s = j["schedule"];
+  ASSERT_EQ(s.size(), 7u);
+  std::map<std::string, json> by_name;
+  for (const json& t : s) {
+    for (const char* k : {"name", "start", "latency", "unit", "deps"}) EXPECT_TRUE(t.contains(k)) << t.dump();
+    by_name[t["name"]] = t;
+  }
+  EXPECT_EQ(by_name["p"]["start"], 8);
+  EXPECT_EQ(by_name["p"]["latency"], 10);
+  EXPECT_EQ(by_name["p"]["unit"], "int_mul.0");
+  EXPECT_EQ(by_name["p"]["deps"], json::array({"xw", "hw"}));
+  EXPECT_EQ(by_name["y"]["start"], 18);
+  EXPECT_TRUE(by_name["x"]["unit"].is_null());
+}
+
+TEST(ReportCli, TextReportAndGantt) {
+  const fs::path svg = fs::temp_directory_path() / ("hlsgym_gantt_" + std::to_string(::getpid()) + ".svg");
+  CliResult r = run_cli("report " + design("softmax.yaml") + " --target fpga --schedule exact --gantt " + svg.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* s : {"Latency:", "Interval", "Utilization (%)", "Available", "DSP", "static", "proven optimal"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
+  std::ifstream in(svg);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text.rfind("<svg", 0), 0u);
+  EXPECT_NE(text.find("<title>e (exponential)"), std::string::npos);
+  EXPECT_NE(text.find("</svg>"), std::string::npos);
+  fs::remove(svg);
+}
+
+TEST(ReportCli, CpuTargetAndOptions) {
+  CliResult r = run_cli("report --json --target cpu --schedule asap " + design("dot_product.yaml"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["cycles"], 33);
+  r = run_cli("report --json --lanes 4 --units int_mac=2 " + design("matmul_4x4.yaml"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["lanes"], 4);
+}
+
+TEST(ReportCli, BadTargetFilesExitOne) {
+  const fs::path bad = temp_file("bad_target.yaml", "target: t\nkind: fpga\nclock_mhz: -5\n");
+  CliResult r = run_cli("report " + design("fir8.yaml") + " --target " + bad.string());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("error: " + bad.string() + ":1:1: missing field"), std::string::npos) << r.err;
+  fs::remove(bad);
+  r = run_cli("report " + design("fir8.yaml") + " --target gpu");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("unknown target 'gpu'"), std::string::npos) << r.err;
+  r = run_cli("report " + design("fir8.yaml") + " --schedule fastest");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("--schedule: expected asap, alap, list or exact"), std::string::npos) << r.err;
+  r = run_cli("report " + design("fir8.yaml") + " --units int_alu");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("--units: expected CLASS=N"), std::string::npos) << r.err;
+}
+
+TEST(ReportCli, OpWithoutCostModelExitsOneUnlessLenient) {
+  const fs::path hlo = temp_file("cc.hlo", "HloModule cc\nENTRY main {\n  x = f32[8] parameter(0)\n"
+                                           "  ROOT y = f32[8] custom-call(x), custom_call_target=\"foo\"\n}\n");
+  CliResult r = run_cli("report " + hlo.string());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("error: " + hlo.string() + ":4: op custom-call 'foo' (y) has no cost model"), std::string::npos)
+      << r.err;
+  r = run_cli("report --lenient --json " + hlo.string());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["uncosted_ops"]["custom-call"], 1);
+  fs::remove(hlo);
+}
+
+TEST(ReportCli, DesignThatDoesNotFitExitsOne) {
+  CliResult r = run_cli("report " + design("softmax.yaml") + " --target fpga --lanes 4096");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("does not fit target fpga"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace hlsgym::testing

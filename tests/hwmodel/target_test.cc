@@ -1,0 +1,142 @@
+// Target files: the shipped ones load with the numbers the issue fixes; bad files give
+// one clear message naming the file, the line and the field.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+
+#include "hwmodel/target.h"
+#include "hwmodel/unit_model.h"
+#include "ir/error.h"
+#include "tests/hwmodel/hwmodel_test_util.h"
+
+namespace hlsgym::testing {
+namespace {
+using hwmodel::Target;
+using hwmodel::UnitClass;
+
+std::string fpga_text() {
+  std::ifstream in(source_dir() / "designs" / "targets" / "fpga.yaml");
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// The error message of parsing `text`, or "" if it parses.
+std::string error_of(const std::string& text) {
+  try {
+    hwmodel::parse_target(text, "bad.yaml");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string replace(std::string s, const std::string& from, const std::string& to) {
+  const size_t at = s.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) s.replace(at, from.size(), to);
+  return s;
+}
+
+TEST(Target, FpgaIsAZynq7020) {
+  const Target& t = fpga_target();
+  EXPECT_TRUE(t.is_fpga());
+  EXPECT_EQ(t.clock_mhz, 100);
+  EXPECT_EQ(t.resources.dsp, 220);
+  EXPECT_EQ(t.resources.lut, 53200);
+  EXPECT_EQ(t.resources.ff, 106400);
+  EXPECT_EQ(t.resources.bram18k, 280);
+  // Latencies inside the published ranges (ScaleHLS at 100 MHz: fadd 4, fmul 3, fdiv 15).
+  EXPECT_EQ(t.unit(UnitClass::kFpAdd).latency, 4);
+  EXPECT_EQ(t.unit(UnitClass::kFpMul).latency, 3);
+  EXPECT_EQ(t.unit(UnitClass::kFpDiv).latency, 15);
+  EXPECT_EQ(t.unit(UnitClass::kIntAlu).latency, 1);
+  // 27x18 packing: 16x16 one DSP, 24-bit two, 32-bit four; fp32's 24-bit mantissa two.
+  using ir::ElementType;
+  EXPECT_EQ(hwmodel::lane_area(t, UnitClass::kIntMul, ElementType::kS16).dsp, 1);
+  EXPECT_EQ(hwmodel::lane_area(t, UnitClass::kIntMul, ElementType::kS8).dsp, 1);
+  EXPECT_EQ(hwmodel::lane_area(t, UnitClass::kIntMul, ElementType::kS32).dsp, 4);
+  EXPECT_EQ(hwmodel::lane_area(t, UnitClass::kFpMul, ElementType::kF32).dsp, 2);
+  EXPECT_EQ(hwmodel::lane_area(t, UnitClass::kFpMul, ElementType::kBF16).dsp, 1);
+  EXPECT_EQ(hwmodel::lane_area(t, UnitClass::kFpMul, ElementType::kF64).dsp, 6);
+  // Horowitz energies x factors: int32 add in fabric 0.1 x 14; fp32 mul on DSPs 3.7 x 4.
+  EXPECT_DOUBLE_EQ(hwmodel::op_energy_pj(t, UnitClass::kIntAlu, ElementType::kS32), 1.4);
+  EXPECT_DOUBLE_EQ(hwmodel::op_energy_pj(t, UnitClass::kFpMul, ElementType::kF32), 14.8);
+}
+
+TEST(Target, CpuIsOneCoreWithHorowitzEnergies) {
+  const Target& t = cpu_target();
+  EXPECT_TRUE(t.is_cpu());
+  EXPECT_EQ(t.cores, 1);
+  EXPECT_GT(t.overhead_cycles, 0);
+  ASSERT_EQ(t.memory.size(), 3u);
+  EXPECT_EQ(t.memory[0].pj_per_64bit, 20);   // 32 KB
+  EXPECT_EQ(t.memory[1].pj_per_64bit, 100);  // 1 MB
+  using ir::ElementType;
+  EXPECT_DOUBLE_EQ(hwmodel::op_energy_pj(t, UnitClass::kIntAlu, ElementType::kS32), 0.1);
+  EXPECT_DOUBLE_EQ(hwmodel::op_energy_pj(t, UnitClass::kIntMul, ElementType::kS32), 3.1);
+  EXPECT_DOUBLE_EQ(hwmodel::op_energy_pj(t, UnitClass::kFpAdd, ElementType::kF32), 0.9);
+  EXPECT_DOUBLE_EQ(hwmodel::op_energy_pj(t, UnitClass::kFpMac, ElementType::kF32), 4.6);
+}
+
+TEST(Target, ByNameOrPath) {
+  const auto path = (source_dir() / "designs" / "targets" / "cpu.yaml").string();
+  EXPECT_EQ(hwmodel::load_target(path, {}).name, "cpu");
+  EXPECT_EQ(hwmodel::available_targets(target_dirs()), (std::vector<std::string>{"cpu", "fpga"}));
+  try {
+    hwmodel::load_target("gpu", target_dirs());
+    FAIL() << "unknown target accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown target 'gpu'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("available: cpu, fpga"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Target, MissingField) {
+  const std::string msg = error_of(replace(fpga_text(), "clock_mhz: 100\n", ""));
+  EXPECT_TRUE(std::regex_search(msg, std::regex("^bad\\.yaml:[0-9]+:[0-9]+: missing field 'clock_mhz'"))) << msg;
+}
+
+TEST(Target, MissingNestedField) {
+  const std::string msg = error_of(replace(fpga_text(), "fp_add:     {latency: 4,  ", "fp_add:     {"));
+  EXPECT_NE(msg.find("missing field 'units.fp_add.latency'"), std::string::npos) << msg;
+}
+
+TEST(Target, NegativeClock) {
+  const std::string msg = error_of(replace(fpga_text(), "clock_mhz: 100", "clock_mhz: -100"));
+  // Line of clock_mhz in fpga.yaml, counted from the text.
+  const std::string text = fpga_text();
+  const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + text.find("clock_mhz"), '\n'));
+  EXPECT_NE(msg.find("bad.yaml:" + std::to_string(line) + ":"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("field 'clock_mhz' must be a positive number no larger than 100000, got -100"), std::string::npos) << msg;
+}
+
+TEST(Target, UnknownField) {
+  const std::string msg = error_of(replace(fpga_text(), "static_mw: 120", "static_mw: 120\nclock_mzh: 3"));
+  EXPECT_NE(msg.find("unknown field 'clock_mzh'; did you mean 'clock_mhz'?"), std::string::npos) << msg;
+  const std::string nested = error_of(replace(fpga_text(), "fp_mul:     {latency: 3,", "fp_mul:     {latncy: 3,"));
+  EXPECT_NE(nested.find("unknown field 'units.fp_mul.latncy'"), std::string::npos) << nested;
+}
+
+TEST(Target, NonsensicalValues) {
+  EXPECT_NE(error_of(replace(fpga_text(), "dsp: 220", "dsp: 0")).find("field 'resources.dsp' must be a positive number"),
+            std::string::npos);
+  EXPECT_NE(error_of(replace(fpga_text(), "int_alu:    {latency: 1", "int_alu:    {latency: 0"))
+                .find("field 'units.int_alu.latency' must be in [1, 10000], got 0"),
+            std::string::npos);
+  EXPECT_NE(error_of(replace(fpga_text(), "latency: 36", "latency: 2.5")).find("must be a whole number"),
+            std::string::npos);
+  EXPECT_NE(error_of(replace(fpga_text(), "fp_add:     {latency: 4,  lut: 390,  ff: 205,  dsp: 2,",
+                             "fp_add:     {latency: 4,  lut: 390,  ff: 205,  dsp: packed,"))
+                .find("only int_mul and fp_mul may be 'packed'"),
+            std::string::npos);
+  EXPECT_NE(error_of(replace(fpga_text(), "capacity_bytes: 645120", "capacity_bytes: 9645120"))
+                .find("exceeds the part's BRAM"),
+            std::string::npos);
+  EXPECT_NE(error_of(replace(fpga_text(), "kind: fpga", "kind: gpu")).find("field 'kind' must be fpga or cpu"),
+            std::string::npos);
+  EXPECT_NE(error_of("[1, 2]").find("must be a YAML map"), std::string::npos);
+  EXPECT_NE(error_of("target: x\nkind: fpga\n  bad: [").find("invalid YAML"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace hlsgym::testing
