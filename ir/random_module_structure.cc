@@ -140,6 +140,18 @@ void Generator::reduce() {
     return;
   }
   Attributes a;
+  if (rng_.chance(10)) {  // a reduction longer than 32 (tree_reduction_rewriter's pattern)
+    const int64_t n = s.element_count();
+    const int64_t k = 32 / std::max<int64_t>(n, 1) + 2;
+    const InstrId flat = emit_shaped(Opcode::kReshape, {v}, Shape(t, {n}), {});
+    Attributes b;
+    b.dimensions = {1};
+    const InstrId tiled = emit_shaped(Opcode::kBroadcast, {flat}, Shape(t, {k, n}), b);
+    const InstrId longer = emit_shaped(Opcode::kReshape, {tiled}, Shape(t, {k * n}), {});
+    a.dimensions = {0};
+    emit(Opcode::kReduce, {longer, init}, a, {comp});
+    return;
+  }
   for (int64_t d = 0; d < s.rank(); ++d)
     if (rng_.chance(50)) a.dimensions.push_back(d);
   if (a.dimensions.empty()) a.dimensions.push_back(rng_.below(s.rank()));
