@@ -99,6 +99,17 @@ std::vector<Case> cases() {
        kLessEven + "ENTRY e {\n k = s32[16] parameter(0)\n"
                    " ROOT s = s32[16] sort(k), dimensions={0}, is_stable=true, to_apply=lesseven\n}\n",
        Opcode::kIota, 1},
+      {"slice-sinker",
+       "ENTRY e {\n a = s32[8] parameter(0)\n b = s32[8] parameter(1)\n a0 = s32[4] slice(a), slice={[0:4]}\n"
+       " b0 = s32[4] slice(b), slice={[0:4]}\n a1 = s32[4] slice(a), slice={[4:8]}\n b1 = s32[4] slice(b), slice={[4:8]}\n"
+       " x = s32[4] multiply(a0, b0)\n y = s32[4] multiply(a1, b1)\n ROOT t = (s32[4], s32[4]) tuple(x, y)\n}\n",
+       Opcode::kMultiply, 1},
+      {"dot-merger",
+       "ENTRY e {\n a = s32[2,3] parameter(0)\n b = s32[3,4] parameter(1)\n c = s32[3,5] parameter(2)\n"
+       " x = s32[2,4] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
+       " y = s32[2,5] dot(a, c), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
+       " ROOT t = (s32[2,4], s32[2,5]) tuple(x, y)\n}\n",
+       Opcode::kDot, 1},
   };
 }
 
@@ -145,6 +156,18 @@ TEST(MovementPasses, SpecificResults) {
   // simplify-fp-conversions: a narrowing round trip (f32 -> bf16 -> f32) changes values: kept.
   ir::Module f = parse("ENTRY e {\n a = f32[4] parameter(0)\n n = bf16[4] convert(a)\n ROOT w = f32[4] convert(n)\n}\n");
   EXPECT_FALSE(Registry::global().create("simplify-fp-conversions")->run(f));
+  // slice-sinker: pieces that do not cover the source stay as they are.
+  std::string part = cases()[13].hlo;  // overlapping pieces [0:4] and [3:7] miss element 7
+  for (size_t at; (at = part.find("slice={[4:8]}")) != std::string::npos;) part.replace(at, 13, "slice={[3:7]}");
+  ir::Module ps = parse(part);
+  ASSERT_TRUE(ir::verify_all(ps).empty());
+  EXPECT_FALSE(Registry::global().create("slice-sinker")->run(ps)) << part;
+  // dot-merger: a dot that depends on the other is not merged with it.
+  ir::Module dep = parse(
+      "ENTRY e {\n a = s32[2,2] parameter(0)\n b = s32[2,2] parameter(1)\n"
+      " x = s32[2,2] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
+      " y = s32[2,2] dot(a, x), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n ROOT t = (s32[2,2], s32[2,2]) tuple(x, y)\n}\n");
+  EXPECT_FALSE(Registry::global().create("dot-merger")->run(dep));
   // simplify-sorts: an operand the comparator reads stays.
   std::string both = cases()[11].hlo;
   both.replace(both.find("ROOT r = pred[] compare(a, b)"), 29, "ROOT r = pred[] compare(c, d)");
@@ -176,7 +199,7 @@ TEST(MovementPasses, NoChangeLeavesTheModuleUntouched) {
 const char* const kFamily[] = {"broadcast_canonicalizer", "convert-mover", "reshape-mover", "transpose-folding",
                                "dot_dimension_sorter", "batch-dot-simplification", "dot_decomposer",
                                "tree_reduction_rewriter", "simplify-fp-conversions", "defuser", "simplify-sorts",
-                               "stable-sort-expander"};
+                               "stable-sort-expander", "slice-sinker", "dot-merger"};
 
 TEST(MovementPasses, EveryRealFileStaysValid) {
   for (const auto& f : testing::all_hlo_files()) {
