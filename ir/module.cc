@@ -99,9 +99,14 @@ std::vector<InstrId> Module::post_order(CompId c) const {
   const Computation& comp = comps_[c];
   std::vector<InstrId> out;
   out.reserve(comp.order.size());
-  // Visited marks indexed by position in the arena; only this computation's ids are touched.
-  std::vector<uint8_t> state(instrs_.size(), 0);
-  std::vector<std::pair<InstrId, uint32_t>> stack;
+  // Visited marks indexed by position in the arena, in a per-thread buffer that only grows:
+  // a fresh module-sized buffer per call made walking every computation of a module with
+  // thousands of computations quadratic. Only this computation's ids are marked, and they
+  // are cleared again (they are exactly `out`) before returning.
+  thread_local std::vector<uint8_t> state;
+  thread_local std::vector<std::pair<InstrId, uint32_t>> stack;
+  if (state.size() < instrs_.size()) state.resize(instrs_.size(), 0);
+  stack.clear();
   auto visit = [&](InstrId start) {
     if (state[start]) return;
     stack.emplace_back(start, 0);
@@ -127,6 +132,7 @@ std::vector<InstrId> Module::post_order(CompId c) const {
   if (comp.root != kNoId) visit(comp.root);
   for (InstrId i : comp.order)
     if (!instrs_[i].dead) visit(i);
+  for (InstrId i : out) state[i] = 0;
   return out;
 }
 
