@@ -2,6 +2,8 @@
 // real HLO files, and the list-vs-exact gap on small graphs (reported as counters).
 #include <benchmark/benchmark.h>
 
+#include "bench/bench_data.h"
+
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -30,12 +32,8 @@ const Target& cpu() {
 const std::vector<std::pair<std::string, hlsgym::ir::Module>>& real_modules() {
   static const auto modules = [] {
     std::vector<std::pair<std::string, hlsgym::ir::Module>> v;
-    const char* env = std::getenv("HLSGYM_HLO_DATA_DIR");
-    const fs::path root = env ? env : HLSGYM_HLO_DATA_DIR;
-    for (const char* split : {"train", "test"})
-      for (const auto& e : fs::directory_iterator(root / split))
-        if (e.path().extension() == ".hlo")
-          v.emplace_back(e.path().filename().string(), hlsgym::frontend::load_design(e.path().string()).module);
+    for (const auto& f : hlsgym::bench::hlo_files())
+      v.emplace_back(f.filename().string(), hlsgym::frontend::load_design(f.string()).module);
     std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) {
       return a.second.instruction_count() > b.second.instruction_count();
     });

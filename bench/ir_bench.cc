@@ -2,6 +2,8 @@
 // clone and feature extraction per 1,000 instructions.
 #include <benchmark/benchmark.h>
 
+#include "bench/bench_data.h"
+
 #include <filesystem>
 #include <string>
 
@@ -15,16 +17,7 @@ namespace fs = std::filesystem;
 
 // The largest .hlo under the data folder (by bytes).
 const std::string& largest_file_text() {
-  static const std::string text = [] {
-    fs::path best;
-    uintmax_t best_size = 0;
-    const char* env = std::getenv("HLSGYM_HLO_DATA_DIR");
-    const fs::path root = env ? env : HLSGYM_HLO_DATA_DIR;
-    for (const char* split : {"train", "test"})
-      for (const auto& e : fs::directory_iterator(root / split))
-        if (e.file_size() > best_size) best_size = e.file_size(), best = e.path();
-    return hlsgym::frontend::read_file(best.string());
-  }();
+  static const std::string text = hlsgym::frontend::read_file(hlsgym::bench::largest_hlo_file().string());
   return text;
 }
 

@@ -6,6 +6,8 @@
 // - XLA's default order on the largest real HLO file, next to parsing it.
 #include <benchmark/benchmark.h>
 
+#include "bench/bench_data.h"
+
 #include <filesystem>
 #include <map>
 #include <string>
@@ -62,19 +64,7 @@ void BM_NoOpPass(benchmark::State& state, std::string pass) {
   for (auto _ : state) benchmark::DoNotOptimize(p->run(m));
 }
 
-const fs::path& largest_file() {
-  static const fs::path best = [] {
-    fs::path b;
-    uintmax_t size = 0;
-    const char* env = std::getenv("HLSGYM_HLO_DATA_DIR");
-    const fs::path root = env ? env : HLSGYM_HLO_DATA_DIR;
-    for (const char* split : {"train", "test"})
-      for (const auto& e : fs::directory_iterator(root / split))
-        if (e.file_size() > size) size = e.file_size(), b = e.path();
-    return b;
-  }();
-  return best;
-}
+const fs::path& largest_file() { return hlsgym::bench::largest_hlo_file(); }
 
 void BM_DefaultOrderLargest(benchmark::State& state) {
   const std::string text = hlsgym::frontend::read_file(largest_file().string());

@@ -7,6 +7,8 @@
 // - the same with the cycles reward on the FPGA target (hardware estimate per new state).
 #include <benchmark/benchmark.h>
 
+#include "bench/bench_data.h"
+
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -96,13 +98,7 @@ void BM_EnvStepsBothCores(benchmark::State& state) {
 BENCHMARK(BM_EnvStepsBothCores)->Threads(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
 
 void BM_EnvStepLargestReal(benchmark::State& state) {
-  fs::path best;
-  uintmax_t size = 0;
-  const char* env = std::getenv("HLSGYM_HLO_DATA_DIR");
-  const fs::path root = env ? env : HLSGYM_HLO_DATA_DIR;
-  for (const char* split : {"train", "test"})
-    for (const auto& e : fs::directory_iterator(root / split))
-      if (e.file_size() > size) size = e.file_size(), best = e.path();
+  const fs::path& best = hlsgym::bench::largest_hlo_file();
   static const hlsgym::ir::Module m =
       hlsgym::frontend::parse_hlo(hlsgym::frontend::read_file(best.string()), best.string());
   run_steps(state, m, EnvOptions{});

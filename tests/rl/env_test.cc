@@ -15,20 +15,14 @@
 #include "passes/order.h"
 #include "passes/registry.h"
 #include "rl/env.h"
+#include "tests/rl/rl_test_util.h"
 #include "tests/support/test_data.h"
 
 namespace hlsgym::rl {
 namespace {
 
-ir::Module design(const std::string& name) {
-  return frontend::load_design((testing::source_dir() / "designs" / (name + ".yaml")).string()).module;
-}
-
-std::shared_ptr<const hwmodel::Target> fpga() {
-  static auto t = std::make_shared<const hwmodel::Target>(
-      hwmodel::load_target("fpga", {testing::source_dir() / "designs" / "targets"}));
-  return t;
-}
+using testutil::design;
+using testutil::fpga;
 
 int action_of(const std::string& name) {
   for (int a = 0; a < Env::action_count(); ++a)

@@ -12,21 +12,15 @@
 #include "ir/module_hash.h"
 #include "passes/order.h"
 #include "rl/env.h"
+#include "tests/rl/rl_test_util.h"
 #include "rl/search.h"
 #include "tests/support/test_data.h"
 
 namespace hlsgym::rl {
 namespace {
 
-ir::Module design(const std::string& name) {
-  return frontend::load_design((testing::source_dir() / "designs" / (name + ".yaml")).string()).module;
-}
-
-std::shared_ptr<const hwmodel::Target> fpga() {
-  static auto t = std::make_shared<const hwmodel::Target>(
-      hwmodel::load_target("fpga", {testing::source_dir() / "designs" / "targets"}));
-  return t;
-}
+using testutil::design;
+using testutil::fpga;
 
 // The env cost of applying `order` with the real pass pipeline (what `optimize` does).
 double replayed_cost(const ir::Module& d, const EnvOptions& eo, const std::vector<std::string>& order) {
