@@ -12,5 +12,6 @@ void add_passes_command(CLI::App& app);
 void add_optimize_command(CLI::App& app);
 void add_report_command(CLI::App& app);
 void add_search_command(CLI::App& app);
+void add_evaluate_command(CLI::App& app);
 
 }  // namespace hlsgym::cli

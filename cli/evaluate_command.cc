@@ -1,0 +1,126 @@
+// hlsgym evaluate --graphs DIR|FILE... --policy P [--reward R] [--target T] [--json]:
+// a policy's orders against XLA's default order on a set of graphs (rl/evaluation.h).
+// Until learned policies land, P is one of the search policies (greedy, beam, random) or
+// `default` (the flattened default order) — the same table a learned policy will fill.
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/targets.h"
+#include "frontend/load.h"
+#include "ir/error.h"
+#include "rl/evaluation.h"
+
+namespace hlsgym::cli {
+namespace {
+namespace fs = std::filesystem;
+
+struct EvaluateFlags {
+  std::vector<std::string> graphs;
+  std::string policy = "greedy", reward = "opcount", target;
+  int max_len = 30;
+  int64_t budget_steps = 2000;
+  bool json = false, no_baselines = false;
+  uint64_t seed = 1;
+};
+
+std::vector<std::pair<std::string, ir::Module>> load_graphs(const std::vector<std::string>& args) {
+  std::vector<fs::path> files;
+  for (const auto& a : args) {
+    if (fs::is_directory(a)) {
+      std::vector<fs::path> in;
+      for (const auto& e : fs::directory_iterator(a))
+        if (e.path().extension() == ".hlo" || e.path().extension() == ".yaml") in.push_back(e.path());
+      std::sort(in.begin(), in.end());
+      if (in.empty()) throw Error(a + ": no .hlo or .yaml graphs in this folder");
+      files.insert(files.end(), in.begin(), in.end());
+    } else if (fs::is_regular_file(a)) {
+      files.emplace_back(a);
+    } else {
+      throw Error(a + ": no such graph file or folder");
+    }
+  }
+  std::vector<std::pair<std::string, ir::Module>> out;
+  for (const auto& f : files) out.emplace_back(f.stem().string(), frontend::load_design(f.string()).module);
+  return out;
+}
+
+nlohmann::json to_json(const rl::EvalReport& r) {
+  nlohmann::json graphs = nlohmann::json::array();
+  for (const auto& g : r.graphs) {
+    nlohmann::json j = {{"graph", g.graph}, {"initial", g.initial}, {"default", g.default_cost}, {"policy", g.policy_cost},
+                        {"at_least_default", g.policy_cost <= g.default_cost}, {"order", g.order},
+                        {"policy_seconds", g.policy_seconds}, {"speedup", g.speedup}};
+    j["ratio"] = g.ratio ? nlohmann::json(*g.ratio) : nlohmann::json(nullptr);
+    if (g.random_cost) j["random"] = *g.random_cost;
+    if (g.greedy_cost) j["greedy"] = *g.greedy_cost;
+    graphs.push_back(j);
+  }
+  return {{"policy", r.policy}, {"reward", r.reward}, {"geomean", r.geomean_ratio},
+          {"at_least_default", r.at_least_default}, {"geomean_speedup", r.geomean_speedup},
+          {"undefined_ratio", r.undefined_ratio}, {"geomean_random", r.geomean_ratio_random},
+          {"geomean_greedy", r.geomean_ratio_greedy}, {"graphs", graphs}};
+}
+
+void print_table(const rl::EvalReport& r) {
+  fmt::print("policy {} on reward {}: I initial, D default order, R policy; ratio (I-R)/(I-D)\n\n", r.policy, r.reward);
+  fmt::print("{:<48}{:>12}{:>12}{:>12}{:>9}{:>7}{:>12}{:>12}\n", "graph", "I", "D", "R", "ratio", "R<=D", "random", "greedy");
+  auto opt = [](const std::optional<double>& x) { return x ? fmt::format("{:.6g}", *x) : std::string("-"); };
+  for (const auto& g : r.graphs)
+    fmt::print("{:<48}{:>12.6g}{:>12.6g}{:>12.6g}{:>9}{:>7}{:>12}{:>12}\n", g.graph.substr(0, 47), g.initial,
+               g.default_cost, g.policy_cost, g.ratio ? fmt::format("{:.3f}", *g.ratio) : "n/a",
+               g.policy_cost <= g.default_cost ? "yes" : "no", opt(g.random_cost), opt(g.greedy_cost));
+  fmt::print("\ngeomean (I-R)/(I-D) {:.4f} over {} graphs ({} where the default order gains nothing: n/a)\n",
+             r.geomean_ratio, r.graphs.size() - static_cast<size_t>(r.undefined_ratio), r.undefined_ratio);
+  fmt::print("at least as good as the default order on {:.1f} % of graphs\n", 100 * r.at_least_default);
+  fmt::print("geomean D/R {:.4f}\n", r.geomean_speedup);
+  if (!r.graphs.empty() && r.graphs.front().random_cost)
+    fmt::print("baselines at the policy's wall-clock per graph: geomean ratio random {:.4f}, greedy {:.4f}\n",
+               r.geomean_ratio_random, r.geomean_ratio_greedy);
+}
+
+int run_evaluate(const EvaluateFlags& f) {
+  rl::EnvOptions eo;
+  eo.reward = f.reward;
+  if (rl::needs_hardware(rl::parse_reward_space(f.reward)) || !f.target.empty()) eo.target = load_cli_target(f.target, "");
+  const auto graphs = load_graphs(f.graphs);
+  const rl::OrderPolicy policy = rl::search_policy(f.policy, eo, f.max_len, f.budget_steps);
+  rl::EvalOptions o;
+  o.baselines = !f.no_baselines;
+  o.seed = f.seed;
+  const rl::EvalReport r = rl::evaluate_policy(graphs, eo, policy, o);
+  if (f.json) fmt::print("{}\n", to_json(r).dump(2));
+  else print_table(r);
+  return 0;
+}
+
+}  // namespace
+
+void add_evaluate_command(CLI::App& app) {
+  auto f = std::make_shared<EvaluateFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "evaluate",
+      "Evaluate a policy's pass orders against XLA's default order on a set of graphs: per\n"
+      "graph I (initial), D (default order), R (policy) and (I-R)/(I-D); the geomean; the share\n"
+      "of graphs where R <= D; random and greedy search at the policy's wall-clock per graph.");
+  cmd->add_option("--graphs", f->graphs, "folders of .hlo/.yaml graphs, or graph files")->required();
+  cmd->add_option("--policy", f->policy, "greedy, beam, random (search policies) or default")
+      ->check(CLI::IsMember({"greedy", "beam", "random", "ga", "default"}))
+      ->capture_default_str();
+  cmd->add_option("--reward", f->reward, "opcount, cycles, energy, area, memory or hw")->capture_default_str();
+  cmd->add_option("--target", f->target, "hardware target for hardware rewards: fpga, cpu or FILE.yaml");
+  cmd->add_option("--max-len", f->max_len, "longest order a search policy considers")->capture_default_str();
+  cmd->add_option("--budget-steps", f->budget_steps, "pass runs a search policy may spend per graph")
+      ->capture_default_str();
+  cmd->add_flag("--no-baselines", f->no_baselines, "skip random and greedy search at equal wall-clock");
+  cmd->add_option("--seed", f->seed, "random seed")->capture_default_str();
+  cmd->add_flag("--json", f->json, "print one JSON object");
+  cmd->callback([f] {
+    if (int rc = run_evaluate(*f); rc != 0) throw CLI::RuntimeError(rc);
+  });
+}
+
+}  // namespace hlsgym::cli
