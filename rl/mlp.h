@@ -1,0 +1,44 @@
+// A small multilayer perceptron on Eigen with Adam, for the policy and value networks of
+// the RL agents. Deterministic: weights come from a seeded std::mt19937_64 (scaled
+// Gaussian init, as Glorot), and every operation runs in a fixed order.
+#pragma once
+#include <Eigen/Dense>
+#include <cstdint>
+#include <iosfwd>
+#include <vector>
+
+namespace hlsgym::rl {
+
+class Mlp {
+ public:
+  Mlp() = default;
+  // sizes: input, hidden..., output. tanh between layers; the output layer is linear.
+  Mlp(std::vector<int> sizes, uint64_t seed, double output_scale = 1.0);
+
+  // One batch (rows = samples) forward; keeps the activations for backward().
+  const Eigen::MatrixXd& forward(const Eigen::MatrixXd& x);
+  // Accumulates parameter gradients from dLoss/dOutput of the last forward() batch.
+  void backward(const Eigen::MatrixXd& grad_out);
+  // One Adam step with the accumulated gradients (clipped to a global norm), then clears them.
+  void adam_step(double lr, double max_grad_norm = 0.5);
+  void zero_grad();
+
+  int input_size() const { return sizes_.front(); }
+  int output_size() const { return sizes_.back(); }
+  const std::vector<int>& sizes() const { return sizes_; }
+  int64_t parameter_count() const;
+
+  // Text form: sizes, Adam step, then every weight, bias and Adam moment at full precision.
+  void save(std::ostream& out) const;
+  static Mlp load(std::istream& in);  // throws hlsgym::Error on malformed input
+  bool operator==(const Mlp& o) const;
+
+ private:
+  std::vector<int> sizes_;
+  std::vector<Eigen::MatrixXd> w_, gw_, mw_, vw_;  // weights (in x out), grads, Adam moments
+  std::vector<Eigen::RowVectorXd> b_, gb_, mb_, vb_;
+  std::vector<Eigen::MatrixXd> acts_;  // inputs of each layer, then the output
+  int64_t adam_t_ = 0;
+};
+
+}  // namespace hlsgym::rl

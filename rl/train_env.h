@@ -1,0 +1,24 @@
+// What an agent trains on: an episodic environment with a flat observation vector and a
+// discrete action set. Adapters wrap rl::Env over a set of graphs; tests use small MDPs
+// with known optimal returns.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace hlsgym::rl {
+
+class TrainEnv {
+ public:
+  struct Step {
+    std::vector<double> observation;
+    double reward = 0;
+    bool done = false;  // terminated or truncated: the episode is over
+  };
+  virtual ~TrainEnv() = default;
+  virtual int observation_size() const = 0;
+  virtual int action_count() const = 0;
+  virtual std::vector<double> reset(uint64_t seed) = 0;
+  virtual Step step(int action) = 0;
+};
+
+}  // namespace hlsgym::rl
