@@ -13,5 +13,6 @@ void add_optimize_command(CLI::App& app);
 void add_report_command(CLI::App& app);
 void add_search_command(CLI::App& app);
 void add_evaluate_command(CLI::App& app);
+void add_train_command(CLI::App& app);
 
 }  // namespace hlsgym::cli

@@ -1,7 +1,7 @@
 // hlsgym evaluate --graphs DIR|FILE... --policy P [--reward R] [--target T] [--json]:
 // a policy's orders against XLA's default order on a set of graphs (rl/evaluation.h).
-// Until learned policies land, P is one of the search policies (greedy, beam, random) or
-// `default` (the flattened default order) — the same table a learned policy will fill.
+// P is a policy file from `hlsgym train`, or a search policy (greedy, beam, random, ga) or
+// `default` (the flattened default order) as reference rows.
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -9,10 +9,12 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/graphs.h"
 #include "cli/targets.h"
 #include "frontend/load.h"
 #include "ir/error.h"
 #include "rl/evaluation.h"
+#include "rl/policy_file.h"
 
 namespace hlsgym::cli {
 namespace {
@@ -26,27 +28,6 @@ struct EvaluateFlags {
   bool json = false, no_baselines = false;
   uint64_t seed = 1;
 };
-
-std::vector<std::pair<std::string, ir::Module>> load_graphs(const std::vector<std::string>& args) {
-  std::vector<fs::path> files;
-  for (const auto& a : args) {
-    if (fs::is_directory(a)) {
-      std::vector<fs::path> in;
-      for (const auto& e : fs::directory_iterator(a))
-        if (e.path().extension() == ".hlo" || e.path().extension() == ".yaml") in.push_back(e.path());
-      std::sort(in.begin(), in.end());
-      if (in.empty()) throw Error(a + ": no .hlo or .yaml graphs in this folder");
-      files.insert(files.end(), in.begin(), in.end());
-    } else if (fs::is_regular_file(a)) {
-      files.emplace_back(a);
-    } else {
-      throw Error(a + ": no such graph file or folder");
-    }
-  }
-  std::vector<std::pair<std::string, ir::Module>> out;
-  for (const auto& f : files) out.emplace_back(f.stem().string(), frontend::load_design(f.string()).module);
-  return out;
-}
 
 nlohmann::json to_json(const rl::EvalReport& r) {
   nlohmann::json graphs = nlohmann::json::array();
@@ -87,7 +68,15 @@ int run_evaluate(const EvaluateFlags& f) {
   eo.reward = f.reward;
   if (rl::needs_hardware(rl::parse_reward_space(f.reward)) || !f.target.empty()) eo.target = load_cli_target(f.target, "");
   const auto graphs = load_graphs(f.graphs);
-  const rl::OrderPolicy policy = rl::search_policy(f.policy, eo, f.max_len, f.budget_steps);
+  rl::OrderPolicy policy;
+  if (rl::is_policy_file(f.policy)) {
+    auto file = std::make_shared<rl::PolicyFile>(rl::load_policy(f.policy));
+    if (file->reward != f.reward)
+      fmt::print(stderr, "note: the policy was trained on reward {}, evaluated on {}\n", file->reward, f.reward);
+    policy = {f.policy, [file, eo](const ir::Module& g, const std::string&) { return rl::policy_order(*file, g, eo); }};
+  } else {
+    policy = rl::search_policy(f.policy, eo, f.max_len, f.budget_steps);
+  }
   rl::EvalOptions o;
   o.baselines = !f.no_baselines;
   o.seed = f.seed;
@@ -107,8 +96,9 @@ void add_evaluate_command(CLI::App& app) {
       "graph I (initial), D (default order), R (policy) and (I-R)/(I-D); the geomean; the share\n"
       "of graphs where R <= D; random and greedy search at the policy's wall-clock per graph.");
   cmd->add_option("--graphs", f->graphs, "folders of .hlo/.yaml graphs, or graph files")->required();
-  cmd->add_option("--policy", f->policy, "greedy, beam, random (search policies) or default")
-      ->check(CLI::IsMember({"greedy", "beam", "random", "ga", "default"}))
+  cmd->add_option("--policy", f->policy,
+                  "a policy file from `hlsgym train`, or a search policy: greedy, beam, random, ga,\n"
+                  "default (the flattened default order)")
       ->capture_default_str();
   cmd->add_option("--reward", f->reward, "opcount, cycles, energy, area, memory or hw")->capture_default_str();
   cmd->add_option("--target", f->target, "hardware target for hardware rewards: fpga, cpu or FILE.yaml");

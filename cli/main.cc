@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   hlsgym::cli::add_report_command(app);
   hlsgym::cli::add_search_command(app);
   hlsgym::cli::add_evaluate_command(app);
+  hlsgym::cli::add_train_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

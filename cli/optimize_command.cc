@@ -17,6 +17,8 @@
 #include "ir/verifier.h"
 #include "passes/equivalence.h"
 #include "passes/order.h"
+#include "rl/policy_file.h"
+#include "cli/targets.h"
 
 namespace hlsgym::cli {
 namespace {
@@ -76,11 +78,25 @@ void print_table(const std::string& design, const passes::Order& order, const Su
                check->detail.empty() ? "" : ": ", check->detail);
 }
 
+// `default`, a list, an order file, or a trained policy file (rl/policy_file.h), whose
+// greedy episode on this design gives the order.
+passes::Order order_from_spec(const std::string& spec, const ir::Module& design) {
+  if (!rl::is_policy_file(spec)) return passes::parse_order(spec);
+  rl::PolicyFile policy = rl::load_policy(spec);
+  rl::EnvOptions eo;
+  if (rl::needs_hardware(rl::parse_reward_space(policy.reward))) eo.target = load_cli_target("", "");
+  passes::Order o;
+  o.spec = spec;
+  o.names = rl::policy_order(policy, design, eo);
+  o.pipeline = passes::make_pipeline(o.names);
+  return o;
+}
+
 int run_optimize(const OptimizeFlags& flags) {
   frontend::Design d = frontend::load_design(flags.design);
   std::string spec = flags.order;
   if (spec.empty()) spec = d.passes.empty() ? "default" : fmt::format("{}", fmt::join(d.passes, ","));
-  passes::Order order = passes::parse_order(spec);
+  passes::Order order = order_from_spec(spec, d.module);
 
   const ir::Module before = d.module;
   ir::Module after = d.module;
@@ -146,7 +162,8 @@ void add_optimize_command(CLI::App& app) {
   cmd->add_option("DESIGN", flags->design, "a .yaml design or a .hlo XLA HLO text file")->required();
   cmd->add_option("--order", flags->order,
                   "`default` (XLA's CPU pipeline order), a comma-separated list of pass names,\n"
-                  "or a file of pass names; default: the design's `passes:` or `default`");
+                  "a file of pass names, or a policy file from `hlsgym train`; default: the\n"
+                  "design's `passes:` or `default`");
   cmd->add_flag("--check", flags->check, "prove the outputs unchanged on random inputs");
   cmd->add_option("--seed", flags->seed, "seed of the random inputs for --check")->capture_default_str();
   cmd->add_option("--input-sets", flags->input_sets, "random input sets for --check")

@@ -1,0 +1,88 @@
+#include "rl/policy_file.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "ir/error.h"
+
+namespace hlsgym::rl {
+namespace {
+constexpr const char* kHeader = "hlsgym-policy 1";
+}
+
+void save_policy(const PolicyFile& p, const std::string& path) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp);
+    if (!out) throw Error(path + ": cannot write the policy file");
+    out << kHeader << "\nalgo " << p.algo << "\nobservation " << p.observation << "\nreward " << p.reward
+        << "\nmax_steps " << p.max_steps << "\nactions " << p.actions.size();
+    for (const auto& a : p.actions) out << ' ' << a;
+    out << '\n';
+    p.agent.save(out);
+    if (!out) throw Error(path + ": writing the policy file failed");
+  }
+  std::filesystem::rename(tmp, path);
+}
+
+bool is_policy_file(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  return in && std::getline(in, line) && line.rfind("hlsgym-policy", 0) == 0;
+}
+
+PolicyFile load_policy(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw Error(path + ": cannot read the policy file");
+  std::string line;
+  std::getline(in, line);
+  if (line.rfind("hlsgym-policy", 0) != 0) throw Error(path + ": not an hlsgym policy file");
+  if (line != kHeader) throw Error(path + ": policy file version '" + line + "' is not supported (this build reads '" + kHeader + "')");
+  PolicyFile p;
+  std::string key;
+  size_t n = 0;
+  if (!(in >> key >> p.algo) || key != "algo" || p.algo != "ppo") throw Error(path + ": only ppo policies are supported");
+  if (!(in >> key >> p.observation) || key != "observation") throw Error(path + ": missing observation");
+  if (!(in >> key >> p.reward) || key != "reward") throw Error(path + ": missing reward");
+  if (!(in >> key >> p.max_steps) || key != "max_steps" || p.max_steps <= 0) throw Error(path + ": bad max_steps");
+  if (!(in >> key >> n) || key != "actions" || n > 10000) throw Error(path + ": bad action list");
+  p.actions.resize(n);
+  for (auto& a : p.actions) in >> a;
+  if (static_cast<int>(n) != Env::action_count()) throw Error(path + ": trained on " + std::to_string(n) +
+                                                             " passes, this build has " + std::to_string(Env::action_count()));
+  for (int a = 0; a < Env::action_count(); ++a)
+    if (p.actions[static_cast<size_t>(a)] != Env::action_name(a))
+      throw Error(path + ": action " + std::to_string(a) + " was '" + p.actions[static_cast<size_t>(a)] +
+                  "' in training but is '" + Env::action_name(a) + "' in this build");
+  try {
+    p.agent = Ppo::load(in);
+  } catch (const Error& e) {
+    throw Error(path + ": " + e.what());
+  }
+  return p;
+}
+
+EnvOptions policy_env_options(const PolicyFile& p, EnvOptions base) {
+  base.observation = p.observation;
+  base.reward = p.reward;
+  base.max_steps = p.max_steps;
+  base.shaping = false;
+  base.normalize_by_default = false;
+  return base;
+}
+
+std::vector<std::string> policy_order(PolicyFile& p, const ir::Module& graph, const EnvOptions& env_base) {
+  Env env(policy_env_options(p, env_base));
+  std::vector<double> obs = env.reset(graph, "policy");
+  std::vector<std::string> order;
+  for (int t = 0; t < p.max_steps; ++t) {
+    const StepResult r = env.step(p.agent.act(obs, true));
+    if (r.info.changed) order.push_back(r.info.pass);
+    obs = r.observation;
+    if (r.truncated || r.terminated) break;
+  }
+  return order;
+}
+
+}  // namespace hlsgym::rl

@@ -1,0 +1,37 @@
+// A trained pass-ordering policy on disk, and applying it to a graph.
+//
+// Format (text, versioned): a header line "hlsgym-policy 1", then key-value lines
+// (algo, observation, reward, max_steps, actions = the pass names the action indices
+// meant when training), then the agent's full state (rl/ppo.h). Loading checks the header,
+// the version and that every action names a pass this build has (in the same order), so
+// a policy never silently drives the wrong passes. Saved atomically (temp file + rename):
+// a checkpoint interrupted mid-write leaves the previous one intact.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "ir/module.h"
+#include "rl/env.h"
+#include "rl/ppo.h"
+
+namespace hlsgym::rl {
+
+struct PolicyFile {
+  std::string algo = "ppo", observation = "opcount", reward = "opcount";
+  int max_steps = 30;
+  std::vector<std::string> actions;
+  Ppo agent{1, 1, PpoOptions{}};
+};
+
+void save_policy(const PolicyFile& p, const std::string& path);
+PolicyFile load_policy(const std::string& path);  // throws hlsgym::Error naming the file
+bool is_policy_file(const std::string& path);     // starts with the header line
+
+// The order the policy picks for `graph`: a greedy episode of max_steps; passes that
+// changed nothing are left out (replaying the order gives the same module).
+std::vector<std::string> policy_order(PolicyFile& p, const ir::Module& graph, const EnvOptions& env_base);
+
+// Environment options matching the policy (observation, reward, episode length).
+EnvOptions policy_env_options(const PolicyFile& p, EnvOptions base);
+
+}  // namespace hlsgym::rl

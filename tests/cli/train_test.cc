@@ -1,0 +1,56 @@
+// `hlsgym train` end to end: a policy file, its learning curve, --resume continuing the
+// run, and the policy driving `optimize --order POLICY` and `evaluate --policy POLICY`.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "tests/support/run_cli.h"
+#include "tests/support/test_data.h"
+
+namespace hlsgym::testing {
+namespace {
+namespace fs = std::filesystem;
+
+TEST(CliTrain, TrainsResumesAndDrivesOptimizeAndEvaluate) {
+  const fs::path dir = fs::temp_directory_path() / "hlsgym_cli_train";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string policy = (dir / "p.policy").string();
+  const std::string designs = (source_dir() / "designs").string();
+  CliResult r = run_cli("train --graphs " + designs + " --reward cycles --steps 1024 --episode-len 8 --hidden 16 -o " + policy);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("steps/s"), std::string::npos);  // the progress line
+  ASSERT_TRUE(fs::exists(policy));
+  EXPECT_TRUE(fs::exists(policy + ".csv"));
+  EXPECT_TRUE(fs::exists(policy + ".svg"));
+  std::ifstream head(policy);
+  std::string line;
+  std::getline(head, line);
+  EXPECT_EQ(line, "hlsgym-policy 1");
+
+  CliResult resumed = run_cli("train --graphs " + designs + " --reward cycles --steps 2048 --episode-len 8 -o " + policy +
+                              " --resume");
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_NE(resumed.err.find("resuming"), std::string::npos);
+  EXPECT_NE(resumed.out.find("(2048 steps)"), std::string::npos) << resumed.out;
+
+  CliResult opt = run_cli("optimize " + designs + "/stencil_3pt.yaml --order " + policy + " --check --json");
+  ASSERT_EQ(opt.exit_code, 0) << opt.err;
+  EXPECT_EQ(nlohmann::json::parse(opt.out)["check"], "passed");
+  CliResult ev = run_cli("evaluate --graphs " + designs + " --policy " + policy + " --reward cycles --no-baselines --json");
+  ASSERT_EQ(ev.exit_code, 0) << ev.err;
+  EXPECT_EQ(nlohmann::json::parse(ev.out)["graphs"].size(), 15u);
+
+  std::ofstream(dir / "bad.policy") << "hlsgym-policy 9\n";
+  CliResult bad = run_cli("optimize " + designs + "/fir8.yaml --order " + (dir / "bad.policy").string());
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("not supported"), std::string::npos) << bad.err;
+  CliResult algo = run_cli("train --graphs " + designs + " --algo dqn -o " + (dir / "x").string());
+  EXPECT_EQ(algo.exit_code, 1);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace hlsgym::testing
