@@ -80,13 +80,14 @@ void print_table(const std::string& design, const passes::Order& order, const Su
 
 // `default`, a list, an order file, or a trained policy file (rl/policy_file.h), whose
 // greedy episode on this design gives the order.
-passes::Order order_from_spec(const std::string& spec, const ir::Module& design) {
+passes::Order order_from_spec(const std::string& given, const ir::Module& design) {
+  const std::string spec = given == "learned" ? shipped_policy_path("learned") : given;
   if (!rl::is_policy_file(spec)) return passes::parse_order(spec);
   rl::PolicyFile policy = rl::load_policy(spec);
   rl::EnvOptions eo;
   if (rl::needs_hardware(rl::parse_reward_space(policy.reward))) eo.target = load_cli_target("", "");
   passes::Order o;
-  o.spec = spec;
+  o.spec = given;
   o.names = rl::policy_order(policy, design, eo);
   o.pipeline = passes::make_pipeline(o.names);
   return o;
@@ -162,7 +163,8 @@ void add_optimize_command(CLI::App& app) {
   cmd->add_option("DESIGN", flags->design, "a .yaml design or a .hlo XLA HLO text file")->required();
   cmd->add_option("--order", flags->order,
                   "`default` (XLA's CPU pipeline order), a comma-separated list of pass names,\n"
-                  "a file of pass names, or a policy file from `hlsgym train`; default: the\n"
+                  "a file of pass names, a policy file from `hlsgym train`, or `learned` (the\n"
+                  "shipped policy, designs/policies/learned.policy); default: the\n"
                   "design's `passes:` or `default`");
   cmd->add_flag("--check", flags->check, "prove the outputs unchanged on random inputs");
   cmd->add_option("--seed", flags->seed, "seed of the random inputs for --check")->capture_default_str();

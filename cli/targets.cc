@@ -27,4 +27,12 @@ std::shared_ptr<const hwmodel::Target> load_cli_target(const std::string& name_o
   return std::make_shared<const hwmodel::Target>(hwmodel::load_target(name, target_search_dirs()));
 }
 
+std::string shipped_policy_path(const std::string& name) {
+  for (const auto& d : target_search_dirs()) {
+    const fs::path p = d.parent_path() / "policies" / (name + ".policy");
+    if (fs::exists(p)) return p.string();
+  }
+  throw Error("the shipped policy '" + name + "' was not found (designs/policies/" + name + ".policy)");
+}
+
 }  // namespace hlsgym::cli

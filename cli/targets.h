@@ -17,4 +17,7 @@ std::vector<std::filesystem::path> target_search_dirs();
 std::shared_ptr<const hwmodel::Target> load_cli_target(const std::string& name_or_path,
                                                         const std::string& design_target);
 
+// designs/policies/NAME.policy beside the targets (`--order learned`); throws when absent.
+std::string shipped_policy_path(const std::string& name);
+
 }  // namespace hlsgym::cli

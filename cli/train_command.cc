@@ -28,7 +28,7 @@ struct TrainFlags {
   int episode_len = 30;
   uint64_t seed = 1;
   double checkpoint_s = 120;
-  bool shaping = false, resume = false;
+  bool shaping = false, resume = false, normalize = false;
 };
 
 std::vector<int> parse_sizes(const std::string& s) {
@@ -67,6 +67,7 @@ int run_train(const TrainFlags& f) {
   eo.observation = f.observation;
   eo.max_steps = f.episode_len;
   eo.shaping = f.shaping;
+  eo.normalize_by_default = f.normalize;
   if (rl::needs_hardware(rl::parse_reward_space(f.reward)) || !f.target.empty()) eo.target = load_cli_target(f.target, "");
   rl::GraphTrainEnv env(load_graphs(f.graphs), eo);
   rl::PolicyFile policy;
@@ -131,6 +132,9 @@ void add_train_command(CLI::App& app) {
   cmd->add_option("--observation", f->observation, "observation spaces joined by '+'")->capture_default_str();
   cmd->add_option("--hidden", f->hidden, "hidden layer sizes, e.g. 64,64 (the paper: 2048,2048)")->capture_default_str();
   cmd->add_flag("--shaping", f->shaping, "potential-based reward shaping, phi = -(flops + 2 transcendentals)");
+  cmd->add_flag("--normalize", f->normalize,
+                "divide each graph's rewards by the default order's gain on it (an episode that\n"
+                "matches the default order returns 1), so large graphs do not dominate training");
   cmd->add_option("--checkpoint-s", f->checkpoint_s, "seconds between checkpoints")->capture_default_str();
   cmd->add_flag("--resume", f->resume, "continue the run saved in the policy file");
   cmd->callback([f] {

@@ -55,6 +55,7 @@ Env::Env(EnvOptions options)
   if (needs_hardware(reward_kind_) && !options_.target)
     throw Error("reward '" + options_.reward + "' needs a hardware target (--target fpga|cpu|FILE)");
   cache_ = std::make_shared<MetricsCache>(options_.target.get(), options_.estimate);
+  default_cost_cache_ = std::make_shared<std::unordered_map<uint64_t, double>>();
 }
 
 int Env::action_count() { return static_cast<int>(actions().size()); }
@@ -109,9 +110,13 @@ std::vector<double> Env::reset(const ir::Module& design, const std::string& desi
   reassociated_ = false;
   scale_ = 1;
   if (options_.normalize_by_default) {
-    ir::Module d = design;
-    passes::make_default_order()->run(d);
-    const double gain = initial_cost() - cost_of_module(d);
+    auto it = default_cost_cache_->find(hash_);
+    if (it == default_cost_cache_->end()) {
+      ir::Module d = design;
+      passes::make_default_order()->run(d);
+      it = default_cost_cache_->emplace(hash_, cost_of_module(d)).first;
+    }
+    const double gain = initial_cost() - it->second;
     scale_ = gain > 0 ? gain : std::max(initial_cost(), 1e-12);
   }
   return observation();

@@ -1,5 +1,6 @@
 #include "rl/policy_file.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -76,9 +77,25 @@ std::vector<std::string> policy_order(PolicyFile& p, const ir::Module& graph, co
   Env env(policy_env_options(p, env_base));
   std::vector<double> obs = env.reset(graph, "policy");
   std::vector<std::string> order;
+  // A pass that changed nothing leaves the state — and so a deterministic policy's choice —
+  // as it was: without masking, the greedy policy would repeat that no-op to the end of the
+  // episode. So no-op passes are masked until the state changes, and the episode ends when
+  // every pass is a no-op.
+  std::vector<bool> masked(static_cast<size_t>(Env::action_count()), false);
   for (int t = 0; t < p.max_steps; ++t) {
-    const StepResult r = env.step(p.agent.act(obs, true));
-    if (r.info.changed) order.push_back(r.info.pass);
+    const std::vector<double> probs = p.agent.probabilities(obs);
+    int best = -1;
+    for (int a = 0; a < Env::action_count(); ++a)
+      if (!masked[static_cast<size_t>(a)] && (best < 0 || probs[static_cast<size_t>(a)] > probs[static_cast<size_t>(best)]))
+        best = a;
+    if (best < 0) break;
+    const StepResult r = env.step(best);
+    if (r.info.changed) {
+      order.push_back(r.info.pass);
+      std::fill(masked.begin(), masked.end(), false);
+    } else {
+      masked[static_cast<size_t>(best)] = true;
+    }
     obs = r.observation;
     if (r.truncated || r.terminated) break;
   }

@@ -27,8 +27,9 @@ void save_policy(const PolicyFile& p, const std::string& path);
 PolicyFile load_policy(const std::string& path);  // throws hlsgym::Error naming the file
 bool is_policy_file(const std::string& path);     // starts with the header line
 
-// The order the policy picks for `graph`: a greedy episode of max_steps; passes that
-// changed nothing are left out (replaying the order gives the same module).
+// The order the policy picks for `graph`: a greedy episode of max_steps in which a pass
+// that changed nothing is masked until the state changes; passes that changed nothing are
+// left out of the order (replaying it gives the same module).
 std::vector<std::string> policy_order(PolicyFile& p, const ir::Module& graph, const EnvOptions& env_base);
 
 // Environment options matching the policy (observation, reward, episode length).

@@ -54,3 +54,18 @@ TEST(CliTrain, TrainsResumesAndDrivesOptimizeAndEvaluate) {
 
 }  // namespace
 }  // namespace hlsgym::testing
+
+namespace hlsgym::testing {
+namespace {
+
+TEST(CliTrain, ShippedLearnedPolicyOptimizesADesign) {
+  CliResult r = run_cli("optimize " + (source_dir() / "designs" / "layernorm.yaml").string() + " --order learned --check --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err << "\n(if passes were added, retrain designs/policies/learned.policy: see its README)";
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["check"], "passed");
+  EXPECT_EQ(j["order_spec"], "learned");
+  EXPECT_LE(j["after"]["instructions"].get<int>(), j["before"]["instructions"].get<int>());
+}
+
+}  // namespace
+}  // namespace hlsgym::testing
