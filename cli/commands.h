@@ -12,6 +12,7 @@ void add_passes_command(CLI::App& app);
 void add_optimize_command(CLI::App& app);
 void add_report_command(CLI::App& app);
 void add_search_command(CLI::App& app);
+void add_rtl_command(CLI::App& app);
 void add_evaluate_command(CLI::App& app);
 void add_train_command(CLI::App& app);
 

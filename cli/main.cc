@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   hlsgym::cli::add_optimize_command(app);
   hlsgym::cli::add_report_command(app);
   hlsgym::cli::add_search_command(app);
+  hlsgym::cli::add_rtl_command(app);
   hlsgym::cli::add_evaluate_command(app);
   hlsgym::cli::add_train_command(app);
   try {

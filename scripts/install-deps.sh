@@ -6,7 +6,7 @@ packages=(
   cmake g++ make ccache pkg-config
   libeigen3-dev libyaml-cpp-dev libfmt-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  verilator
+  verilator yosys
 )
 missing=()
 for p in "${packages[@]}"; do

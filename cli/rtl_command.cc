@@ -1,0 +1,126 @@
+// hlsgym rtl DESIGN -o DIR [--target T] [--schedule S] [--lanes N] [--sim] [--vectors N] [--seed S]
+//   [--trace] [--synth] [--fixed W,I] [--json]:
+// emit Verilog and a Verilator testbench from the hardware model's schedule and binding;
+// --sim builds and simulates it against the interpreter, --synth runs Yosys.
+#include <fmt/core.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/targets.h"
+#include "frontend/load.h"
+#include "ir/error.h"
+#include "rtl/driver.h"
+#include "rtl/fixed_point.h"
+#include "rtl/rtl.h"
+#include "rtl/yosys.h"
+
+namespace hlsgym::cli {
+namespace {
+
+struct RtlFlags {
+  std::string design, out, target, schedule = "list", fixed;
+  int vectors = 16, lanes = 0;
+  uint64_t seed = 1;
+  bool sim = false, trace = false, synth = false, json = false;
+};
+
+nlohmann::json sim_json(const rtl::SimResult& r) {
+  nlohmann::json j{{"vectors", r.vectors},
+                   {"mismatches", r.mismatches},
+                   {"estimated_cycles", r.estimated_cycles},
+                   {"measured_cycles", r.measured_cycles},
+                   {"min_measured_cycles", r.min_measured_cycles},
+                   {"timeouts", r.timeouts},
+                   {"build_seconds", r.build_seconds},
+                   {"run_seconds", r.run_seconds},
+                   {"verilog", r.verilog.string()}};
+  if (r.first) j["first_mismatch"] = rtl::describe(*r.first);
+  if (!r.vcd.empty()) j["vcd"] = r.vcd.string();
+  return j;
+}
+
+void print_sim(const rtl::SimResult& r) {
+  fmt::print("simulation: {} vectors, {} mismatching output elements, {} timeouts\n", r.vectors, r.mismatches,
+             r.timeouts);
+  fmt::print("cycles: estimated {}, measured {}{}\n", r.estimated_cycles, r.measured_cycles,
+             r.measured_cycles == r.estimated_cycles && r.min_measured_cycles == r.estimated_cycles ? " (agree)"
+                                                                                                    : " (DISAGREE)");
+  fmt::print("verilator build {:.2f} s, run {:.3f} s\n", r.build_seconds, r.run_seconds);
+  if (r.first) fmt::print("first mismatch: {}\n", rtl::describe(*r.first));
+  if (!r.vcd.empty()) fmt::print("trace: {}\n", r.vcd.string());
+}
+
+void run_rtl(const RtlFlags& flags) {
+  frontend::Design d = frontend::load_design(flags.design);
+  const auto target = load_cli_target(flags.target, d.target);
+  ir::Module m = flags.fixed.empty() ? d.module : rtl::quantize(d.module, rtl::parse_fixed(flags.fixed));
+  rtl::EmitOptions o;
+  const auto kind = hwmodel::scheduler_from_name(flags.schedule);
+  if (!kind) throw Error("--schedule: expected asap, alap, list or exact, got '" + flags.schedule + "'");
+  o.estimate.scheduler = *kind;
+  o.estimate.lanes = flags.lanes;
+  o.module_name = rtl::module_name_for(d.name.empty() ? m.name() : d.name);
+  const rtl::EmittedDesign e = rtl::emit(m, *target, o);
+  const rtl::Files files = rtl::write_files(e, flags.out);
+  nlohmann::json j{{"design", o.module_name},
+                   {"verilog", files.verilog.string()},
+                   {"testbench", files.testbench.string()},
+                   {"estimated_cycles", e.estimated_cycles},
+                   {"lines", e.inventory.lines}};
+  if (!flags.json)
+    fmt::print("wrote {} ({} lines, {} units, {} tracks) and {}; estimated {} cycles\n", files.verilog.string(),
+               e.inventory.lines, e.inventory.units, e.inventory.tracks, files.testbench.string(), e.estimated_cycles);
+  std::optional<rtl::SimResult> sim;
+  if (flags.sim || flags.trace) {
+    rtl::SimOptions so{flags.vectors, flags.seed, flags.trace};
+    const rtl::BuildResult b = rtl::build_model(e, files, flags.trace);
+    sim = rtl::simulate(m, e, files, b, so);
+    if (flags.json) j.update(sim_json(*sim));
+    else print_sim(*sim);
+  }
+  if (flags.synth) {
+    const rtl::SynthReport s = rtl::synthesize(e, files);
+    if (flags.json) j["synth"] = rtl::synth_json(e, s);
+    else fmt::print("{}", rtl::synth_text(e, s));
+  }
+  if (flags.json) fmt::print("{}\n", j.dump(2));
+  if (sim && !sim->passed())
+    throw Error(sim->first ? "cosimulation failed: " + rtl::describe(*sim->first)
+                           : fmt::format("cosimulation failed: measured {} cycles (min {}), estimated {}, {} timeouts",
+                                         sim->measured_cycles, sim->min_measured_cycles, sim->estimated_cycles,
+                                         sim->timeouts));
+}
+
+}  // namespace
+
+void add_rtl_command(CLI::App& app) {
+  auto flags = std::make_shared<RtlFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "rtl",
+      "Emit synthesizable Verilog-2005 that runs the hardware model's schedule on its bound\n"
+      "units and registers, plus a C++ Verilator testbench. --sim builds it with Verilator,\n"
+      "runs random input vectors and compares every output element with the interpreter and\n"
+      "the measured cycles with the estimate; --synth runs Yosys and compares its operator\n"
+      "and DSP/LUT/FF counts with the area estimate. Integer designs only: float designs need\n"
+      "--fixed W,I (quantized to W-bit fixed point with I integer bits first).");
+  cmd->add_option("DESIGN", flags->design, "a .yaml design or a .hlo XLA HLO text file")->required();
+  cmd->add_option("-o,--out", flags->out, "output folder for <design>.v, tb_<design>.cpp and the build")->required();
+  cmd->add_option("--target", flags->target,
+                  "fpga (designs/targets/NAME.yaml) or a target .yaml file; default: the design's `target:` or fpga");
+  cmd->add_option("--schedule", flags->schedule, "asap, alap, list or exact")->capture_default_str();
+  cmd->add_option("--lanes", flags->lanes, "parallel lanes per op (default: the target's default_lanes)")
+      ->check(CLI::Range(1, 1 << 12));
+  cmd->add_flag("--sim", flags->sim, "build with Verilator, simulate and compare with the interpreter");
+  cmd->add_option("--vectors", flags->vectors, "random input vectors to simulate")
+      ->check(CLI::Range(1, 1000000))->capture_default_str();
+  cmd->add_option("--seed", flags->seed, "vector k uses random inputs of seed + k")->capture_default_str();
+  cmd->add_flag("--trace", flags->trace, "write a VCD of the simulation to DIR/trace.vcd (implies --sim)");
+  cmd->add_flag("--synth", flags->synth,
+                "run Yosys (word level; gate level with synth_xilinx on small designs) and compare with the estimate");
+  cmd->add_option("--fixed", flags->fixed, "quantize floats to fixed point: W total bits (8, 16, 32), I integer bits");
+  cmd->add_flag("--json", flags->json, "print one JSON object instead of text");
+  cmd->callback([flags] { run_rtl(*flags); });
+}
+
+}  // namespace hlsgym::cli

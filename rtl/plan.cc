@@ -1,0 +1,309 @@
+// make_plan: values to buffers and tracks, tasks to units, parameters and outputs to
+// ports (plan.h). The per-op work is in plan_ops.cc and plan_expr.cc.
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "hwmodel/unit_class.h"
+#include "ir/error.h"
+#include "rtl/plan_internal.h"
+
+namespace hlsgym::rtl {
+using ir::ElementType;
+using ir::InstrId;
+using ir::Opcode;
+using namespace plan_detail;
+
+int datapath_width(ElementType t) { return t == ElementType::kPred ? 1 : ir::bit_width(t); }
+int storage_width(ElementType t) { return ir::byte_width(t) * 8; }
+
+namespace plan_detail {
+
+int PlanContext::buffer_of(InstrId value) const {
+  const Loc& l = loc[value];
+  if (l.tuple || l.buffer < 0) refuse(value, "its value is a tuple or has no storage where an array is needed");
+  return l.buffer;
+}
+
+void PlanContext::refuse(InstrId i, const std::string& why) const {
+  throw Error(fmt::format("rtl: op {} ('{}'): {}", ir::name(m.opcode(i)), m.name(i), why),
+              {m.source_file(), m.payload(i).line});
+}
+
+}  // namespace plan_detail
+
+namespace {
+
+bool supported_type(ElementType t) {
+  switch (t) {
+    case ElementType::kPred: case ElementType::kS8: case ElementType::kS16: case ElementType::kS32:
+    case ElementType::kS64: case ElementType::kU8: case ElementType::kU16: case ElementType::kU32:
+    case ElementType::kU64:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The first unsupported element type in a shape, if any.
+std::optional<ElementType> bad_type(const ir::Shape& s) {
+  if (s.is_tuple()) {
+    for (const ir::Shape& e : s.tuple_elements())
+      if (auto b = bad_type(e)) return b;
+    return std::nullopt;
+  }
+  if (!supported_type(s.element_type())) return s.element_type();
+  return std::nullopt;
+}
+
+// Integer types only: floats need --fixed first (the message says so).
+void check_types(const ir::Module& m) {
+  for (ir::CompId c : m.computation_post_order())
+    for (InstrId i : m.instructions(c)) {
+      const auto bad = bad_type(m.shape(i));
+      if (!bad) continue;
+      const bool fp = ir::is_floating(*bad) || ir::is_complex(*bad);
+      throw Error(fmt::format("rtl: op {} ('{}') has element type {}; the RTL emitter is integer only (pred, s8..s64, "
+                              "u8..u64){}",
+                              ir::name(m.opcode(i)), m.name(i), ir::element_type_name(*bad),
+                              fp ? ": quantize the design to fixed point with --fixed W,I" : ""),
+                  {m.source_file(), m.payload(i).line});
+    }
+}
+
+std::string sanitize(std::string_view name) {
+  std::string s;
+  for (char ch : name) s += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) s = "v" + s;
+  if (s.size() > 40) s.resize(40);
+  return s;
+}
+
+class Unique {
+ public:
+  std::string operator()(const std::string& base) {
+    std::string n = base;
+    for (int k = 2; !used_.insert(n).second; ++k) n = fmt::format("{}_{}", base, k);
+    return n;
+  }
+
+ private:
+  std::set<std::string> used_;
+};
+
+bool is_alias(Opcode op) {
+  switch (op) {
+    case Opcode::kReshape: case Opcode::kBitcast: case Opcode::kBitcastConvert: case Opcode::kTuple:
+    case Opcode::kGetTupleElement: case Opcode::kOptimizationBarrier:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool emitter_op(Opcode op) {
+  switch (op) {
+    case Opcode::kParameter: case Opcode::kConstant: case Opcode::kReshape: case Opcode::kBitcast:
+    case Opcode::kBitcastConvert: case Opcode::kTuple: case Opcode::kGetTupleElement:
+    case Opcode::kOptimizationBarrier: case Opcode::kBroadcast: case Opcode::kTranspose: case Opcode::kSlice:
+    case Opcode::kConcatenate: case Opcode::kPad: case Opcode::kIota: case Opcode::kReverse: case Opcode::kCopy:
+    case Opcode::kDot: case Opcode::kConvolution: case Opcode::kReduce: case Opcode::kReduceWindow:
+    case Opcode::kFusion: case Opcode::kMap: case Opcode::kDynamicSlice:
+      return true;
+    default:
+      return supported_elementwise(op);
+  }
+}
+
+class Planner {
+ public:
+  Planner(const ir::Module& m, const hwmodel::Target& t, const hwmodel::EstimateDetails& d, Plan& plan)
+      : m_(m), d_(d), plan_(plan), c_(m, t, plan) {}
+
+  void run() {
+    for (const hwmodel::BufferTrack& tr : d_.binding.tracks) plan_.tracks.push_back({tr.bytes, !tr.registers, {}});
+    for (const hwmodel::UnitInstance& u : d_.binding.units) {
+      Unit x;
+      x.cls = std::string(hwmodel::unit_class_name(static_cast<hwmodel::UnitClass>(u.unit)));
+      x.index = u.index;
+      plan_.units.push_back(x);
+    }
+    for (uint32_t t = 0; t < d_.graph.size(); ++t) place(t);
+    finish_units();
+    make_ports();
+  }
+
+ private:
+  void place(uint32_t t) {
+    const hwmodel::Task& k = d_.graph.tasks[t];
+    const InstrId i = k.instr;
+    if (m_.computation_of(i) != m_.entry())
+      c_.refuse(i, fmt::format("it sits in computation '{}', which the hardware model inlines (a call, or a fusion "
+                               "holding a reduction or dot); the RTL emitter needs them flat: run call-inliner "
+                               "or defuser first",
+                               m_.computation(m_.computation_of(i)).name));
+    const Opcode op = m_.opcode(i);
+    if (op == Opcode::kParameter || op == Opcode::kConstant) return place_input(t, i);
+    if (is_alias(op)) return place_alias(i);
+    if (k.unit == hwmodel::kNoUnit || d_.binding.unit_of_task[t] == hwmodel::kNoInstance)
+      c_.refuse(i, "the RTL emitter does not support this op (it has no unit in the hardware model: control flow, "
+                   "or an op outside the supported set)");
+    place_task(t, i);
+  }
+
+  int new_buffer(uint32_t t, InstrId i, Buffer::Origin origin) {
+    const ir::Shape& s = m_.shape(i);
+    if (s.is_tuple()) c_.refuse(i, "tuple-shaped parameters and constants are not supported");
+    if (s.element_count() == 0) c_.refuse(i, "zero-element arrays are not supported");
+    const uint32_t track = d_.binding.track_of_task[t];
+    if (track == hwmodel::kNoInstance || d_.graph.tasks[t].dram)
+      c_.refuse(i, "its buffer is kept in DRAM (larger than the on-chip memory), which the RTL emitter does not model");
+    Buffer b;
+    b.origin = origin;
+    b.name = buffer_names_(sanitize(m_.name(i)));
+    b.type = s.element_type();
+    b.elements = s.element_count();
+    b.track = static_cast<int>(track);
+    b.instr = i;
+    if (origin == Buffer::kParameter) b.param = static_cast<int>(m_.attrs(i).parameter_number);
+    if (origin == Buffer::kConstant) {
+      if (m_.literal(i).elided()) c_.refuse(i, "elided constants ({...}) have no values to put in hardware");
+      for (int64_t k = 0; k < b.elements; ++k) b.init.push_back(literal_bits(m_.literal(i), k));
+    }
+    plan_.buffers.push_back(b);
+    const int id = static_cast<int>(plan_.buffers.size()) - 1;
+    plan_.tracks[track].buffers.push_back(id);
+    c_.loc[i].buffer = id;
+    return id;
+  }
+
+  void place_input(uint32_t t, InstrId i) {
+    new_buffer(t, i, m_.opcode(i) == Opcode::kParameter ? Buffer::kParameter : Buffer::kConstant);
+  }
+
+  void place_alias(InstrId i) {
+    const Opcode op = m_.opcode(i);
+    const auto ops = m_.operands(i);
+    if (op == Opcode::kTuple) {
+      Loc l;
+      l.tuple = true;
+      for (InstrId o : ops) l.elements.push_back(c_.loc[o]);
+      c_.loc[i] = std::move(l);
+      return;
+    }
+    if (op == Opcode::kGetTupleElement) {
+      const Loc& src = c_.loc[ops[0]];
+      const auto k = static_cast<size_t>(m_.attrs(i).tuple_index);
+      if (!src.tuple || k >= src.elements.size()) c_.refuse(i, "get-tuple-element of a value that is not a tuple");
+      c_.loc[i] = src.elements[k];
+      return;
+    }
+    if (ops.size() != 1) c_.refuse(i, "expected one operand");
+    if (m_.shape(i).element_type() == ElementType::kPred || m_.shape(ops[0]).element_type() == ElementType::kPred)
+      if (op == Opcode::kBitcastConvert && m_.shape(i).element_type() != m_.shape(ops[0]).element_type())
+        c_.refuse(i, "bitcast-convert to or from pred is not supported");
+    c_.loc[i] = c_.loc[ops[0]];  // the same bytes, read at this op's element type
+  }
+
+  void place_task(uint32_t t, InstrId i) {
+    const hwmodel::Task& k = d_.graph.tasks[t];
+    if (m_.shape(i).is_tuple()) c_.refuse(i, "ops with tuple results (variadic reduce, ...) are not supported");
+    TaskPlan tp;
+    tp.task = t;
+    tp.instr = i;
+    tp.name = task_names_(fmt::format("t{}_{}", t, sanitize(m_.name(i))));
+    tp.unit = static_cast<int>(d_.binding.unit_of_task[t]);
+    tp.start = d_.schedule.start[t];
+    tp.busy = d_.problem.busy[t];
+    tp.latency = d_.problem.latency[t];
+    tp.lanes = std::max(1, k.lanes);
+    tp.depth = static_cast<int>(tp.latency - tp.busy + 1);
+    tp.out_type = m_.shape(i).element_type();
+    tp.out_buffer = new_buffer(t, i, Buffer::kTask);
+    plan_task(c_, tp);
+    plan_.tasks.push_back(std::move(tp));
+  }
+
+  void finish_units() {
+    for (size_t k = 0; k < plan_.tasks.size(); ++k) plan_.units[plan_.tasks[k].unit].tasks.push_back(static_cast<int>(k));
+    for (Unit& u : plan_.units) {
+      std::sort(u.tasks.begin(), u.tasks.end(),
+                [&](int a, int b) { return plan_.tasks[a].start < plan_.tasks[b].start; });
+      u.mac = u.cls == "int_mac";
+      for (size_t s = 0; s < u.tasks.size(); ++s) {
+        TaskPlan& tp = plan_.tasks[u.tasks[s]];
+        tp.slot = static_cast<int>(s);
+        u.lanes = std::max(u.lanes, tp.lanes);
+        u.width = std::max(u.width, datapath_width(tp.out_type));
+        u.depth = std::max(u.depth, tp.depth);
+        if (u.mac) u.mul_depth = tp.mul_depth, u.add_depth = tp.depth - tp.mul_depth;
+      }
+    }
+  }
+
+  void make_ports() {
+    const ir::Computation& entry = m_.computation(m_.entry());
+    for (InstrId p : entry.params) {
+      if (p == ir::kNoId) continue;
+      const Buffer& b = plan_.buffers[c_.buffer_of(p)];
+      plan_.inputs.push_back({port_names_("in_" + sanitize(m_.name(p))), m_.name(p), b.type, b.elements,
+                              m_.shape(p).rank() == 0, c_.loc[p].buffer, b.param});
+    }
+    const InstrId root = entry.root;
+    add_outputs(c_.loc[root], root, m_.name(root));
+  }
+
+  void add_outputs(const Loc& l, InstrId value, const std::string& name) {
+    if (l.tuple) {
+      const bool named = value != ir::kNoId && m_.opcode(value) == Opcode::kTuple;
+      for (size_t k = 0; k < l.elements.size(); ++k) {
+        const InstrId part = named ? m_.operand(value, k) : ir::kNoId;
+        add_outputs(l.elements[k], part, part != ir::kNoId ? m_.name(part) : fmt::format("{}_{}", name, k));
+      }
+      return;
+    }
+    const Buffer& b = plan_.buffers[l.buffer];
+    const ir::Shape* s = value != ir::kNoId && !m_.shape(value).is_tuple() ? &m_.shape(value) : nullptr;
+    const ElementType type = s ? s->element_type() : b.type;
+    const int64_t elements = s ? s->element_count() : b.elements;
+    plan_.outputs.push_back({port_names_("out_" + sanitize(name)), name, type, elements, s && s->rank() == 0, l.buffer, -1});
+  }
+
+  const ir::Module& m_;
+  const hwmodel::EstimateDetails& d_;
+  Plan& plan_;
+  PlanContext c_;
+  Unique buffer_names_, task_names_, port_names_;
+};
+
+}  // namespace
+
+void check_supported(const ir::Module& m) {
+  if (m.entry() == ir::kNoId) throw Error("rtl: the module has no entry computation", {m.source_file()});
+  check_types(m);
+  for (InstrId i : m.instructions(m.entry()))
+    if (!emitter_op(m.opcode(i)))
+      throw Error(fmt::format("rtl: op {} ('{}') is not supported by the RTL emitter (it builds integer elementwise "
+                              "ops, broadcast, reshape, transpose, slice, concatenate, pad, iota, reverse, copy, dot, "
+                              "convolution, reduce, reduce-window, dynamic-slice, loop fusions and maps; no control "
+                              "flow, sort, gather, scatter, dynamic-update-slice or custom calls)",
+                              ir::name(m.opcode(i)), m.name(i)),
+                  {m.source_file(), m.payload(i).line});
+}
+
+Plan make_plan(const ir::Module& m, const hwmodel::Target& t, const hwmodel::Estimate& e,
+               const std::string& module_name) {
+  if (!t.is_fpga())
+    throw Error(fmt::format("rtl: target '{}' is a CPU; the RTL emitter needs an FPGA target", t.name));
+  if (!e.details) throw std::logic_error("make_plan needs an estimate with details");
+  check_supported(m);
+  Plan plan;
+  plan.module_name = module_name;
+  plan.cycles = e.details->schedule.length;
+  Planner(m, t, *e.details, plan).run();
+  return plan;
+}
+
+}  // namespace hlsgym::rtl

@@ -1,0 +1,182 @@
+// The hardware plan: what the emitted Verilog contains, decided before any text is
+// written. Built from a module and the hardware model's lowering, schedule and binding
+// (hwmodel/estimate.h), so the RTL runs exactly the schedule the estimate describes:
+//
+// - Buffer: one array value that owns storage (an entry parameter, a constant or a
+//   computing task's result). Aliases (reshape, bitcast, tuple, get-tuple-element)
+//   read their operand's buffer. Every buffer lives on a binding track.
+// - Track: one storage vector, as large as the largest buffer the binding's left-edge
+//   allocation put on it; buffers on a track never overlap in time. Elements are packed
+//   little-endian at their byte width, exactly as ir::Literal stores them, so a bitcast
+//   is a plain reinterpretation of the same bits.
+// - Unit: one functional-unit instance of the binding, with its lanes; the tasks bound to
+//   it issue through it one after another (the binding guarantees their issue windows
+//   [start, start + busy) do not overlap).
+// - TaskPlan: one computing task: when it issues, on which unit, and for each lane and
+//   issue cycle which item it computes, with the static sources of its operands.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hwmodel/estimate.h"
+#include "ir/literal.h"
+#include "ir/module.h"
+
+namespace hlsgym::rtl {
+
+// Datapath bits of an element (pred is one bit) and storage bits (its byte width).
+int datapath_width(ir::ElementType t);
+int storage_width(ir::ElementType t);
+
+// One operand value for one item: an element of a buffer, a constant, the lane's partial
+// sum (kAcc: a reduction split over lanes), an element at `index` plus the task's run-time
+// offset (kDyn: dynamic-slice), or nothing (a padding term the item skips, or the unused
+// accumulator of a chunk's first term).
+struct Source {
+  enum Kind : uint8_t { kNone, kRead, kConst, kAcc, kDyn } kind = kNone;
+  int32_t buffer = -1;
+  int64_t index = 0;   // element index in the buffer, at the leaf's element type
+  uint64_t bits = 0;   // kConst: the value at the leaf's datapath width
+};
+
+// A scalar expression over the leaves of a task (operand values of the current item).
+struct Node {
+  enum Kind : uint8_t { kLeaf, kConst, kOp } kind = kOp;
+  ir::Opcode op{};
+  ir::ElementType type{};  // result type
+  std::vector<int> args;   // node indices
+  int leaf = -1;           // kLeaf
+  uint64_t bits = 0;       // kConst
+  ir::ComparisonDirection direction = ir::ComparisonDirection::kEq;  // compare
+};
+
+struct Expr {
+  std::vector<Node> nodes;
+  int root = -1;
+  int add(Node n) {
+    nodes.push_back(std::move(n));
+    return static_cast<int>(nodes.size()) - 1;
+  }
+};
+
+struct Leaf {
+  ir::ElementType type{};
+  std::vector<Source> sources;  // by item id
+};
+
+// How a task's items flow through its unit.
+enum class Engine : uint8_t {
+  kStream,  // item = output element; value = expr(leaves) at issue, written `depth` cycles later
+  kReduce,  // item = (output, term); value = combiner(acc leaf, x leaf) at issue, written back
+  kMac,     // item = (output, term); product at issue, accumulated `mul_depth` cycles later
+};
+
+// dynamic-slice: one start index, clamped to [0, max] and scaled by `stride`.
+struct DynStart {
+  int buffer = -1;  // the scalar holding it
+  ir::ElementType type{};
+  int64_t max = 0, stride = 1;
+};
+
+struct Item {
+  int64_t id = -1;   // -1: this lane idles in this cycle
+  int64_t out = 0;   // output element it writes
+  bool first = false, skip = false;
+  bool seed = false;  // split reduce: the first term of a chunk other than the first (value = x)
+};
+
+struct TaskPlan {
+  uint32_t task = 0;
+  ir::InstrId instr = ir::kNoId;
+  std::string name;   // Verilog-safe, unique
+  Engine engine = Engine::kStream;
+  int unit = -1;      // index into Plan::units
+  int slot = 0;       // its number among the unit's tasks
+  int64_t start = 0, busy = 0, latency = 0;
+  int lanes = 1;
+  int depth = 1;      // issue to write: stream/reduce: unit depth; mac: multiplier + adder
+  int mul_depth = 0;  // mac only
+  int out_buffer = -1;
+  ir::ElementType out_type{};
+  int64_t outputs = 0, terms = 1;  // P and K (stream: outputs elements, terms 1)
+  Expr expr;                       // stream and reduce (reduce: leaf 0 = acc, leaf 1 = x)
+  std::vector<Leaf> leaves;        // mac: leaf 0 = lhs/input, leaf 1 = rhs/kernel
+  std::vector<std::vector<Item>> items;  // [lane][issue cycle]
+  bool has_skips = false;
+  // More lanes than outputs (hwmodel/timing.h): lane q accumulates chunk q % split of
+  // output q / split (`chunk` terms each) in a partial register; an adder tree of
+  // ceil(log2 split) levels of the adder's depth joins the partials.
+  int split = 1;
+  int64_t chunk = 0;
+  ir::Opcode combiner = ir::Opcode::kAdd;  // the tree's op (reduce: its combiner)
+  bool simple_combiner = false;            // the combiner is one associative, commutative op
+  std::vector<DynStart> dyn;  // dynamic-slice: the start indices, per operand dimension
+  int64_t dyn_elements = 0;   // dynamic-slice: elements of the sliced operand
+  int add_depth() const { return depth - mul_depth; }
+  // The cycle (from start) at which tree level `level` (1-based) is computed; its result
+  // is registered at the end of that cycle.
+  int64_t tree_cycle(int level) const { return (chunk - 1) * add_depth() + mul_depth + add_depth() + level * add_depth() - 1; }
+};
+
+struct Buffer {
+  enum Origin : uint8_t { kParameter, kConstant, kTask } origin = kTask;
+  std::string name;
+  ir::ElementType type{};
+  int64_t elements = 0;
+  int track = -1;
+  int param = -1;                   // kParameter: parameter number
+  ir::InstrId instr = ir::kNoId;    // kConstant: the constant; kTask: the producer
+  std::vector<uint64_t> init;       // kConstant: element bits
+};
+
+struct Track {
+  int64_t bytes = 0;
+  bool bram = false;  // the binding put it in BRAM (emitted as registers all the same)
+  std::vector<int> buffers;
+};
+
+struct Unit {
+  std::string cls;    // unit class name (int_alu, int_mac, ...)
+  int index = 0;      // instance number within its class
+  int lanes = 1;
+  int width = 1;      // value bits: the widest task bound to it
+  int depth = 1;      // the longest issue-to-write distance of its tasks
+  bool mac = false;
+  int mul_depth = 0, add_depth = 0;  // mac
+  std::vector<int> tasks;  // TaskPlan indices in start order
+};
+
+// An entry parameter or an output leaf of the root as a port.
+struct Port {
+  std::string name;   // Verilog-safe: in_<name> / out_<name>
+  std::string value;  // the IR name it comes from
+  ir::ElementType type{};
+  int64_t elements = 1;
+  bool scalar = false;  // rank 0: a plain port; else an address/data memory port
+  int buffer = -1;
+  int param = -1;       // inputs
+};
+
+struct Plan {
+  std::string module_name;
+  int64_t cycles = 0;  // the schedule length
+  std::vector<Buffer> buffers;
+  std::vector<Track> tracks;
+  std::vector<Unit> units;
+  std::vector<TaskPlan> tasks;
+  std::vector<Port> inputs, outputs;
+};
+
+// Refuses, before any scheduling, what the emitter cannot build: element types other
+// than pred, s8..s64, u8..u64 (floats: "quantize with --fixed W,I") and entry ops
+// outside its set (control flow, sort, gather, custom-call, ...), naming op and line.
+void check_supported(const ir::Module& m);
+
+// Builds the plan. `e` must carry details (EstimateOptions::keep_details). Throws
+// hlsgym::Error naming the op and its design line for anything the emitter does not
+// support (float types, control flow, ops outside the supported set, DRAM buffers).
+Plan make_plan(const ir::Module& m, const hwmodel::Target& t, const hwmodel::Estimate& e,
+               const std::string& module_name);
+
+}  // namespace hlsgym::rtl

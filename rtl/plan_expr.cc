@@ -1,0 +1,259 @@
+// ExprBuilder: one task's element computation as a scalar expression over leaves.
+// Index-mapping ops (broadcast, transpose, slice, reverse, reshape, iota, pad,
+// concatenate) vanish into the leaves' per-item sources: a leaf says, for every item,
+// which buffer element (or constant) it reads, so the hardware needs no address
+// arithmetic, only a multiplexer per leaf driven by the issue counter.
+#include <fmt/core.h>
+
+#include "rtl/plan_internal.h"
+
+namespace hlsgym::rtl::plan_detail {
+using ir::ElementType;
+using ir::InstrId;
+using ir::Opcode;
+
+std::vector<int64_t> unravel(int64_t linear, const std::vector<int64_t>& dims) {
+  std::vector<int64_t> idx(dims.size());
+  for (size_t d = dims.size(); d-- > 0;) {
+    if (dims[d] == 0) return idx;
+    idx[d] = linear % dims[d];
+    linear /= dims[d];
+  }
+  return idx;
+}
+
+int64_t ravel(const std::vector<int64_t>& index, const std::vector<int64_t>& dims) {
+  int64_t l = 0;
+  for (size_t d = 0; d < dims.size(); ++d) l = l * dims[d] + index[d];
+  return l;
+}
+
+uint64_t literal_bits(const ir::Literal& l, int64_t k) {
+  const int w = datapath_width(l.shape().element_type());
+  const uint64_t bits = l.get_bits(k);
+  return w >= 64 ? bits : bits & ((uint64_t{1} << w) - 1);
+}
+
+// Element-wise ops the ExprBuilder turns into Verilog expressions.
+bool supported_elementwise(Opcode op) {
+  switch (op) {
+    case Opcode::kAdd: case Opcode::kSubtract: case Opcode::kMultiply: case Opcode::kDivide:
+    case Opcode::kRemainder: case Opcode::kMaximum: case Opcode::kMinimum: case Opcode::kAnd: case Opcode::kOr:
+    case Opcode::kXor: case Opcode::kNot: case Opcode::kNegate: case Opcode::kAbs: case Opcode::kSign:
+    case Opcode::kShiftLeft: case Opcode::kShiftRightLogical: case Opcode::kShiftRightArithmetic:
+    case Opcode::kCompare: case Opcode::kSelect: case Opcode::kClamp: case Opcode::kConvert:
+    case Opcode::kPopulationCount: case Opcode::kClz:
+      return true;
+    default:
+      return false;
+  }
+}
+
+
+ExprBuilder::Index ExprBuilder::identity() const {
+  Index idx(static_cast<size_t>(items_));
+  for (int64_t e = 0; e < items_; ++e) idx[e] = e;
+  return idx;
+}
+
+int ExprBuilder::leaf(Leaf l) {
+  tp_.leaves.push_back(std::move(l));
+  Node n;
+  n.kind = Node::kLeaf;
+  n.type = tp_.leaves.back().type;
+  n.leaf = static_cast<int>(tp_.leaves.size()) - 1;
+  return tp_.expr.add(n);
+}
+
+int ExprBuilder::read_leaf(int buffer, ElementType type, const Index& idx) {
+  auto key = std::make_tuple(buffer, type, idx);
+  if (auto it = reads_.find(key); it != reads_.end()) return it->second;
+  Leaf l;
+  l.type = type;
+  l.sources.resize(idx.size());
+  for (size_t e = 0; e < idx.size(); ++e) l.sources[e] = {Source::kRead, buffer, idx[e], 0};
+  const int n = leaf(std::move(l));
+  reads_.emplace(std::move(key), n);
+  return n;
+}
+
+int ExprBuilder::const_leaf(ElementType type, const std::vector<uint64_t>& bits) {
+  Leaf l;
+  l.type = type;
+  l.sources.resize(bits.size());
+  for (size_t e = 0; e < bits.size(); ++e) l.sources[e] = {Source::kConst, -1, 0, bits[e]};
+  return leaf(std::move(l));
+}
+
+int ExprBuilder::constant(ElementType type, uint64_t bits) {
+  Node n;
+  n.kind = Node::kConst;
+  n.type = type;
+  n.bits = bits;
+  return tp_.expr.add(n);
+}
+
+int ExprBuilder::op(Opcode o, ElementType type, std::vector<int> args) {
+  Node n;
+  n.kind = Node::kOp;
+  n.op = o;
+  n.type = type;
+  n.args = std::move(args);
+  return tp_.expr.add(std::move(n));
+}
+
+// Where each item's element of operand 0 lies, for the ops that only move elements.
+ExprBuilder::Index ExprBuilder::remap(InstrId i, const Index& idx) const {
+  const ir::Module& m = c_.m;
+  const ir::Attributes& a = m.attrs(i);
+  const std::vector<int64_t>& od = m.shape(i).dims();
+  const std::vector<int64_t>& id = m.shape(m.operand(i, 0)).dims();
+  Index out(idx.size());
+  for (size_t e = 0; e < idx.size(); ++e) {
+    const std::vector<int64_t> o = unravel(idx[e], od);
+    std::vector<int64_t> s(id.size(), 0);
+    switch (m.opcode(i)) {
+      case Opcode::kBroadcast:
+        for (size_t k = 0; k < a.dimensions.size(); ++k) s[k] = o[a.dimensions[k]];
+        break;
+      case Opcode::kTranspose:
+        for (size_t k = 0; k < a.dimensions.size(); ++k) s[a.dimensions[k]] = o[k];
+        break;
+      case Opcode::kSlice:
+        for (size_t k = 0; k < o.size(); ++k) s[k] = a.slice[k].start + o[k] * a.slice[k].stride;
+        break;
+      case Opcode::kReverse:
+        s = o;
+        for (int64_t d : a.dimensions) s[d] = id[d] - 1 - o[d];
+        break;
+      default:  // reshape, bitcast, copy: the same row-major element
+        out[e] = idx[e];
+        continue;
+    }
+    out[e] = ravel(s, id);
+  }
+  return out;
+}
+
+// pad, concatenate and iota choose per item among operands and constants: one leaf whose
+// sources say which (their operands must be buffers, i.e. outside any fused body).
+int ExprBuilder::movement(InstrId i, const Index& idx) {
+  const ir::Module& m = c_.m;
+  const ir::Shape& out = m.shape(i);
+  Leaf l;
+  l.type = out.element_type();
+  l.sources.resize(idx.size());
+  for (size_t e = 0; e < idx.size(); ++e) {
+    const std::vector<int64_t> o = unravel(idx[e], out.dims());
+    Source& src = l.sources[e];
+    if (m.opcode(i) == Opcode::kIota) {
+      src = {Source::kConst, -1, 0, static_cast<uint64_t>(o[m.attrs(i).iota_dimension])};
+      if (l.type == ElementType::kPred) src.bits &= 1;
+      continue;
+    }
+    if (m.opcode(i) == Opcode::kPad) {
+      const auto& pads = m.attrs(i).padding;
+      const ir::Shape& in = m.shape(m.operand(i, 0));
+      std::vector<int64_t> s(o.size());
+      bool inside = true;
+      for (size_t d = 0; d < o.size() && inside; ++d) {
+        const int64_t u = o[d] - pads[d].low;
+        const int64_t step = pads[d].interior + 1;
+        if (u < 0 || u % step != 0 || u / step >= in.dim(static_cast<int64_t>(d))) inside = false;
+        s[d] = u / step;
+      }
+      src = inside ? Source{Source::kRead, c_.buffer_of(m.operand(i, 0)), ravel(s, in.dims()), 0}
+                   : Source{Source::kRead, c_.buffer_of(m.operand(i, 1)), 0, 0};
+      continue;
+    }
+    const int64_t cd = m.attrs(i).dimensions.at(0);  // concatenate
+    std::vector<int64_t> s = o;
+    for (InstrId part : m.operands(i)) {
+      const ir::Shape& ps = m.shape(part);
+      if (s[cd] < ps.dim(cd)) {
+        src = {Source::kRead, c_.buffer_of(part), ravel(s, ps.dims()), 0};
+        break;
+      }
+      s[cd] -= ps.dim(cd);
+    }
+  }
+  return leaf(std::move(l));
+}
+
+int ExprBuilder::elementwise(InstrId i, const Index& idx) {
+  const ir::Module& m = c_.m;
+  const Opcode o = m.opcode(i);
+  if (!supported_elementwise(o))
+    c_.refuse(i, "not supported by the RTL emitter (it handles integer elementwise arithmetic, logic, shifts, "
+                 "compare, select, clamp, convert, popcnt, clz; broadcast, reshape, transpose, slice, "
+                 "concatenate, pad, iota, reverse, copy; dot, convolution, reduce, reduce-window; loop fusions "
+                 "and maps of these)");
+  const int64_t n = m.shape(i).element_count();
+  std::vector<int> args;
+  for (InstrId a : m.operands(i)) {
+    // select's predicate and clamp's bounds may be scalars broadcast to every element
+    const bool scalar = m.shape(a).element_count() == 1 && n != 1;
+    args.push_back(node(a, scalar ? Index(idx.size(), 0) : idx));
+  }
+  const int r = op(o, m.shape(i).element_type(), std::move(args));
+  if (o == Opcode::kCompare) tp_.expr.nodes[r].direction = m.attrs(i).direction.value_or(ir::ComparisonDirection::kEq);
+  return r;
+}
+
+int ExprBuilder::node(InstrId i, const Index& idx) {
+  const ir::Module& m = c_.m;
+  if (i != root_ && m.computation_of(i) == m.entry())
+    return read_leaf(c_.buffer_of(i), m.shape(i).element_type(), idx);
+  const auto key = std::make_pair(i, idx);
+  if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+  int r = -1;
+  const Opcode o = m.opcode(i);
+  switch (o) {
+    case Opcode::kParameter:
+      if (!params_) c_.refuse(i, "unexpected parameter");
+      r = params_(m.attrs(i).parameter_number, idx);
+      break;
+    case Opcode::kConstant: {
+      const ir::Literal& l = m.literal(i);
+      if (l.is_tuple()) c_.refuse(i, "tuple constants are not supported");
+      if (m.shape(i).element_count() == 1) {
+        r = constant(m.shape(i).element_type(), literal_bits(l, 0));
+      } else {
+        std::vector<uint64_t> bits(idx.size());
+        for (size_t e = 0; e < idx.size(); ++e) bits[e] = literal_bits(l, idx[e]);
+        r = const_leaf(m.shape(i).element_type(), bits);
+      }
+      break;
+    }
+    case Opcode::kFusion: case Opcode::kMap: {
+      const ir::Computation& body = m.computation(m.called(i).at(0));
+      // A fusion's parameters have its operands' shapes; a map's body is scalar, so its
+      // parameters take the map's element as it is. Either way: operand k at `at`.
+      set_params([this, i](int64_t k, const Index& at) { return node(c_.m.operand(i, k), at); });
+      r = node(body.root, idx);
+      break;
+    }
+    case Opcode::kIota: case Opcode::kPad: case Opcode::kConcatenate:
+      if (i != root_ && o != Opcode::kIota) c_.refuse(i, "pad and concatenate inside a fused body are not supported");
+      r = movement(i, idx);
+      break;
+    case Opcode::kBroadcast: case Opcode::kTranspose: case Opcode::kSlice: case Opcode::kReverse:
+    case Opcode::kCopy: case Opcode::kReshape: case Opcode::kOptimizationBarrier:
+      r = node(m.operand(i, 0), remap(i, idx));
+      break;
+    case Opcode::kBitcast: case Opcode::kBitcastConvert: {
+      const ElementType from = m.shape(m.operand(i, 0)).element_type(), to = m.shape(i).element_type();
+      if (ir::bit_width(from) != ir::bit_width(to) || (from != to && (from == ElementType::kPred || to == ElementType::kPred)))
+        c_.refuse(i, "a bitcast that changes the element width inside a fused body is not supported");
+      r = op(Opcode::kBitcastConvert, to, {node(m.operand(i, 0), idx)});
+      break;
+    }
+    default:
+      r = elementwise(i, idx);
+      break;
+  }
+  memo_.emplace(key, r);
+  return r;
+}
+
+}  // namespace hlsgym::rtl::plan_detail

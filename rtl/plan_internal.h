@@ -1,0 +1,84 @@
+// Private to plan*.cc: where IR values live while the plan is built, and the per-op
+// planners that fill a TaskPlan (engine, leaves, expression, item schedule).
+#pragma once
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "hwmodel/target.h"
+#include "rtl/plan.h"
+
+namespace hlsgym::rtl::plan_detail {
+
+// Where a value lives: one buffer (arrays) or one location per tuple element.
+struct Loc {
+  int buffer = -1;
+  bool tuple = false;
+  std::vector<Loc> elements;
+};
+
+class PlanContext {
+ public:
+  PlanContext(const ir::Module& m, const hwmodel::Target& t, Plan& plan)
+      : m(m), t(t), plan(plan), loc(m.instruction_slots()) {}
+  const ir::Module& m;
+  const hwmodel::Target& t;
+  Plan& plan;
+  std::vector<Loc> loc;  // by instruction
+
+  // The buffer an array operand lives in (throws for tuples and unplaced values).
+  int buffer_of(ir::InstrId value) const;
+  // A user-facing refusal naming the op, its name and its design line.
+  [[noreturn]] void refuse(ir::InstrId i, const std::string& why) const;
+};
+
+// Fills tp.engine, outputs, terms, leaves, expr and items for the task's instruction.
+// tp.out_buffer, out_type, start, busy, latency, lanes and depth are set already.
+void plan_task(const PlanContext& c, TaskPlan& tp);
+
+// Element-wise ops with a Verilog expression (plan_expr.cc).
+bool supported_elementwise(ir::Opcode op);
+
+// Row-major helpers.
+std::vector<int64_t> unravel(int64_t linear, const std::vector<int64_t>& dims);
+int64_t ravel(const std::vector<int64_t>& index, const std::vector<int64_t>& dims);
+
+// Builds scalar expressions; nodes for the same (instruction, per-item index) are shared.
+class ExprBuilder {
+ public:
+  using Index = std::vector<int64_t>;  // per item: the element of the value it needs
+  using ParamFn = std::function<int(int64_t number, const Index& idx)>;
+  ExprBuilder(const PlanContext& c, TaskPlan& tp, int64_t items) : c_(c), tp_(tp), items_(items) {}
+
+  int read_leaf(int buffer, ir::ElementType type, const Index& idx);
+  int const_leaf(ir::ElementType type, const std::vector<uint64_t>& bits);
+  int leaf(Leaf l);  // an arbitrary per-item leaf (acc, gathers)
+  int constant(ir::ElementType type, uint64_t bits);
+  int op(ir::Opcode op, ir::ElementType type, std::vector<int> args);
+  // The node computing instruction `i` at per-item element `idx`. Instructions of the
+  // entry other than `root` are leaves (reads of their buffers); parameters of a called
+  // body go through `params`.
+  int node(ir::InstrId i, const Index& idx);
+  void set_root(ir::InstrId root) { root_ = root; }
+  void set_params(ParamFn f) { params_ = std::move(f); }
+  Index identity() const;
+
+ private:
+  int elementwise(ir::InstrId i, const Index& idx);
+  int movement(ir::InstrId i, const Index& idx);
+  Index remap(ir::InstrId i, const Index& idx) const;
+
+  const PlanContext& c_;
+  TaskPlan& tp_;
+  int64_t items_;
+  ir::InstrId root_ = ir::kNoId;
+  ParamFn params_;
+  std::map<std::pair<ir::InstrId, Index>, int> memo_;
+  std::map<std::tuple<int, ir::ElementType, Index>, int> reads_;
+};
+
+// The bits of element `k` of a literal at the element type's datapath width.
+uint64_t literal_bits(const ir::Literal& l, int64_t k);
+
+}  // namespace hlsgym::rtl::plan_detail

@@ -1,0 +1,63 @@
+// rtl: Verilog from the hardware model's schedule and binding, a Verilator testbench,
+// and the drivers that build, simulate and synthesize it.
+//
+//   ir::Module --hwmodel::estimate (keep_details)--> schedule + binding
+//              --make_plan (plan.h)--> Plan --emit_verilog--> <module>.v
+//              --testbench--> tb_<module>.cpp --cosimulate (driver.h)--> measured cycles
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hwmodel/estimate.h"
+#include "hwmodel/target.h"
+#include "ir/module.h"
+
+namespace hlsgym::rtl {
+
+// What the emitted Verilog holds, counted while it is written (to hold Yosys against).
+struct Inventory {
+  int units = 0, lanes = 0, tasks = 0, tracks = 0;
+  int multipliers = 0;      // datapath `*` operators
+  int adders = 0;           // datapath `+`/`-` operators (MAC accumulators included)
+  int dividers = 0;         // `/` and `%`
+  int control_adders = 0;   // the cycle counter and one issue counter per unit
+  int64_t register_bits = 0;  // tracks the binding put in registers
+  int64_t bram_bits = 0;      // tracks the binding put in BRAM (emitted as registers too)
+  int64_t pipeline_bits = 0;  // unit pipeline and tag registers
+  int64_t control_bits = 0;   // FSM, cycle and issue counters
+  int64_t lines = 0;
+};
+
+struct PortInfo {
+  std::string port;    // Verilog name prefix (in_x, out_y)
+  std::string value;   // IR name
+  ir::ElementType type{};
+  int64_t elements = 1;
+  bool scalar = false;  // a plain port; else <port>_we/_addr/_din (in) or _addr/_dout (out)
+  int width = 1;        // datapath bits
+  int addr_bits = 1;
+};
+
+struct EmittedDesign {
+  std::string module_name;
+  std::string verilog;
+  std::vector<PortInfo> inputs, outputs;
+  int64_t estimated_cycles = 0;
+  hwmodel::Estimate estimate;
+  Inventory inventory;
+};
+
+struct EmitOptions {
+  hwmodel::EstimateOptions estimate;  // scheduler, lanes, unit limits (details are kept)
+  std::string module_name;            // default: the module's name, made Verilog-safe
+};
+
+// Schedules, binds and emits. Throws hlsgym::Error for what the emitter does not support
+// (floating point, control flow, ops outside its set: the message names the op and line).
+EmittedDesign emit(const ir::Module& m, const hwmodel::Target& t, const EmitOptions& o = {});
+
+// A Verilog-safe module name for a design name.
+std::string module_name_for(const std::string& design);
+
+}  // namespace hlsgym::rtl

@@ -1,0 +1,48 @@
+// `hlsgym rtl`: files written, --sim --json fields, refusals with a non-zero exit.
+#include <nlohmann/json.hpp>
+
+#include "tests/rtl/rtl_test_util.h"
+#include "tests/support/run_cli.h"
+
+namespace hlsgym::testing {
+namespace {
+
+std::string design_path(const std::string& name) { return (source_dir() / "designs" / (name + ".yaml")).string(); }
+
+TEST(RtlCli, SimJson) {
+  const auto dir = rtl_work_dir("cli_sim");
+  const CliResult r = run_cli("rtl " + design_path("matvec") + " -o " + dir.string() + " --sim --vectors 5 --seed 3 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["vectors"], 5);
+  EXPECT_EQ(j["mismatches"], 0);
+  EXPECT_EQ(j["estimated_cycles"], 39);
+  EXPECT_EQ(j["measured_cycles"], 39);
+  EXPECT_TRUE(std::filesystem::exists(j["verilog"].get<std::string>()));
+  EXPECT_TRUE(std::filesystem::exists(dir / "tb_matvec.cpp"));
+}
+
+TEST(RtlCli, EmitOnlyAndTrace) {
+  const auto dir = rtl_work_dir("cli_trace");
+  const CliResult r = run_cli("rtl " + design_path("saturating_add") + " -o " + dir.string() + " --trace --vectors 2");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("measured 32 (agree)"), std::string::npos) << r.out;
+  EXPECT_TRUE(std::filesystem::exists(dir / "trace.vcd"));
+  EXPECT_GT(std::filesystem::file_size(dir / "trace.vcd"), 1000u);
+}
+
+TEST(RtlCli, FloatDesignRefused) {
+  const CliResult r = run_cli("rtl " + design_path("mlp_layer") + " --target fpga -o " + rtl_work_dir("cli_float").string());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("--fixed"), std::string::npos) << r.err;
+}
+
+TEST(RtlCli, BadFixedFormat) {
+  const CliResult r = run_cli("rtl " + design_path("mlp_layer") + " --target fpga --fixed 12,4 -o " +
+                              rtl_work_dir("cli_fixed").string());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("W in 8, 16, 32"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace hlsgym::testing

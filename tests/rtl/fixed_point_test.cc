@@ -1,0 +1,66 @@
+// --fixed W,I: the quantized module is integer, computes fixed-point arithmetic as
+// documented, and its RTL matches its interpretation bit for bit.
+#include "frontend/yaml_design.h"
+#include "ir/error.h"
+#include "ir/evaluate.h"
+#include "rtl/fixed_point.h"
+#include "tests/rtl/rtl_test_util.h"
+
+namespace hlsgym::testing {
+namespace {
+
+const char* kDesign = R"(design: affine
+inputs:
+  x: f32[4]
+  w: f32[4]
+ops:
+  - {name: p,    op: multiply, args: [x, w]}
+  - {name: half, op: constant, value: 0.5, type: "f32[4]"}
+  - {name: s,    op: add, args: [p, half]}
+  - {name: zero, op: constant, value: 0, type: "f32[4]"}
+  - {name: r,    op: maximum, args: [s, zero]}
+  - {name: d,    op: dot, args: [x, w], lhs_contracting_dims: [0], rhs_contracting_dims: [0]}
+outputs: [r, d]
+)";
+
+TEST(FixedPoint, ParsesFormats) {
+  EXPECT_EQ(rtl::parse_fixed("16,8").fraction_bits(), 8);
+  EXPECT_EQ(rtl::parse_fixed("32,12").width, 32);
+  for (const char* bad : {"16", "12,4", "16,0", "16,17", "16,8x", "a,b"}) EXPECT_THROW(rtl::parse_fixed(bad), Error) << bad;
+}
+
+TEST(FixedPoint, QuantizesArithmetic) {
+  const ir::Module q = rtl::quantize(frontend::load_yaml_design(kDesign, "affine.yaml").module, rtl::parse_fixed("16,8"));
+  EXPECT_TRUE(integer_only(q));
+  std::vector<ir::Literal> args{ir::Literal(ir::Shape(ir::ElementType::kS16, {4})),
+                                ir::Literal(ir::Shape(ir::ElementType::kS16, {4}))};
+  const double xs[] = {1.5, -2.0, 0.25, 3.0}, ws[] = {2.25, 1.0, -4.0, 0.5};
+  for (int k = 0; k < 4; ++k) args[0].set_int(k, static_cast<int64_t>(xs[k] * 256)), args[1].set_int(k, static_cast<int64_t>(ws[k] * 256));
+  const ir::Literal out = ir::evaluate(q, args).value;
+  const ir::Literal& r = out.tuple_elements()[0];
+  EXPECT_EQ(r.get_int(0), static_cast<int64_t>((1.5 * 2.25 + 0.5) * 256));  // 3.375 + 0.5
+  EXPECT_EQ(r.get_int(1), 0);                                              // relu(-2 + 0.5)
+  EXPECT_EQ(out.tuple_elements()[1].get_int(0), static_cast<int64_t>((3.375 - 2 - 1 + 1.5) * 256));
+}
+
+TEST(FixedPoint, RefusesTranscendentals) {
+  try {
+    rtl::quantize(rtl_design("softmax").module, rtl::parse_fixed("16,8"));
+    FAIL() << "softmax has exp";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("exponential"), std::string::npos) << e.what();
+  }
+}
+
+TEST(FixedPoint, QuantizedDesignCosimulates) {
+  const ir::Module q = rtl::quantize(frontend::load_yaml_design(kDesign, "affine.yaml").module, rtl::parse_fixed("16,8"));
+  const rtl::EmittedDesign e = rtl::emit(q, rtl_fpga());
+  rtl::SimOptions o;
+  o.vectors = 12;
+  const rtl::SimResult r = rtl::cosimulate(q, e, rtl_work_dir("fixed_affine"), o);
+  EXPECT_TRUE(r.passed()) << (r.first ? rtl::describe(*r.first) : "") << " cycles " << r.measured_cycles << " vs "
+                          << r.estimated_cycles;
+}
+
+}  // namespace
+}  // namespace hlsgym::testing

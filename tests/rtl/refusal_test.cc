@@ -1,0 +1,129 @@
+// Bad input gets one clear message: float designs (naming --fixed), ops outside the
+// emitter's set (naming the op and the design line), CPU targets, missing tools (naming
+// the Debian package), Verilator build failures (log path and first error). And the
+// cosimulation is not vacuous: a wrong operator or a task issued before its operands
+// are written is caught.
+#include <cstdlib>
+
+#include "frontend/yaml_design.h"
+#include "ir/error.h"
+#include "tests/rtl/rtl_test_util.h"
+
+namespace hlsgym::testing {
+namespace {
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Refusal, FloatDesignNamesFixed) {
+  const frontend::Design d = rtl_design("mlp_layer");
+  const std::string msg = error_of([&] { rtl::emit(d.module, rtl_fpga()); });
+  EXPECT_NE(msg.find("f32"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("--fixed"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("mlp_layer.yaml"), std::string::npos) << msg;
+}
+
+TEST(Refusal, UnsupportedOpNamesOpAndLine) {
+  const frontend::Design d = frontend::load_yaml_design(R"(design: pow
+inputs:
+  a: s32[4]
+  b: s32[4]
+ops:
+  - {name: s, op: add, args: [a, b]}
+  - {name: p, op: power, args: [s, b]}
+outputs: [p]
+)",
+                                                        "pow.yaml");
+  const std::string msg = error_of([&] { rtl::emit(d.module, rtl_fpga()); });
+  EXPECT_NE(msg.find("pow.yaml:7"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("power"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("not supported"), std::string::npos) << msg;
+}
+
+TEST(Refusal, ControlFlowIsRefused) {
+  ir::RandomModuleOptions o;
+  o.floats = false;
+  o.control_flow = true;
+  for (o.seed = 1; o.seed < 200; ++o.seed) {
+    const ir::Module m = ir::random_module(o);
+    bool loops = false;
+    for (ir::InstrId i : m.instructions(m.entry())) loops |= m.opcode(i) == ir::Opcode::kWhile;
+    if (!loops) continue;
+    const std::string msg = error_of([&] { rtl::emit(m, rtl_fpga()); });
+    EXPECT_NE(msg.find("op while"), std::string::npos) << msg;
+    return;
+  }
+  FAIL() << "no random module with a while loop";
+}
+
+TEST(Refusal, CpuTarget) {
+  const hwmodel::Target cpu = hwmodel::load_target("cpu", {source_dir() / "designs" / "targets"});
+  const std::string msg = error_of([&] { rtl::emit(rtl_design("fir8").module, cpu); });
+  EXPECT_NE(msg.find("FPGA"), std::string::npos) << msg;
+}
+
+TEST(Refusal, MissingToolNamesDebianPackage) {
+  const std::string path = std::getenv("PATH") ? std::getenv("PATH") : "";
+  setenv("PATH", "/nonexistent", 1);
+  const std::string verilator = error_of([] { rtl::require_tool("verilator", "verilator"); });
+  const std::string yosys = error_of([] { rtl::require_tool("yosys", "yosys"); });
+  setenv("PATH", path.c_str(), 1);
+  EXPECT_NE(verilator.find("Debian package 'verilator'"), std::string::npos) << verilator;
+  EXPECT_NE(yosys.find("Debian package 'yosys'"), std::string::npos) << yosys;
+}
+
+TEST(Refusal, BuildFailureGivesLogAndFirstError) {
+  rtl::EmittedDesign e = rtl::emit(rtl_design("dot_product").module, rtl_fpga());
+  e.verilog += "this is not verilog\n";
+  const rtl::Files f = rtl::write_files(e, rtl_work_dir("build_failure"));
+  const std::string msg = error_of([&] { rtl::build_model(e, f, false); });
+  EXPECT_NE(msg.find("verilator_build.log"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("first error: %Error"), std::string::npos) << msg;
+}
+
+// dot_product with its accumulator adding the wrong way: every output differs.
+TEST(CosimCatches, AWrongOperator) {
+  const frontend::Design d = rtl_design("dot_product");
+  rtl::EmittedDesign e = rtl::emit(d.module, rtl_fpga());
+  const size_t at = e.verilog.find("u0_q0_acc + u0_q0_p");
+  ASSERT_NE(at, std::string::npos);
+  e.verilog.replace(at, 19, "u0_q0_acc ^ u0_q0_p");
+  rtl::SimOptions o;
+  o.vectors = 4;
+  const rtl::SimResult r = rtl::cosimulate(d.module, e, rtl_work_dir("wrong_operator"), o);
+  ASSERT_TRUE(r.first.has_value());
+  EXPECT_GT(r.mismatches, 0);
+  EXPECT_FALSE(r.passed());
+  const std::string what = rtl::describe(*r.first);
+  EXPECT_NE(what.find("out_y"), std::string::npos) << what;
+  EXPECT_NE(what.find("expected"), std::string::npos) << what;
+  EXPECT_NE(what.find("got"), std::string::npos) << what;
+  EXPECT_EQ(r.measured_cycles, r.estimated_cycles);  // the schedule itself is intact
+}
+
+// fir8's reduction issued at cycle 10 instead of 18, while the multiplier still streams
+// its products: it reads elements that are not written yet (stale or random values).
+TEST(CosimCatches, ATaskIssuedBeforeItsOperandsAreWritten) {
+  const frontend::Design d = rtl_design("fir8");
+  rtl::EmittedDesign e = rtl::emit(d.module, rtl_fpga());
+  auto swap = [&](const std::string& from, const std::string& to) {
+    const size_t at = e.verilog.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    e.verilog.replace(at, from.size(), to);
+  };
+  swap("cyc >= 5'd18 && cyc < 5'd26", "cyc >= 5'd10 && cyc < 5'd18");  // the reduce's window [18, 26)
+  swap("cyc == 5'd17)) u0_j", "cyc == 5'd9)) u0_j");
+  rtl::SimOptions o;
+  o.vectors = 8;
+  const rtl::SimResult r = rtl::cosimulate(d.module, e, rtl_work_dir("early_task"), o);
+  EXPECT_GT(r.mismatches, 0);
+}
+
+}  // namespace
+}  // namespace hlsgym::testing
