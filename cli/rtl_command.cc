@@ -53,7 +53,11 @@ void print_sim(const rtl::SimResult& r) {
 
 void run_rtl(const RtlFlags& flags) {
   frontend::Design d = frontend::load_design(flags.design);
-  const auto target = load_cli_target(flags.target, d.target);
+  auto target = load_cli_target(flags.target, d.target);
+  if (flags.target.empty() && target->is_cpu()) {  // a design's cpu target does not apply to RTL
+    fmt::print(stderr, "note: {} names target '{}', a CPU; emitting for fpga\n", flags.design, target->name);
+    target = load_cli_target("fpga", "");
+  }
   ir::Module m = flags.fixed.empty() ? d.module : rtl::quantize(d.module, rtl::parse_fixed(flags.fixed));
   rtl::EmitOptions o;
   const auto kind = hwmodel::scheduler_from_name(flags.schedule);
@@ -107,7 +111,8 @@ void add_rtl_command(CLI::App& app) {
   cmd->add_option("DESIGN", flags->design, "a .yaml design or a .hlo XLA HLO text file")->required();
   cmd->add_option("-o,--out", flags->out, "output folder for <design>.v, tb_<design>.cpp and the build")->required();
   cmd->add_option("--target", flags->target,
-                  "fpga (designs/targets/NAME.yaml) or a target .yaml file; default: the design's `target:` or fpga");
+                  "fpga (designs/targets/NAME.yaml) or a target .yaml file; default: the design's `target:`\n"
+                  "when it is an FPGA, else fpga");
   cmd->add_option("--schedule", flags->schedule, "asap, alap, list or exact")->capture_default_str();
   cmd->add_option("--lanes", flags->lanes, "parallel lanes per op (default: the target's default_lanes)")
       ->check(CLI::Range(1, 1 << 12));
