@@ -15,5 +15,6 @@ void add_search_command(CLI::App& app);
 void add_rtl_command(CLI::App& app);
 void add_evaluate_command(CLI::App& app);
 void add_train_command(CLI::App& app);
+void add_distill_command(CLI::App& app);
 
 }  // namespace hlsgym::cli

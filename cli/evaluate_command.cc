@@ -1,7 +1,7 @@
 // hlsgym evaluate --graphs DIR|FILE... --policy P [--reward R] [--target T] [--json]:
 // a policy's orders against XLA's default order on a set of graphs (rl/evaluation.h).
-// P is a policy file from `hlsgym train`, or a search policy (greedy, beam, random, ga) or
-// `default` (the flattened default order) as reference rows.
+// P is a policy file from `hlsgym train`, a mapping from `hlsgym distill`, or a search
+// policy (greedy, beam, random, ga) or `default` (the flattened default order) as reference rows.
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -13,6 +13,7 @@
 #include "cli/targets.h"
 #include "frontend/load.h"
 #include "ir/error.h"
+#include "rl/distill.h"
 #include "rl/evaluation.h"
 #include "rl/policy_file.h"
 
@@ -74,6 +75,14 @@ int run_evaluate(const EvaluateFlags& f) {
     if (file->reward != f.reward)
       fmt::print(stderr, "note: the policy was trained on reward {}, evaluated on {}\n", file->reward, f.reward);
     policy = {f.policy, [file, eo](const ir::Module& g, const std::string&) { return rl::policy_order(*file, g, eo); }};
+  } else if (rl::is_mapping_file(f.policy)) {
+    auto mapping = std::make_shared<rl::Mapping>(rl::load_mapping(f.policy));
+    if (!mapping->policy_reward.empty() && mapping->policy_reward != f.reward)
+      fmt::print(stderr, "note: the mapping was distilled from a policy trained on reward {}, evaluated on {}\n",
+                 mapping->policy_reward, f.reward);
+    policy = {f.policy, [mapping](const ir::Module& g, const std::string&) {
+                return mapping->clusters[static_cast<size_t>(rl::lookup(*mapping, g).cluster)].sequence;
+              }};
   } else {
     policy = rl::search_policy(f.policy, eo, f.max_len, f.budget_steps);
   }
@@ -97,8 +106,8 @@ void add_evaluate_command(CLI::App& app) {
       "of graphs where R <= D; random and greedy search at the policy's wall-clock per graph.");
   cmd->add_option("--graphs", f->graphs, "folders of .hlo/.yaml graphs, or graph files")->required();
   cmd->add_option("--policy", f->policy,
-                  "a policy file from `hlsgym train`, or a search policy: greedy, beam, random, ga,\n"
-                  "default (the flattened default order)")
+                  "a policy file from `hlsgym train`, a mapping from `hlsgym distill`, or a search\n"
+                  "policy: greedy, beam, random, ga, default (the flattened default order)")
       ->capture_default_str();
   cmd->add_option("--reward", f->reward, "opcount, cycles, energy, area, memory or hw")->capture_default_str();
   cmd->add_option("--target", f->target, "hardware target for hardware rewards: fpga, cpu or FILE.yaml");

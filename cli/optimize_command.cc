@@ -1,4 +1,4 @@
-// hlsgym optimize DESIGN --order default|p1,p2,...|FILE [--check] [-o OUT] [--json]:
+// hlsgym optimize DESIGN --order default|p1,p2,...|FILE|POLICY|MAPPING [--check] [-o OUT] [--json]:
 // apply a pass order; print before/after instruction counts by opcode, flops,
 // transcendentals, bytes and the time taken; --check proves the outputs unchanged.
 #include <fmt/core.h>
@@ -7,6 +7,7 @@
 #include <chrono>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
@@ -17,6 +18,7 @@
 #include "ir/verifier.h"
 #include "passes/equivalence.h"
 #include "passes/order.h"
+#include "rl/distill.h"
 #include "rl/policy_file.h"
 #include "cli/targets.h"
 
@@ -78,26 +80,45 @@ void print_table(const std::string& design, const passes::Order& order, const Su
                check->detail.empty() ? "" : ": ", check->detail);
 }
 
-// `default`, a list, an order file, or a trained policy file (rl/policy_file.h), whose
-// greedy episode on this design gives the order.
-passes::Order order_from_spec(const std::string& given, const ir::Module& design) {
+// The order to run and, for a mapping file, the cluster that chose it.
+struct ChosenOrder {
+  passes::Order order;
+  std::optional<nlohmann::json> mapping;
+};
+
+// `default`, a list, an order file, a trained policy file (rl/policy_file.h), whose
+// greedy episode on this design gives the order, or a mapping from `hlsgym distill`
+// (rl/distill.h), whose nearest centroid to this design's features gives it.
+ChosenOrder order_from_spec(const std::string& given, const ir::Module& design) {
   const std::string spec = given == "learned" ? shipped_policy_path("learned") : given;
-  if (!rl::is_policy_file(spec)) return passes::parse_order(spec);
-  rl::PolicyFile policy = rl::load_policy(spec);
-  rl::EnvOptions eo;
-  if (rl::needs_hardware(rl::parse_reward_space(policy.reward))) eo.target = load_cli_target("", "");
-  passes::Order o;
-  o.spec = given;
-  o.names = rl::policy_order(policy, design, eo);
-  o.pipeline = passes::make_pipeline(o.names);
-  return o;
+  ChosenOrder chosen;
+  chosen.order.spec = given;
+  if (rl::is_mapping_file(spec)) {
+    const rl::Mapping mapping = rl::load_mapping(spec);
+    const rl::MappingMatch match = rl::lookup(mapping, design);
+    const rl::MappingCluster& c = mapping.clusters[static_cast<size_t>(match.cluster)];
+    chosen.order.names = c.sequence;
+    chosen.mapping = nlohmann::json{{"file", spec}, {"cluster", match.cluster}, {"clusters", mapping.clusters.size()},
+                                    {"distance", match.distance}, {"members", c.members}};
+  } else if (rl::is_policy_file(spec)) {
+    rl::PolicyFile policy = rl::load_policy(spec);
+    rl::EnvOptions eo;
+    if (rl::needs_hardware(rl::parse_reward_space(policy.reward))) eo.target = load_cli_target("", "");
+    chosen.order.names = rl::policy_order(policy, design, eo);
+  } else {
+    chosen.order = passes::parse_order(spec);
+    return chosen;
+  }
+  chosen.order.pipeline = passes::make_pipeline(chosen.order.names);
+  return chosen;
 }
 
 int run_optimize(const OptimizeFlags& flags) {
   frontend::Design d = frontend::load_design(flags.design);
   std::string spec = flags.order;
   if (spec.empty()) spec = d.passes.empty() ? "default" : fmt::format("{}", fmt::join(d.passes, ","));
-  passes::Order order = order_from_spec(spec, d.module);
+  ChosenOrder chosen = order_from_spec(spec, d.module);
+  passes::Order& order = chosen.order;
 
   const ir::Module before = d.module;
   ir::Module after = d.module;
@@ -128,6 +149,7 @@ int run_optimize(const OptimizeFlags& flags) {
     j["design"] = d.name;
     j["order_spec"] = order.spec;
     j["order"] = order.names;
+    if (chosen.mapping) j["mapping"] = *chosen.mapping;
     j["before"] = summary_json(a);
     j["after"] = summary_json(b);
     j["seconds"] = seconds;
@@ -138,6 +160,14 @@ int run_optimize(const OptimizeFlags& flags) {
     j["float_tolerance"] = order.pipeline->reassociates_floats();
     fmt::print("{}\n", j.dump(2));
   } else {
+    if (chosen.mapping) {
+      const auto& mj = *chosen.mapping;
+      auto members = mj["members"].get<std::vector<std::string>>();
+      const size_t n = members.size();
+      if (n > 4) members.resize(3), members.push_back(fmt::format("{} more", n - 3));
+      fmt::print("mapping           cluster {} of {} (distance {:.4g}; distilled on {})\n", mj["cluster"].get<int>(),
+                 mj["clusters"].get<size_t>(), mj["distance"].get<double>(), fmt::join(members, ", "));
+    }
     print_table(d.name, order, a, b, seconds, flags.check ? &check : nullptr);
   }
   if (check.status == passes::CheckStatus::kFailed) {
@@ -163,9 +193,11 @@ void add_optimize_command(CLI::App& app) {
   cmd->add_option("DESIGN", flags->design, "a .yaml design or a .hlo XLA HLO text file")->required();
   cmd->add_option("--order", flags->order,
                   "`default` (XLA's CPU pipeline order), a comma-separated list of pass names,\n"
-                  "a file of pass names, a policy file from `hlsgym train`, or `learned` (the\n"
-                  "shipped policy, designs/policies/learned.policy); default: the\n"
-                  "design's `passes:` or `default`");
+                  "a file of pass names, a policy file from `hlsgym train`, `learned` (the\n"
+                  "shipped policy, designs/policies/learned.policy), or a mapping from\n"
+                  "`hlsgym distill` (the sequence of the cluster nearest this design's\n"
+                  "features; --json names the cluster); default: the design's `passes:` or\n"
+                  "`default`");
   cmd->add_flag("--check", flags->check, "prove the outputs unchanged on random inputs");
   cmd->add_option("--seed", flags->seed, "seed of the random inputs for --check")->capture_default_str();
   cmd->add_option("--input-sets", flags->input_sets, "random input sets for --check")
