@@ -55,11 +55,15 @@ void print_table(const rl::EvalReport& r) {
     fmt::print("{:<48}{:>12.6g}{:>12.6g}{:>12.6g}{:>9}{:>7}{:>12}{:>12}\n", g.graph.substr(0, 47), g.initial,
                g.default_cost, g.policy_cost, g.ratio ? fmt::format("{:.3f}", *g.ratio) : "n/a",
                g.policy_cost <= g.default_cost ? "yes" : "no", opt(g.random_cost), opt(g.greedy_cost));
-  fmt::print("\ngeomean (I-R)/(I-D) {:.4f} over {} graphs ({} where the default order gains nothing: n/a)\n",
-             r.geomean_ratio, r.graphs.size() - static_cast<size_t>(r.undefined_ratio), r.undefined_ratio);
+  const size_t defined = r.graphs.size() - static_cast<size_t>(r.undefined_ratio);
+  if (defined == 0)
+    fmt::print("\ngeomean (I-R)/(I-D) n/a: the default order gains nothing on any of the {} graphs\n", r.graphs.size());
+  else
+    fmt::print("\ngeomean (I-R)/(I-D) {:.4f} over {} graphs ({} where the default order gains nothing: n/a)\n",
+               r.geomean_ratio, defined, r.undefined_ratio);
   fmt::print("at least as good as the default order on {:.1f} % of graphs\n", 100 * r.at_least_default);
   fmt::print("geomean D/R {:.4f}\n", r.geomean_speedup);
-  if (!r.graphs.empty() && r.graphs.front().random_cost)
+  if (defined > 0 && r.graphs.front().random_cost)
     fmt::print("baselines at the policy's wall-clock per graph: geomean ratio random {:.4f}, greedy {:.4f}\n",
                r.geomean_ratio_random, r.geomean_ratio_greedy);
 }
@@ -70,13 +74,14 @@ int run_evaluate(const EvaluateFlags& f) {
   if (rl::needs_hardware(rl::parse_reward_space(f.reward)) || !f.target.empty()) eo.target = load_cli_target(f.target, "");
   const auto graphs = load_graphs(f.graphs);
   rl::OrderPolicy policy;
-  if (rl::is_policy_file(f.policy)) {
-    auto file = std::make_shared<rl::PolicyFile>(rl::load_policy(f.policy));
+  const std::string path = f.policy == "learned" ? shipped_policy_path("learned") : f.policy;
+  if (rl::is_policy_file(path)) {
+    auto file = std::make_shared<rl::PolicyFile>(rl::load_policy(path));
     if (file->reward != f.reward)
       fmt::print(stderr, "note: the policy was trained on reward {}, evaluated on {}\n", file->reward, f.reward);
     policy = {f.policy, [file, eo](const ir::Module& g, const std::string&) { return rl::policy_order(*file, g, eo); }};
-  } else if (rl::is_mapping_file(f.policy)) {
-    auto mapping = std::make_shared<rl::Mapping>(rl::load_mapping(f.policy));
+  } else if (rl::is_mapping_file(path)) {
+    auto mapping = std::make_shared<rl::Mapping>(rl::load_mapping(path));
     if (!mapping->policy_reward.empty() && mapping->policy_reward != f.reward)
       fmt::print(stderr, "note: the mapping was distilled from a policy trained on reward {}, evaluated on {}\n",
                  mapping->policy_reward, f.reward);
@@ -106,8 +111,9 @@ void add_evaluate_command(CLI::App& app) {
       "of graphs where R <= D; random and greedy search at the policy's wall-clock per graph.");
   cmd->add_option("--graphs", f->graphs, "folders of .hlo/.yaml graphs, or graph files")->required();
   cmd->add_option("--policy", f->policy,
-                  "a policy file from `hlsgym train`, a mapping from `hlsgym distill`, or a search\n"
-                  "policy: greedy, beam, random, ga, default (the flattened default order)")
+                  "a policy file from `hlsgym train`, `learned` (the shipped policy), a mapping from\n"
+                  "`hlsgym distill`, or a search policy: greedy, beam, random, ga, default (the\n"
+                  "flattened default order)")
       ->capture_default_str();
   cmd->add_option("--reward", f->reward, "opcount, cycles, energy, area, memory or hw")->capture_default_str();
   cmd->add_option("--target", f->target, "hardware target for hardware rewards: fpga, cpu or FILE.yaml");
