@@ -16,5 +16,6 @@ void add_rtl_command(CLI::App& app);
 void add_evaluate_command(CLI::App& app);
 void add_train_command(CLI::App& app);
 void add_distill_command(CLI::App& app);
+void add_collect_command(CLI::App& app);
 
 }  // namespace hlsgym::cli

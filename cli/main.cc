@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   hlsgym::cli::add_rtl_command(app);
   hlsgym::cli::add_evaluate_command(app);
   hlsgym::cli::add_train_command(app);
+  hlsgym::cli::add_collect_command(app);
   hlsgym::cli::add_distill_command(app);
   try {
     app.parse(argc, argv);
