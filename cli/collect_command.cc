@@ -53,7 +53,7 @@ int run_collect(const CollectFlags& f) {
     co.behavior_name = f.behavior;
     make_behavior = [path] {
       auto policy = std::make_shared<rl::PolicyFile>(rl::load_policy(path));  // one per thread
-      return rl::Behavior([policy](const rl::Env&, const std::vector<double>& obs) { return policy->agent.act(obs, true); });
+      return rl::Behavior([policy](const rl::Env&, const std::vector<double>& obs) { return policy->agent->act(obs); });
     };
   }
   if (rl::needs_hardware(rl::parse_reward_space(f.reward)) || !f.target.empty()) eo.target = load_cli_target(f.target, "");

@@ -1,6 +1,7 @@
-// hlsgym train --graphs DIR|FILE... --reward R [--algo ppo] [--steps N] [--seed S]
-// [--episode-len L] [--observation O] [--hidden 64,64] [--shaping] -o POLICY [--resume]:
-// trains a pass-ordering policy. Progress on stderr (steps/s, ETA, mean return); the
+// hlsgym train --graphs DIR|FILE... --reward R [--algo ppo|a2c|dqn] [--steps N] [--seed S]
+// [--episode-len L] [--observation O] [--hidden 64,64] [--shaping] [--critic-features]
+// -o POLICY [--resume], or train --dataset DATA.csv --algo dqn (offline, from `hlsgym
+// collect`): trains a pass-ordering policy. Progress on stderr (steps/s, ETA, mean return); the
 // learning curve as POLICY.csv and POLICY.svg; checkpoints every --checkpoint-s seconds,
 // written atomically, which --resume continues.
 #include <fmt/core.h>
@@ -8,12 +9,17 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "cli/commands.h"
 #include "cli/graphs.h"
 #include "cli/targets.h"
 #include "ir/error.h"
+#include "rl/action_names.h"
+#include "rl/actor_critic.h"
+#include "rl/dataset.h"
+#include "rl/dqn.h"
 #include "rl/graph_train_env.h"
 #include "rl/policy_file.h"
 
@@ -23,12 +29,12 @@ namespace fs = std::filesystem;
 
 struct TrainFlags {
   std::vector<std::string> graphs;
-  std::string reward = "opcount", target, algo = "ppo", observation = "opcount", hidden = "64,64", output;
+  std::string reward = "opcount", target, algo = "ppo", observation = "opcount", hidden = "64,64", output, dataset;
   int64_t steps = 200000;
   int episode_len = 30;
   uint64_t seed = 1;
   double checkpoint_s = 120;
-  bool shaping = false, resume = false, normalize = false;
+  bool shaping = false, resume = false, normalize = false, critic_features = false;
 };
 
 std::vector<int> parse_sizes(const std::string& s) {
@@ -59,28 +65,58 @@ void write_curve_svg(const std::string& path, const std::vector<std::pair<int64_
   out << "\"/>\n<text x=\"40\" y=\"348\">0</text><text x=\"560\" y=\"348\">" << pts.back().first << "</text>\n</svg>\n";
 }
 
+std::unique_ptr<rl::Agent> new_agent(const TrainFlags& f, int observation_size, int action_count) {
+  if (f.algo == "dqn") {
+    if (f.critic_features) throw Error("--critic-features applies to the actor-critic algorithms (ppo, a2c), not dqn");
+    rl::DqnOptions o;
+    o.hidden = parse_sizes(f.hidden);
+    o.seed = f.seed;
+    // Explore for the first fifth of the run (at least the default's 20k steps when it is long).
+    o.exploration_steps = std::max<int64_t>(1, std::min<int64_t>(o.exploration_steps, f.steps / 5));
+    return std::make_unique<rl::Dqn>(observation_size, action_count, o);
+  }
+  rl::ActorCriticOptions o = f.algo == "a2c" ? rl::ActorCriticOptions::a2c() : rl::ActorCriticOptions::ppo();
+  o.hidden = parse_sizes(f.hidden);
+  o.seed = f.seed;
+  if (f.critic_features) o.critic_features = rl::GraphTrainEnv::kCriticFeatures;
+  return std::make_unique<rl::ActorCritic>(observation_size, action_count, o);
+}
+
 int run_train(const TrainFlags& f) {
-  if (f.algo != "ppo") throw Error("--algo " + f.algo + ": only ppo is implemented so far (a2c and dqn are planned)");
+  if (f.algo != "ppo" && f.algo != "a2c" && f.algo != "dqn") throw Error("--algo " + f.algo + ": expected ppo, a2c or dqn");
   if (f.steps <= 0) throw Error("--steps must be positive");
+  if (f.graphs.empty() == f.dataset.empty()) throw Error("give either --graphs (online training) or --dataset (offline)");
+  if (!f.dataset.empty() && f.algo != "dqn")
+    throw Error("--dataset trains offline, which needs an off-policy learner: use --algo dqn");
   rl::EnvOptions eo;
   eo.reward = f.reward;
   eo.observation = f.observation;
   eo.max_steps = f.episode_len;
   eo.shaping = f.shaping;
   eo.normalize_by_default = f.normalize;
-  if (rl::needs_hardware(rl::parse_reward_space(f.reward)) || !f.target.empty()) eo.target = load_cli_target(f.target, "");
-  rl::GraphTrainEnv env(load_graphs(f.graphs), eo);
+  std::optional<rl::Dataset> data;
+  std::unique_ptr<rl::GraphTrainEnv> env;
+  int observation_size = 0;
+  if (!f.dataset.empty()) {
+    data = rl::load_dataset(f.dataset);
+    if (data->rows.empty()) throw Error(f.dataset + ": no transitions");
+    eo.reward = data->info.reward, eo.observation = data->info.observation, eo.max_steps = data->info.episode_len;
+    observation_size = data->info.observation_size;
+  } else {
+    if (rl::needs_hardware(rl::parse_reward_space(f.reward)) || !f.target.empty()) eo.target = load_cli_target(f.target, "");
+    env = std::make_unique<rl::GraphTrainEnv>(load_graphs(f.graphs), eo);
+    observation_size = env->observation_size();
+  }
   rl::PolicyFile policy;
   if (f.resume && fs::exists(f.output)) {
     policy = rl::load_policy(f.output);
-    fmt::print(stderr, "resuming {} at step {}\n", f.output, policy.agent.steps_done());
+    if (policy.algo != f.algo) throw Error(f.output + ": trained with --algo " + policy.algo + ", resumed with " + f.algo);
+    fmt::print(stderr, "resuming {} at step {}\n", f.output, policy.agent->steps_done());
   } else {
-    rl::PpoOptions po;
-    po.hidden = parse_sizes(f.hidden);
-    po.seed = f.seed;
-    policy.agent = rl::Ppo(env.observation_size(), env.action_count(), po);
-    policy.observation = f.observation, policy.reward = f.reward, policy.max_steps = f.episode_len;
-    for (int a = 0; a < rl::Env::action_count(); ++a) policy.actions.push_back(rl::Env::action_name(a));
+    policy.agent = new_agent(f, observation_size, rl::Env::action_count());
+    policy.algo = f.algo;
+    policy.observation = eo.observation, policy.reward = eo.reward, policy.max_steps = eo.max_steps;
+    policy.actions = rl::action_names();
   }
   const std::string csv = f.output + ".csv";
   std::vector<std::pair<int64_t, double>> curve;
@@ -88,9 +124,9 @@ int run_train(const TrainFlags& f) {
   if (!f.resume) log << "steps,mean_return,episodes,seconds\n";
   const auto t0 = std::chrono::steady_clock::now();
   auto last_checkpoint = t0;
-  const int64_t start = policy.agent.steps_done(), remaining = std::max<int64_t>(0, f.steps - start);
+  const int64_t start = policy.agent->steps_done(), remaining = std::max<int64_t>(0, f.steps - start);
   double moving = 0;
-  policy.agent.train(env, remaining, [&](const rl::TrainProgress& p) {
+  const rl::ProgressFn report = [&](const rl::TrainProgress& p) {
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (p.episodes) moving = curve.empty() ? p.mean_return : 0.9 * moving + 0.1 * p.mean_return;
     curve.emplace_back(p.steps, moving);
@@ -104,11 +140,16 @@ int run_train(const TrainFlags& f) {
       rl::save_policy(policy, f.output);
       last_checkpoint = std::chrono::steady_clock::now();
     }
-  });
+  };
+  if (data)
+    dynamic_cast<rl::Dqn&>(*policy.agent).train_offline(data->transitions(), remaining, report);
+  else
+    policy.agent->train(*env, remaining, report);
   fmt::print(stderr, "\n");
   rl::save_policy(policy, f.output);
   write_curve_svg(f.output + ".svg", curve);
-  fmt::print("policy {} ({} steps); learning curve {} and {}.svg\n", f.output, policy.agent.steps_done(), csv, f.output);
+  fmt::print("policy {} ({} {}); learning curve {} and {}.svg\n", f.output, policy.agent->steps_done(),
+             data ? "gradient steps on the dataset" : "steps", csv, f.output);
   return 0;
 }
 
@@ -118,20 +159,31 @@ void add_train_command(CLI::App& app) {
   auto f = std::make_shared<TrainFlags>();
   CLI::App* cmd = app.add_subcommand(
       "train",
-      "Train a pass-ordering policy with PPO on a set of graphs. Progress on stderr; the\n"
+      "Train a pass-ordering policy (PPO, A2C or DQN) on a set of graphs, or offline on a dataset. Progress on stderr; the\n"
       "learning curve as POLICY.csv and POLICY.svg; checkpoints written atomically, which\n"
       "--resume continues. `optimize --order POLICY` and `evaluate` apply the result.");
-  cmd->add_option("--graphs", f->graphs, "folders of .hlo/.yaml graphs, or graph files")->required();
+  cmd->add_option("--graphs", f->graphs, "folders of .hlo/.yaml graphs, or graph files (online training)");
+  cmd->add_option("--dataset", f->dataset,
+                  "train offline from a dataset of `hlsgym collect` (with --algo dqn): --steps counts\n"
+                  "gradient steps; observation, reward and episode length come from the dataset");
   cmd->add_option("-o,--output", f->output, "the policy file to write")->required();
   cmd->add_option("--reward", f->reward, "opcount, cycles, energy, area, memory or hw")->capture_default_str();
   cmd->add_option("--target", f->target, "hardware target for hardware rewards: fpga, cpu or FILE.yaml");
-  cmd->add_option("--algo", f->algo, "ppo (a2c and dqn are planned)")->capture_default_str();
+  cmd->add_option("--algo", f->algo,
+                  "ppo (clipped surrogate, GAE, 4 epochs of minibatches per 256-step rollout), a2c\n"
+                  "(one gradient step per 32-step rollout) or dqn (replay buffer, double-DQN target\n"
+                  "network, epsilon-greedy over the first fifth of the steps)")
+      ->capture_default_str();
   cmd->add_option("--steps", f->steps, "environment steps in total")->capture_default_str();
   cmd->add_option("--seed", f->seed, "random seed (the run is deterministic per seed)")->capture_default_str();
   cmd->add_option("--episode-len", f->episode_len, "passes per episode")->capture_default_str();
   cmd->add_option("--observation", f->observation, "observation spaces joined by '+'")->capture_default_str();
   cmd->add_option("--hidden", f->hidden, "hidden layer sizes, e.g. 64,64 (the paper: 2048,2048)")->capture_default_str();
   cmd->add_flag("--shaping", f->shaping, "potential-based reward shaping, phi = -(flops + 2 transcendentals)");
+  cmd->add_flag("--critic-features", f->critic_features,
+                "ppo/a2c: the value network also sees cost features (flops, transcendentals,\n"
+                "bytes, instructions relative to the initial graph; the graph's size), the\n"
+                "policy network does not (Ganai et al.'s second enhancement)");
   cmd->add_flag("--normalize", f->normalize,
                 "divide each graph's rewards by the default order's gain on it (an episode that\n"
                 "matches the default order returns 1), so large graphs do not dominate training");

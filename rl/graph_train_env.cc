@@ -1,5 +1,7 @@
 #include "rl/graph_train_env.h"
 
+#include <cmath>
+
 #include "ir/error.h"
 
 namespace hlsgym::rl {
@@ -18,6 +20,18 @@ std::vector<double> GraphTrainEnv::reset(uint64_t seed) {
 TrainEnv::Step GraphTrainEnv::step(int action) {
   const StepResult r = env_.step(action);
   return {r.observation, r.reward, r.terminated || r.truncated};
+}
+
+std::vector<double> GraphTrainEnv::critic_features() const {
+  const ir::Features& now = env_.metrics().features;
+  const ir::Features& first = env_.initial_metrics().features;
+  auto rel = [](double x, double x0) { return x0 > 0 ? x / x0 : (x > 0 ? 2.0 : 1.0); };
+  return {rel(now.flops, first.flops),
+          rel(now.transcendentals, first.transcendentals),
+          rel(now.bytes_accessed, first.bytes_accessed),
+          rel(static_cast<double>(now.instructions), static_cast<double>(first.instructions)),
+          std::log1p(std::max(first.flops, 0.0)) / 30.0,
+          std::log1p(static_cast<double>(first.instructions)) / 12.0};
 }
 
 }  // namespace hlsgym::rl

@@ -17,6 +17,11 @@ class GraphTrainEnv final : public TrainEnv {
   int action_count() const override { return Env::action_count(); }
   std::vector<double> reset(uint64_t seed) override;
   Step step(int action) override;
+  // The cost features of Ganai et al.'s critic: flops, transcendentals, bytes accessed and
+  // instructions of the current state relative to the episode's initial graph, and the
+  // initial graph's size (log-scaled), so the critic can tell a large graph from a small one.
+  std::vector<double> critic_features() const override;
+  static constexpr int kCriticFeatures = 6;
 
  private:
   std::vector<std::pair<std::string, ir::Module>> graphs_;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "ir/error.h"
+#include "rl/action_names.h"
 
 namespace hlsgym::rl {
 namespace {
@@ -21,7 +22,8 @@ void save_policy(const PolicyFile& p, const std::string& path) {
         << "\nmax_steps " << p.max_steps << "\nactions " << p.actions.size();
     for (const auto& a : p.actions) out << ' ' << a;
     out << '\n';
-    p.agent.save(out);
+    if (!p.agent) throw Error(path + ": no agent to save");
+    p.agent->save(out);
     if (!out) throw Error(path + ": writing the policy file failed");
   }
   std::filesystem::rename(tmp, path);
@@ -43,21 +45,18 @@ PolicyFile load_policy(const std::string& path) {
   PolicyFile p;
   std::string key;
   size_t n = 0;
-  if (!(in >> key >> p.algo) || key != "algo" || p.algo != "ppo") throw Error(path + ": only ppo policies are supported");
+  if (!(in >> key >> p.algo) || key != "algo" || (p.algo != "ppo" && p.algo != "a2c" && p.algo != "dqn"))
+    throw Error(path + ": algo must be ppo, a2c or dqn");
   if (!(in >> key >> p.observation) || key != "observation") throw Error(path + ": missing observation");
   if (!(in >> key >> p.reward) || key != "reward") throw Error(path + ": missing reward");
   if (!(in >> key >> p.max_steps) || key != "max_steps" || p.max_steps <= 0) throw Error(path + ": bad max_steps");
   if (!(in >> key >> n) || key != "actions" || n > 10000) throw Error(path + ": bad action list");
   p.actions.resize(n);
   for (auto& a : p.actions) in >> a;
-  if (static_cast<int>(n) != Env::action_count()) throw Error(path + ": trained on " + std::to_string(n) +
-                                                             " passes, this build has " + std::to_string(Env::action_count()));
-  for (int a = 0; a < Env::action_count(); ++a)
-    if (p.actions[static_cast<size_t>(a)] != Env::action_name(a))
-      throw Error(path + ": action " + std::to_string(a) + " was '" + p.actions[static_cast<size_t>(a)] +
-                  "' in training but is '" + Env::action_name(a) + "' in this build");
+  check_action_names(p.actions, path);
   try {
-    p.agent = Ppo::load(in);
+    p.agent = load_agent(in);
+    if (p.agent->algo() != p.algo) throw Error("the header says algo " + p.algo + ", the agent is " + p.agent->algo());
   } catch (const Error& e) {
     throw Error(path + ": " + e.what());
   }
@@ -83,10 +82,10 @@ std::vector<std::string> policy_order(PolicyFile& p, const ir::Module& graph, co
   // every pass is a no-op.
   std::vector<bool> masked(static_cast<size_t>(Env::action_count()), false);
   for (int t = 0; t < p.max_steps; ++t) {
-    const std::vector<double> probs = p.agent.probabilities(obs);
+    const std::vector<double> scores = p.agent->action_scores(obs);
     int best = -1;
     for (int a = 0; a < Env::action_count(); ++a)
-      if (!masked[static_cast<size_t>(a)] && (best < 0 || probs[static_cast<size_t>(a)] > probs[static_cast<size_t>(best)]))
+      if (!masked[static_cast<size_t>(a)] && (best < 0 || scores[static_cast<size_t>(a)] > scores[static_cast<size_t>(best)]))
         best = a;
     if (best < 0) break;
     const StepResult r = env.step(best);

@@ -2,7 +2,7 @@
 //
 // Format (text, versioned): a header line "hlsgym-policy 1", then key-value lines
 // (algo, observation, reward, max_steps, actions = the pass names the action indices
-// meant when training), then the agent's full state (rl/ppo.h). Loading checks the header,
+// meant when training), then the agent's full state (rl/agent.h: PPO, A2C or DQN). Loading checks the header,
 // the version and that every action names a pass this build has (in the same order), so
 // a policy never silently drives the wrong passes. Saved atomically (temp file + rename):
 // a checkpoint interrupted mid-write leaves the previous one intact.
@@ -12,7 +12,9 @@
 
 #include "ir/module.h"
 #include "rl/env.h"
-#include "rl/ppo.h"
+#include <memory>
+
+#include "rl/agent.h"
 
 namespace hlsgym::rl {
 
@@ -20,7 +22,7 @@ struct PolicyFile {
   std::string algo = "ppo", observation = "opcount", reward = "opcount";
   int max_steps = 30;
   std::vector<std::string> actions;
-  Ppo agent{1, 1, PpoOptions{}};
+  std::unique_ptr<Agent> agent;
 };
 
 void save_policy(const PolicyFile& p, const std::string& path);

@@ -19,6 +19,9 @@ class TrainEnv {
   virtual int action_count() const = 0;
   virtual std::vector<double> reset(uint64_t seed) = 0;
   virtual Step step(int action) = 0;
+  // Extra inputs for a critic only (the paper's value function that also sees the cost
+  // features), describing the current state; the same length every call.
+  virtual std::vector<double> critic_features() const { return {}; }
 };
 
 }  // namespace hlsgym::rl

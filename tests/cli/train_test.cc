@@ -47,8 +47,9 @@ TEST(CliTrain, TrainsResumesAndDrivesOptimizeAndEvaluate) {
   CliResult bad = run_cli("optimize " + designs + "/fir8.yaml --order " + (dir / "bad.policy").string());
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_NE(bad.err.find("not supported"), std::string::npos) << bad.err;
-  CliResult algo = run_cli("train --graphs " + designs + " --algo dqn -o " + (dir / "x").string());
+  CliResult algo = run_cli("train --graphs " + designs + " --algo sarsa -o " + (dir / "x").string());
   EXPECT_EQ(algo.exit_code, 1);
+  EXPECT_NE(algo.err.find("ppo, a2c or dqn"), std::string::npos) << algo.err;
   fs::remove_all(dir);
 }
 
@@ -71,6 +72,51 @@ TEST(CliTrain, ShippedLearnedPolicyOptimizesADesign) {
   CliResult replay = run_cli("optimize " + (source_dir() / "designs" / "layernorm.yaml").string() + " --order " + list + " --json");
   ASSERT_EQ(replay.exit_code, 0) << replay.err;
   EXPECT_EQ(nlohmann::json::parse(replay.out)["after"]["instructions"], j["after"]["instructions"]);
+}
+
+// A2C and DQN train and drive optimize; the offline pipeline: collect a dataset, train DQN
+// on it without an environment, evaluate the result.
+TEST(CliTrain, A2cDqnAndOfflineDqnFromACollectedDataset) {
+  const fs::path dir = fs::temp_directory_path() / "hlsgym_cli_train_algos";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string designs = (source_dir() / "designs").string();
+  for (const std::string algo : {"a2c", "dqn"}) {
+    const std::string policy = (dir / (algo + ".policy")).string();
+    CliResult r = run_cli("train --graphs " + designs + " --algo " + algo + " --steps 800 --episode-len 8 --hidden 16 -o " + policy +
+                          (algo == "a2c" ? " --critic-features" : ""));
+    ASSERT_EQ(r.exit_code, 0) << algo << r.err;
+    std::ifstream in(policy);
+    std::string header, line;
+    std::getline(in, header), std::getline(in, line);
+    EXPECT_EQ(line, "algo " + algo);
+    CliResult resumed = run_cli("train --graphs " + designs + " --algo " + algo + " --steps 1200 --episode-len 8 -o " + policy + " --resume");
+    ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+    EXPECT_NE(resumed.err.find("resuming"), std::string::npos);
+    CliResult opt = run_cli("optimize " + designs + "/bit_mix.yaml --order " + policy + " --check --json");
+    ASSERT_EQ(opt.exit_code, 0) << opt.err;
+    EXPECT_EQ(nlohmann::json::parse(opt.out)["check"], "passed");
+  }
+  const std::string data = (dir / "data.csv").string();
+  CliResult c = run_cli("collect --graphs " + designs + " --episodes 2 --episode-len 6 -o " + data);
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_NE(c.out.find("180 transitions"), std::string::npos) << c.out;  // 15 designs x 2 x 6
+  const std::string offline = (dir / "offline.policy").string();
+  CliResult t = run_cli("train --dataset " + data + " --algo dqn --steps 300 --hidden 16 -o " + offline);
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  EXPECT_NE(t.out.find("300 gradient steps"), std::string::npos) << t.out;
+  CliResult ev = run_cli("evaluate --graphs " + designs + " --policy " + offline + " --no-baselines --json");
+  ASSERT_EQ(ev.exit_code, 0) << ev.err;
+  EXPECT_EQ(nlohmann::json::parse(ev.out)["graphs"].size(), 15u);
+  CliResult ppo = run_cli("train --dataset " + data + " --algo ppo -o " + offline);
+  EXPECT_EQ(ppo.exit_code, 1);
+  EXPECT_NE(ppo.err.find("--algo dqn"), std::string::npos) << ppo.err;
+  CliResult both = run_cli("train --dataset " + data + " --graphs " + designs + " --algo dqn -o " + offline);
+  EXPECT_EQ(both.exit_code, 1);
+  CliResult beh = run_cli("collect --graphs " + designs + " --behavior learned --episodes 1 --episode-len 4 -o " + data);
+  ASSERT_EQ(beh.exit_code, 0) << beh.err;
+  EXPECT_NE(beh.out.find("behavior learned (epsilon 0.1)"), std::string::npos) << beh.out;
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include "rl/ppo.h"
+#include "rl/actor_critic.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,8 +12,8 @@
 
 namespace hlsgym::rl {
 
-struct Ppo::Rollout {
-  Eigen::MatrixXd obs;
+struct ActorCritic::Rollout {
+  Eigen::MatrixXd obs, critic_obs;
   std::vector<int> actions;
   std::vector<double> rewards, values, logp, advantages, returns;
   std::vector<bool> done;
@@ -32,10 +32,12 @@ Eigen::MatrixXd row(const std::vector<double>& v) {
 
 }  // namespace
 
-Ppo::Ppo(int observation_size, int action_count, PpoOptions o) : o_(std::move(o)), rng_(o_.seed) {
-  if (observation_size <= 0 || action_count <= 0) throw Error("PPO needs a positive observation and action count");
-  if (o_.batch <= 0 || o_.minibatch <= 0 || o_.epochs <= 0) throw Error("PPO batch, minibatch and epochs must be positive");
-  std::vector<int> p{observation_size}, v{observation_size};
+ActorCritic::ActorCritic(int observation_size, int action_count, ActorCriticOptions o) : o_(std::move(o)), rng_(o_.seed) {
+  if (o_.algo != "ppo" && o_.algo != "a2c") throw Error("actor-critic: unknown algorithm '" + o_.algo + "' (ppo or a2c)");
+  if (observation_size <= 0 || action_count <= 0) throw Error(o_.algo + " needs a positive observation and action count");
+  if (o_.batch <= 0 || o_.minibatch <= 0 || o_.epochs <= 0 || o_.critic_features < 0)
+    throw Error(o_.algo + " batch, minibatch and epochs must be positive");
+  std::vector<int> p{observation_size}, v{observation_size + o_.critic_features};
   p.insert(p.end(), o_.hidden.begin(), o_.hidden.end());
   v.insert(v.end(), o_.hidden.begin(), o_.hidden.end());
   p.push_back(action_count);
@@ -44,33 +46,40 @@ Ppo::Ppo(int observation_size, int action_count, PpoOptions o) : o_(std::move(o)
   value_ = Mlp(v, o_.seed * 2 + 2, 1.0);
 }
 
-std::vector<double> Ppo::probabilities(const std::vector<double>& observation) {
+std::vector<double> ActorCritic::probabilities(const std::vector<double>& observation) {
   const Eigen::RowVectorXd pr = softmax(policy_.forward(row(observation)).row(0));
   return {pr.data(), pr.data() + pr.size()};
 }
 
-int Ppo::act(const std::vector<double>& observation, bool greedy) {
-  const std::vector<double> p = probabilities(observation);
-  if (greedy) return static_cast<int>(std::max_element(p.begin(), p.end()) - p.begin());
-  std::discrete_distribution<int> d(p.begin(), p.end());
-  return d(rng_);
+std::vector<double> ActorCritic::critic_input(TrainEnv& env, const std::vector<double>& obs) const {
+  if (o_.critic_features == 0) return obs;
+  std::vector<double> x = obs;
+  const std::vector<double> extra = env.critic_features();
+  if (static_cast<int>(extra.size()) != o_.critic_features)
+    throw Error("critic features: the environment gives " + std::to_string(extra.size()) + ", the value network takes " +
+                std::to_string(o_.critic_features));
+  x.insert(x.end(), extra.begin(), extra.end());
+  return x;
 }
 
-void Ppo::collect(TrainEnv& env, Rollout& r, TrainProgress& p) {
+void ActorCritic::collect(TrainEnv& env, Rollout& r, TrainProgress& p) {
   const int n = o_.batch;
   r.obs.resize(n, policy_.input_size());
+  r.critic_obs.resize(n, value_.input_size());
   r.actions.assign(n, 0), r.rewards.assign(n, 0), r.values.assign(n + 1, 0), r.logp.assign(n, 0);
   r.done.assign(n, false);
   double return_sum = 0;
   for (int t = 0; t < n; ++t) {
     if (need_reset_) obs_ = env.reset(rng_()), need_reset_ = false, episode_return_ = 0;
     r.obs.row(t) = row(obs_);
+    const std::vector<double> critic = critic_input(env, obs_);
+    r.critic_obs.row(t) = row(critic);
     const std::vector<double> probs = probabilities(obs_);
     std::discrete_distribution<int> d(probs.begin(), probs.end());
     const int a = d(rng_);
     r.actions[t] = a;
     r.logp[t] = std::log(std::max(probs[static_cast<size_t>(a)], 1e-12));
-    r.values[t] = value_.forward(row(obs_))(0, 0);
+    r.values[t] = value_.forward(row(critic))(0, 0);
     const TrainEnv::Step s = env.step(a);
     r.rewards[t] = s.reward;
     r.done[t] = s.done;
@@ -79,7 +88,7 @@ void Ppo::collect(TrainEnv& env, Rollout& r, TrainProgress& p) {
     if (s.done) need_reset_ = true, return_sum += episode_return_, ++p.episodes, ++episodes_;
   }
   // Bootstrap from the state after the rollout unless the episode just ended.
-  r.values[n] = need_reset_ ? 0.0 : value_.forward(row(obs_))(0, 0);
+  r.values[n] = need_reset_ ? 0.0 : value_.forward(row(critic_input(env, obs_)))(0, 0);
   r.advantages.assign(n, 0), r.returns.assign(n, 0);
   double gae = 0;
   for (int t = n - 1; t >= 0; --t) {
@@ -94,7 +103,7 @@ void Ppo::collect(TrainEnv& env, Rollout& r, TrainProgress& p) {
   p.mean_return = p.episodes ? return_sum / p.episodes : 0.0;
 }
 
-void Ppo::update(const Rollout& r) {
+void ActorCritic::update(const Rollout& r) {
   const int n = o_.batch;
   const double mean = std::accumulate(r.advantages.begin(), r.advantages.end(), 0.0) / n;
   double var = 0;
@@ -106,8 +115,11 @@ void Ppo::update(const Rollout& r) {
     std::shuffle(idx.begin(), idx.end(), rng_);
     for (int start = 0; start < n; start += o_.minibatch) {
       const int m = std::min(o_.minibatch, n - start);
-      Eigen::MatrixXd x(m, r.obs.cols());
-      for (int k = 0; k < m; ++k) x.row(k) = r.obs.row(idx[static_cast<size_t>(start + k)]);
+      Eigen::MatrixXd x(m, r.obs.cols()), cx(m, r.critic_obs.cols());
+      for (int k = 0; k < m; ++k) {
+        x.row(k) = r.obs.row(idx[static_cast<size_t>(start + k)]);
+        cx.row(k) = r.critic_obs.row(idx[static_cast<size_t>(start + k)]);
+      }
       const Eigen::MatrixXd logits = policy_.forward(x);
       Eigen::MatrixXd g_logits = Eigen::MatrixXd::Zero(m, logits.cols());
       for (int k = 0; k < m; ++k) {
@@ -117,7 +129,8 @@ void Ppo::update(const Rollout& r) {
         const double adv = (r.advantages[static_cast<size_t>(i)] - mean) / sd;
         const double ratio = std::exp(std::log(std::max(p(a), 1e-12)) - r.logp[static_cast<size_t>(i)]);
         // d(-min(ratio*A, clip(ratio)*A))/dlogp: zero where the clipped branch is active.
-        const bool clipped = (adv >= 0 && ratio > 1 + o_.clip) || (adv < 0 && ratio < 1 - o_.clip);
+        const bool clipped =
+            o_.algo == "ppo" && ((adv >= 0 && ratio > 1 + o_.clip) || (adv < 0 && ratio < 1 - o_.clip));
         const double dlogp = clipped ? 0.0 : -ratio * adv;
         Eigen::RowVectorXd onehot = Eigen::RowVectorXd::Zero(p.size());
         onehot(a) = 1;
@@ -128,7 +141,7 @@ void Ppo::update(const Rollout& r) {
       }
       policy_.backward(g_logits);
       policy_.adam_step(o_.lr, o_.max_grad_norm);
-      const Eigen::MatrixXd v = value_.forward(x);
+      const Eigen::MatrixXd v = value_.forward(cx);
       Eigen::MatrixXd g_v(m, 1);
       for (int k = 0; k < m; ++k) g_v(k, 0) = (v(k, 0) - r.returns[static_cast<size_t>(idx[static_cast<size_t>(start + k)])]) / m;
       value_.backward(g_v);
@@ -137,7 +150,7 @@ void Ppo::update(const Rollout& r) {
   }
 }
 
-void Ppo::train(TrainEnv& env, int64_t steps, const std::function<void(const TrainProgress&)>& progress) {
+void ActorCritic::train(TrainEnv& env, int64_t steps, const ProgressFn& progress) {
   if (env.observation_size() != policy_.input_size()) throw Error("environment observation size differs from the policy's");
   Rollout r;
   const int64_t target = steps_ + steps;
@@ -149,11 +162,11 @@ void Ppo::train(TrainEnv& env, int64_t steps, const std::function<void(const Tra
   }
 }
 
-void Ppo::save(std::ostream& out) const {
-  out << std::setprecision(17) << "ppo 1\n";
+void ActorCritic::save(std::ostream& out) const {
+  out << std::setprecision(17) << o_.algo << " 2\n";
   out << o_.lr << ' ' << o_.gamma << ' ' << o_.lambda << ' ' << o_.clip << ' ' << o_.entropy << ' ' << o_.max_grad_norm
       << ' ' << o_.batch << ' ' << o_.epochs << ' ' << o_.minibatch << ' ' << o_.seed << ' ' << steps_ << ' '
-      << episodes_ << ' ' << need_reset_ << ' ' << episode_return_ << '\n';
+      << episodes_ << ' ' << need_reset_ << ' ' << episode_return_ << ' ' << o_.critic_features << '\n';
   out << obs_.size();
   for (double x : obs_) out << ' ' << x;
   out << '\n' << rng_ << '\n';
@@ -161,15 +174,17 @@ void Ppo::save(std::ostream& out) const {
   value_.save(out);
 }
 
-Ppo Ppo::load(std::istream& in) {
-  std::string tag;
-  int version = 0;
-  if (!(in >> tag >> version) || tag != "ppo" || version != 1) throw Error("policy file: expected a 'ppo 1' agent");
-  PpoOptions o;
-  Ppo p(1, 1, PpoOptions{});
+// Version 1 (PPO only) lacks the critic feature count; version 2 adds it and A2C.
+ActorCritic ActorCritic::load_body(std::istream& in, const std::string& algo, int version) {
+  if (!((algo == "ppo" && (version == 1 || version == 2)) || (algo == "a2c" && version == 2)))
+    throw Error("agent '" + algo + " " + std::to_string(version) + "' is not supported (this build reads ppo 1-2, a2c 2)");
+  ActorCriticOptions o;
+  o.algo = algo;
+  ActorCritic p(1, 1, ActorCriticOptions{});
   if (!(in >> o.lr >> o.gamma >> o.lambda >> o.clip >> o.entropy >> o.max_grad_norm >> o.batch >> o.epochs >>
         o.minibatch >> o.seed >> p.steps_ >> p.episodes_ >> p.need_reset_ >> p.episode_return_))
-    throw Error("policy file: bad PPO settings");
+    throw Error("policy file: bad " + algo + " settings");
+  if (version >= 2 && !(in >> o.critic_features)) throw Error("policy file: bad critic feature count");
   size_t n = 0;
   if (!(in >> n) || n > (1u << 20)) throw Error("policy file: bad observation");
   p.obs_.resize(n);
@@ -178,6 +193,8 @@ Ppo Ppo::load(std::istream& in) {
   if (!(in >> p.rng_)) throw Error("policy file: bad random state");
   p.policy_ = Mlp::load(in);
   p.value_ = Mlp::load(in);
+  if (p.value_.input_size() != p.policy_.input_size() + o.critic_features)
+    throw Error("policy file: the value network's input does not match the observation and critic features");
   o.hidden.assign(p.policy_.sizes().begin() + 1, p.policy_.sizes().end() - 1);
   p.o_ = o;
   // The environment is not part of the file: a resumed run starts a fresh episode where the
@@ -186,8 +203,10 @@ Ppo Ppo::load(std::istream& in) {
   return p;
 }
 
-bool Ppo::same_state(const Ppo& o) const {
-  return policy_ == o.policy_ && value_ == o.value_ && steps_ == o.steps_ && rng_ == o.rng_;
+bool ActorCritic::same_state(const Agent& other) const {
+  const auto* o = dynamic_cast<const ActorCritic*>(&other);
+  return o && o_.algo == o->o_.algo && policy_ == o->policy_ && value_ == o->value_ && steps_ == o->steps_ &&
+         rng_ == o->rng_;
 }
 
 }  // namespace hlsgym::rl

@@ -1,0 +1,80 @@
+// On-policy actor-critic learners on an Eigen MLP: a categorical policy network and a
+// value network, rollouts of `batch` steps, GAE advantages, an entropy bonus, Adam.
+//
+// - PPO (Schulman et al. 2017) as Ganai et al. used it for XLA pass ordering: GAE lambda
+//   0.95, gamma 0.99, the clipped surrogate (clip 0.2), lr 3e-4, several epochs of
+//   shuffled minibatches per rollout.
+// - A2C (Mnih et al. 2016, synchronous): the same rollouts and advantages, one gradient
+//   step on the whole rollout with the plain policy gradient. That is exactly PPO with one
+//   epoch, one minibatch and no clipping (the probability ratio is 1 on the first and only
+//   step), which is why both are one class.
+//
+// The paper's second enhancement, `critic_features`: the value network also sees the
+// environment's cost features (TrainEnv::critic_features), the policy does not, so the
+// learned policy still runs on the observation alone.
+//
+// Deterministic per seed: one std::mt19937_64 drives sampling, shuffling and resets.
+#pragma once
+#include <iosfwd>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "rl/agent.h"
+#include "rl/mlp.h"
+
+namespace hlsgym::rl {
+
+struct ActorCriticOptions {
+  std::string algo = "ppo";  // ppo or a2c
+  std::vector<int> hidden = {64, 64};
+  double lr = 3e-4, gamma = 0.99, lambda = 0.95, clip = 0.2, entropy = 0.01, max_grad_norm = 0.5;
+  int batch = 256, epochs = 4, minibatch = 64;
+  // > 0: the value network's input is the observation followed by this many critic features.
+  int critic_features = 0;
+  uint64_t seed = 1;
+
+  static ActorCriticOptions ppo() { return {}; }
+  // A2C's usual settings: short rollouts (n-step), one step each, a larger learning rate.
+  static ActorCriticOptions a2c() {
+    ActorCriticOptions o;
+    o.algo = "a2c";
+    o.batch = 32, o.epochs = 1, o.minibatch = 32, o.lr = 7e-4, o.lambda = 1.0;
+    return o;
+  }
+};
+
+class ActorCritic final : public Agent {
+ public:
+  ActorCritic(int observation_size, int action_count, ActorCriticOptions o);
+
+  std::string algo() const override { return o_.algo; }
+  void train(TrainEnv& env, int64_t steps, const ProgressFn& progress = {}) override;
+  std::vector<double> action_scores(const std::vector<double>& observation) override { return probabilities(observation); }
+  std::vector<double> probabilities(const std::vector<double>& observation);
+  int observation_size() const override { return policy_.input_size(); }
+  int64_t steps_done() const override { return steps_; }
+  const ActorCriticOptions& options() const { return o_; }
+
+  void save(std::ostream& out) const override;  // networks, optimizer state, rng, counters
+  // After the tag line "<algo> <version>" (read by load_agent); throws hlsgym::Error.
+  static ActorCritic load_body(std::istream& in, const std::string& algo, int version);
+  bool same_state(const Agent& other) const override;
+
+ private:
+  struct Rollout;
+  void collect(TrainEnv& env, Rollout& r, TrainProgress& p);
+  void update(const Rollout& r);
+  std::vector<double> critic_input(TrainEnv& env, const std::vector<double>& obs) const;
+
+  ActorCriticOptions o_;
+  Mlp policy_, value_;
+  std::mt19937_64 rng_;
+  int64_t steps_ = 0;
+  std::vector<double> obs_;  // the current observation between rollouts
+  double episode_return_ = 0;
+  bool need_reset_ = true;
+  uint64_t episodes_ = 0;
+};
+
+}  // namespace hlsgym::rl

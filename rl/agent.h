@@ -1,0 +1,43 @@
+// What every learner offers: train on a TrainEnv, score actions in a state (the greedy
+// action is the best score), and save its whole state so a run resumes and a policy file
+// reloads. Implemented by rl/actor_critic.h (PPO, A2C) and rl/dqn.h (DQN).
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "rl/train_env.h"
+
+namespace hlsgym::rl {
+
+struct TrainProgress {
+  int64_t steps = 0;
+  double mean_return = 0;  // over the episodes finished since the last report
+  int episodes = 0;
+};
+using ProgressFn = std::function<void(const TrainProgress&)>;
+
+class Agent {
+ public:
+  virtual ~Agent() = default;
+  virtual std::string algo() const = 0;  // "ppo", "a2c", "dqn"
+  // Trains for `steps` environment steps (rounded up to whole rollouts or reports);
+  // `progress` is called every rollout (actor-critic) or every 256 steps (DQN).
+  virtual void train(TrainEnv& env, int64_t steps, const ProgressFn& progress = {}) = 0;
+  // Higher is better: action probabilities (actor-critic) or Q-values (DQN).
+  virtual std::vector<double> action_scores(const std::vector<double>& observation) = 0;
+  int act(const std::vector<double>& observation);  // the best-scoring action
+  virtual int observation_size() const = 0;
+  virtual int64_t steps_done() const = 0;
+  // Text: a tag line "<algo> <version>", then settings, counters, RNG and networks.
+  virtual void save(std::ostream& out) const = 0;
+  virtual bool same_state(const Agent& other) const = 0;
+};
+
+// Reads any agent save() wrote (dispatching on the tag); throws hlsgym::Error.
+std::unique_ptr<Agent> load_agent(std::istream& in);
+
+}  // namespace hlsgym::rl
