@@ -31,7 +31,7 @@ struct TrainFlags {
   std::vector<std::string> graphs;
   std::string reward = "opcount", target, algo = "ppo", observation = "opcount", hidden = "64,64", output, dataset;
   int64_t steps = 200000;
-  int episode_len = 30;
+  int episode_len = 30, workers = 1;
   uint64_t seed = 1;
   double checkpoint_s = 120;
   bool shaping = false, resume = false, normalize = false, critic_features = false;
@@ -95,8 +95,9 @@ int run_train(const TrainFlags& f) {
   eo.shaping = f.shaping;
   eo.normalize_by_default = f.normalize;
   std::optional<rl::Dataset> data;
-  std::unique_ptr<rl::GraphTrainEnv> env;
+  std::vector<std::unique_ptr<rl::GraphTrainEnv>> envs;  // one per worker
   int observation_size = 0;
+  if (f.workers > 1 && f.algo == "dqn") throw Error("--workers applies to ppo and a2c (dqn learns after every few steps)");
   if (!f.dataset.empty()) {
     data = rl::load_dataset(f.dataset);
     if (data->rows.empty()) throw Error(f.dataset + ": no transitions");
@@ -104,8 +105,9 @@ int run_train(const TrainFlags& f) {
     observation_size = data->info.observation_size;
   } else {
     if (rl::needs_hardware(rl::parse_reward_space(f.reward)) || !f.target.empty()) eo.target = load_cli_target(f.target, "");
-    env = std::make_unique<rl::GraphTrainEnv>(load_graphs(f.graphs), eo);
-    observation_size = env->observation_size();
+    const auto graphs = load_graphs(f.graphs);
+    for (int w = 0; w < f.workers; ++w) envs.push_back(std::make_unique<rl::GraphTrainEnv>(graphs, eo));
+    observation_size = envs[0]->observation_size();
   }
   rl::PolicyFile policy;
   if (f.resume && fs::exists(f.output)) {
@@ -143,8 +145,13 @@ int run_train(const TrainFlags& f) {
   };
   if (data)
     dynamic_cast<rl::Dqn&>(*policy.agent).train_offline(data->transitions(), remaining, report);
+  else if (auto* ac = dynamic_cast<rl::ActorCritic*>(policy.agent.get())) {
+    std::vector<rl::TrainEnv*> workers;
+    for (auto& e : envs) workers.push_back(e.get());
+    ac->train(workers, remaining, report);
+  }
   else
-    policy.agent->train(*env, remaining, report);
+    policy.agent->train(*envs[0], remaining, report);
   fmt::print(stderr, "\n");
   rl::save_policy(policy, f.output);
   write_curve_svg(f.output + ".svg", curve);
@@ -175,6 +182,11 @@ void add_train_command(CLI::App& app) {
                   "network, epsilon-greedy over the first fifth of the steps)")
       ->capture_default_str();
   cmd->add_option("--steps", f->steps, "environment steps in total")->capture_default_str();
+  cmd->add_option("--workers", f->workers,
+                  "ppo/a2c: environments stepped in parallel threads, each a share of every rollout\n"
+                  "(deterministic for a given seed and worker count; 2 uses both cores here)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64));
   cmd->add_option("--seed", f->seed, "random seed (the run is deterministic per seed)")->capture_default_str();
   cmd->add_option("--episode-len", f->episode_len, "passes per episode")->capture_default_str();
   cmd->add_option("--observation", f->observation, "observation spaces joined by '+'")->capture_default_str();

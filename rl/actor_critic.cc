@@ -7,6 +7,7 @@
 #include <numeric>
 #include <ostream>
 #include <sstream>
+#include <thread>
 
 #include "ir/error.h"
 
@@ -16,7 +17,7 @@ struct ActorCritic::Rollout {
   Eigen::MatrixXd obs, critic_obs;
   std::vector<int> actions;
   std::vector<double> rewards, values, logp, advantages, returns;
-  std::vector<bool> done;
+  std::vector<char> done;  // not vector<bool>: workers write neighbouring rows concurrently
 };
 
 namespace {
@@ -32,7 +33,8 @@ Eigen::MatrixXd row(const std::vector<double>& v) {
 
 }  // namespace
 
-ActorCritic::ActorCritic(int observation_size, int action_count, ActorCriticOptions o) : o_(std::move(o)), rng_(o_.seed) {
+ActorCritic::ActorCritic(int observation_size, int action_count, ActorCriticOptions o)
+    : o_(std::move(o)), workers_{Worker{std::mt19937_64(o_.seed), {}, 0, true}} {
   if (o_.algo != "ppo" && o_.algo != "a2c") throw Error("actor-critic: unknown algorithm '" + o_.algo + "' (ppo or a2c)");
   if (observation_size <= 0 || action_count <= 0) throw Error(o_.algo + " needs a positive observation and action count");
   if (o_.batch <= 0 || o_.minibatch <= 0 || o_.epochs <= 0 || o_.critic_features < 0)
@@ -62,42 +64,76 @@ std::vector<double> ActorCritic::critic_input(TrainEnv& env, const std::vector<d
   return x;
 }
 
-void ActorCritic::collect(TrainEnv& env, Rollout& r, TrainProgress& p) {
-  const int n = o_.batch;
-  r.obs.resize(n, policy_.input_size());
-  r.critic_obs.resize(n, value_.input_size());
-  r.actions.assign(n, 0), r.rewards.assign(n, 0), r.values.assign(n + 1, 0), r.logp.assign(n, 0);
-  r.done.assign(n, false);
-  double return_sum = 0;
-  for (int t = 0; t < n; ++t) {
-    if (need_reset_) obs_ = env.reset(rng_()), need_reset_ = false, episode_return_ = 0;
-    r.obs.row(t) = row(obs_);
-    const std::vector<double> critic = critic_input(env, obs_);
+// One worker's rows [begin, end) of a rollout, with its own copies of the networks (a
+// forward pass keeps activations, so threads cannot share one) and its own RNG stream.
+ActorCritic::Segment ActorCritic::collect_segment(TrainEnv& env, Worker& w, Mlp& policy, Mlp& value, Rollout& r,
+                                                  int begin, int end) const {
+  Segment seg;
+  for (int t = begin; t < end; ++t) {
+    if (w.need_reset) w.obs = env.reset(w.rng()), w.need_reset = false, w.episode_return = 0;
+    r.obs.row(t) = row(w.obs);
+    const std::vector<double> critic = critic_input(env, w.obs);
     r.critic_obs.row(t) = row(critic);
-    const std::vector<double> probs = probabilities(obs_);
+    const Eigen::RowVectorXd pr = softmax(policy.forward(row(w.obs)).row(0));
+    const std::vector<double> probs(pr.data(), pr.data() + pr.size());
     std::discrete_distribution<int> d(probs.begin(), probs.end());
-    const int a = d(rng_);
+    const int a = d(w.rng);
     r.actions[t] = a;
     r.logp[t] = std::log(std::max(probs[static_cast<size_t>(a)], 1e-12));
-    r.values[t] = value_.forward(row(critic))(0, 0);
+    r.values[t] = value.forward(row(critic))(0, 0);
     const TrainEnv::Step s = env.step(a);
     r.rewards[t] = s.reward;
     r.done[t] = s.done;
-    episode_return_ += s.reward;
-    obs_ = s.observation;
-    if (s.done) need_reset_ = true, return_sum += episode_return_, ++p.episodes, ++episodes_;
+    w.episode_return += s.reward;
+    w.obs = s.observation;
+    if (s.done) w.need_reset = true, seg.return_sum += w.episode_return, ++seg.episodes;
   }
-  // Bootstrap from the state after the rollout unless the episode just ended.
-  r.values[n] = need_reset_ ? 0.0 : value_.forward(row(critic_input(env, obs_)))(0, 0);
-  r.advantages.assign(n, 0), r.returns.assign(n, 0);
+  // GAE over the segment, bootstrapping from the state after it unless the episode just ended.
+  double next_value = w.need_reset ? 0.0 : value.forward(row(critic_input(env, w.obs)))(0, 0);
   double gae = 0;
-  for (int t = n - 1; t >= 0; --t) {
-    const double next = r.done[t] ? 0.0 : r.values[t + 1];
+  for (int t = end - 1; t >= begin; --t) {
+    const double next = r.done[t] ? 0.0 : next_value;
     const double delta = r.rewards[t] + o_.gamma * next - r.values[t];
     gae = delta + (r.done[t] ? 0.0 : o_.gamma * o_.lambda * gae);
     r.advantages[t] = gae;
     r.returns[t] = gae + r.values[t];
+    next_value = r.values[t];
   }
+  return seg;
+}
+
+void ActorCritic::collect(const std::vector<TrainEnv*>& envs, Rollout& r, TrainProgress& p) {
+  const int n = o_.batch, k = static_cast<int>(envs.size());
+  r.obs.resize(n, policy_.input_size());
+  r.critic_obs.resize(n, value_.input_size());
+  r.actions.assign(n, 0), r.rewards.assign(n, 0), r.values.assign(n, 0), r.logp.assign(n, 0);
+  r.advantages.assign(n, 0), r.returns.assign(n, 0);
+  r.done.assign(n, 0);
+  std::vector<Segment> segs(static_cast<size_t>(k));
+  if (k == 1) {
+    segs[0] = collect_segment(*envs[0], workers_[0], policy_, value_, r, 0, n);
+  } else {
+    std::vector<std::string> errors(static_cast<size_t>(k));
+    auto run = [&](int w) {
+      try {
+        Mlp policy = policy_, value = value_;
+        segs[static_cast<size_t>(w)] =
+            collect_segment(*envs[static_cast<size_t>(w)], workers_[static_cast<size_t>(w)], policy, value, r,
+                            w * n / k, (w + 1) * n / k);
+      } catch (const std::exception& e) {
+        errors[static_cast<size_t>(w)] = e.what();
+      }
+    };
+    std::vector<std::thread> threads;
+    for (int w = 1; w < k; ++w) threads.emplace_back(run, w);
+    run(0);
+    for (auto& t : threads) t.join();
+    for (const auto& e : errors)
+      if (!e.empty()) throw Error(e);
+  }
+  double return_sum = 0;
+  for (const Segment& sg : segs) return_sum += sg.return_sum, p.episodes += sg.episodes;
+  episodes_ += static_cast<uint64_t>(p.episodes);
   steps_ += n;
   p.steps = steps_;
   p.mean_return = p.episodes ? return_sum / p.episodes : 0.0;
@@ -112,7 +148,7 @@ void ActorCritic::update(const Rollout& r) {
   std::vector<int> idx(static_cast<size_t>(n));
   std::iota(idx.begin(), idx.end(), 0);
   for (int epoch = 0; epoch < o_.epochs; ++epoch) {
-    std::shuffle(idx.begin(), idx.end(), rng_);
+    std::shuffle(idx.begin(), idx.end(), workers_[0].rng);
     for (int start = 0; start < n; start += o_.minibatch) {
       const int m = std::min(o_.minibatch, n - start);
       Eigen::MatrixXd x(m, r.obs.cols()), cx(m, r.critic_obs.cols());
@@ -150,15 +186,32 @@ void ActorCritic::update(const Rollout& r) {
   }
 }
 
-void ActorCritic::train(TrainEnv& env, int64_t steps, const ProgressFn& progress) {
-  if (env.observation_size() != policy_.input_size()) throw Error("environment observation size differs from the policy's");
+void ActorCritic::train(TrainEnv& env, int64_t steps, const ProgressFn& progress) { train({&env}, steps, progress); }
+
+void ActorCritic::train(const std::vector<TrainEnv*>& envs, int64_t steps, const ProgressFn& progress) {
+  if (envs.empty()) throw Error(o_.algo + ": no environment to train on");
+  for (const TrainEnv* e : envs)
+    if (e->observation_size() != policy_.input_size()) throw Error("environment observation size differs from the policy's");
+  if (static_cast<int>(envs.size()) > o_.batch) throw Error(o_.algo + ": more workers than steps per rollout");
+  set_workers(static_cast<int>(envs.size()));
   Rollout r;
   const int64_t target = steps_ + steps;
   while (steps_ < target) {
     TrainProgress p;
-    collect(env, r, p);
+    collect(envs, r, p);
     update(r);
     if (progress) progress(p);
+  }
+}
+
+// Worker 0's RNG is the agent's own (it also shuffles minibatches), so one worker is the
+// plain sequential algorithm; worker w > 0 draws from a stream seeded by (seed, w).
+void ActorCritic::set_workers(int k) {
+  if (static_cast<int>(workers_.size()) == k) return;
+  workers_.resize(static_cast<size_t>(k));
+  for (int w = 1; w < k; ++w) {
+    std::seed_seq seq{static_cast<uint32_t>(o_.seed), static_cast<uint32_t>(o_.seed >> 32), static_cast<uint32_t>(w)};
+    workers_[static_cast<size_t>(w)] = Worker{std::mt19937_64(seq), {}, 0, true};
   }
 }
 
@@ -166,15 +219,30 @@ void ActorCritic::save(std::ostream& out) const {
   out << std::setprecision(17) << o_.algo << " 2\n";
   out << o_.lr << ' ' << o_.gamma << ' ' << o_.lambda << ' ' << o_.clip << ' ' << o_.entropy << ' ' << o_.max_grad_norm
       << ' ' << o_.batch << ' ' << o_.epochs << ' ' << o_.minibatch << ' ' << o_.seed << ' ' << steps_ << ' '
-      << episodes_ << ' ' << need_reset_ << ' ' << episode_return_ << ' ' << o_.critic_features << '\n';
-  out << obs_.size();
-  for (double x : obs_) out << ' ' << x;
-  out << '\n' << rng_ << '\n';
+      << episodes_ << ' ' << o_.critic_features << '\n';
+  out << "workers " << workers_.size() << '\n';
+  for (const Worker& w : workers_) {
+    out << w.need_reset << ' ' << w.episode_return << ' ' << w.obs.size();
+    for (double x : w.obs) out << ' ' << x;
+    out << '\n' << w.rng << '\n';
+  }
   policy_.save(out);
   value_.save(out);
 }
 
-// Version 1 (PPO only) lacks the critic feature count; version 2 adds it and A2C.
+namespace {
+void read_worker_tail(std::istream& in, std::vector<double>& obs, std::mt19937_64& rng) {
+  size_t n = 0;
+  if (!(in >> n) || n > (1u << 20)) throw Error("policy file: bad observation");
+  obs.resize(n);
+  for (double& x : obs)
+    if (!(in >> x)) throw Error("policy file: truncated observation");
+  if (!(in >> rng)) throw Error("policy file: bad random state");
+}
+}  // namespace
+
+// Version 1 (PPO, one worker) has the worker's state inside the settings line and no
+// critic features; version 2 adds A2C, critic features and a worker list.
 ActorCritic ActorCritic::load_body(std::istream& in, const std::string& algo, int version) {
   if (!((algo == "ppo" && (version == 1 || version == 2)) || (algo == "a2c" && version == 2)))
     throw Error("agent '" + algo + " " + std::to_string(version) + "' is not supported (this build reads ppo 1-2, a2c 2)");
@@ -182,31 +250,44 @@ ActorCritic ActorCritic::load_body(std::istream& in, const std::string& algo, in
   o.algo = algo;
   ActorCritic p(1, 1, ActorCriticOptions{});
   if (!(in >> o.lr >> o.gamma >> o.lambda >> o.clip >> o.entropy >> o.max_grad_norm >> o.batch >> o.epochs >>
-        o.minibatch >> o.seed >> p.steps_ >> p.episodes_ >> p.need_reset_ >> p.episode_return_))
+        o.minibatch >> o.seed >> p.steps_ >> p.episodes_))
     throw Error("policy file: bad " + algo + " settings");
-  if (version >= 2 && !(in >> o.critic_features)) throw Error("policy file: bad critic feature count");
-  size_t n = 0;
-  if (!(in >> n) || n > (1u << 20)) throw Error("policy file: bad observation");
-  p.obs_.resize(n);
-  for (double& x : p.obs_)
-    if (!(in >> x)) throw Error("policy file: truncated observation");
-  if (!(in >> p.rng_)) throw Error("policy file: bad random state");
+  if (version == 1) {
+    Worker& w = p.workers_[0];
+    if (!(in >> w.need_reset >> w.episode_return)) throw Error("policy file: bad ppo settings");
+    read_worker_tail(in, w.obs, w.rng);
+  } else {
+    std::string key;
+    size_t k = 0;
+    if (!(in >> o.critic_features) || o.critic_features < 0) throw Error("policy file: bad critic feature count");
+    if (!(in >> key >> k) || key != "workers" || k < 1 || k > 1024) throw Error("policy file: bad worker count");
+    p.workers_.resize(k);
+    for (Worker& w : p.workers_) {
+      if (!(in >> w.need_reset >> w.episode_return)) throw Error("policy file: bad worker state");
+      read_worker_tail(in, w.obs, w.rng);
+    }
+  }
   p.policy_ = Mlp::load(in);
   p.value_ = Mlp::load(in);
   if (p.value_.input_size() != p.policy_.input_size() + o.critic_features)
     throw Error("policy file: the value network's input does not match the observation and critic features");
   o.hidden.assign(p.policy_.sizes().begin() + 1, p.policy_.sizes().end() - 1);
   p.o_ = o;
-  // The environment is not part of the file: a resumed run starts a fresh episode where the
-  // saved one was mid-way (identical to the straight run whenever it stopped between episodes).
-  if (!p.need_reset_) p.need_reset_ = true, p.episode_return_ = 0;
+  // The environments are not part of the file: a resumed run starts fresh episodes where the
+  // saved ones were mid-way (identical to the straight run whenever it stopped between episodes).
+  for (Worker& w : p.workers_)
+    if (!w.need_reset) w.need_reset = true, w.episode_return = 0;
   return p;
 }
 
 bool ActorCritic::same_state(const Agent& other) const {
   const auto* o = dynamic_cast<const ActorCritic*>(&other);
-  return o && o_.algo == o->o_.algo && policy_ == o->policy_ && value_ == o->value_ && steps_ == o->steps_ &&
-         rng_ == o->rng_;
+  if (!o || o_.algo != o->o_.algo || !(policy_ == o->policy_) || !(value_ == o->value_) || steps_ != o->steps_ ||
+      workers_.size() != o->workers_.size())
+    return false;
+  for (size_t w = 0; w < workers_.size(); ++w)
+    if (workers_[w].rng != o->workers_[w].rng) return false;
+  return true;
 }
 
 }  // namespace hlsgym::rl

@@ -13,7 +13,8 @@
 // environment's cost features (TrainEnv::critic_features), the policy does not, so the
 // learned policy still runs on the observation alone.
 //
-// Deterministic per seed: one std::mt19937_64 drives sampling, shuffling and resets.
+// Deterministic per seed (and worker count): seeded std::mt19937_64 streams drive sampling,
+// shuffling and resets.
 #pragma once
 #include <iosfwd>
 #include <random>
@@ -50,6 +51,11 @@ class ActorCritic final : public Agent {
 
   std::string algo() const override { return o_.algo; }
   void train(TrainEnv& env, int64_t steps, const ProgressFn& progress = {}) override;
+  // Rollouts on several cores: each rollout's `batch` steps are split over the
+  // environments (one thread each, an RNG stream each), so the result depends on the seed
+  // and the number of environments, never on thread timing. One environment is the plain
+  // sequential algorithm.
+  void train(const std::vector<TrainEnv*>& envs, int64_t steps, const ProgressFn& progress = {});
   std::vector<double> action_scores(const std::vector<double>& observation) override { return probabilities(observation); }
   std::vector<double> probabilities(const std::vector<double>& observation);
   int observation_size() const override { return policy_.input_size(); }
@@ -63,17 +69,27 @@ class ActorCritic final : public Agent {
 
  private:
   struct Rollout;
-  void collect(TrainEnv& env, Rollout& r, TrainProgress& p);
+  // One rollout stream: its RNG and the episode it is in.
+  struct Worker {
+    std::mt19937_64 rng;
+    std::vector<double> obs;
+    double episode_return = 0;
+    bool need_reset = true;
+  };
+  struct Segment {
+    double return_sum = 0;
+    int episodes = 0;
+  };
+  void set_workers(int k);
+  void collect(const std::vector<TrainEnv*>& envs, Rollout& r, TrainProgress& p);
+  Segment collect_segment(TrainEnv& env, Worker& w, Mlp& policy, Mlp& value, Rollout& r, int begin, int end) const;
   void update(const Rollout& r);
   std::vector<double> critic_input(TrainEnv& env, const std::vector<double>& obs) const;
 
   ActorCriticOptions o_;
   Mlp policy_, value_;
-  std::mt19937_64 rng_;
+  std::vector<Worker> workers_;  // worker 0's RNG also shuffles the minibatches
   int64_t steps_ = 0;
-  std::vector<double> obs_;  // the current observation between rollouts
-  double episode_return_ = 0;
-  bool need_reset_ = true;
   uint64_t episodes_ = 0;
 };
 

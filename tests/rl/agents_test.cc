@@ -261,3 +261,35 @@ TEST(Agents, SavedStatesRoundTripAndGarbageIsRefused) {
 
 }  // namespace
 }  // namespace hlsgym::rl
+
+namespace hlsgym::rl {
+namespace {
+
+TEST(ActorCritic, TwoWorkersAreDeterministicLearnAndResume) {
+  for (const std::string algo : {"ppo", "a2c"}) {
+    ActorCriticOptions o = algo == "ppo" ? fast_ppo() : fast_a2c();
+    auto run = [&](int64_t steps, ActorCritic& agent) {
+      Corridor a(6), b(6);
+      agent.train(std::vector<TrainEnv*>{&a, &b}, steps);
+    };
+    ActorCritic x(6, 2, o), y(6, 2, o), one(6, 2, o);
+    run(20000, x);
+    run(20000, y);
+    EXPECT_TRUE(x.same_state(y)) << algo;
+    Corridor c(6);
+    one.train(c, 20000);
+    EXPECT_FALSE(one.same_state(x)) << algo;  // two streams are another run than one
+    EXPECT_GE(greedy_return(x, c, 1), 0.95) << algo;
+    // Half, save, load, half (bandit episodes are one step: checkpoints fall between them).
+    ActorCritic whole(4, 4, o), half(4, 4, o);
+    Bandit b1, b2, b3, b4, b5, b6;
+    whole.train(std::vector<TrainEnv*>{&b1, &b2}, 2048);
+    half.train(std::vector<TrainEnv*>{&b3, &b4}, 1024);
+    auto resumed = reload(half);
+    dynamic_cast<ActorCritic&>(*resumed).train(std::vector<TrainEnv*>{&b5, &b6}, 1024);
+    EXPECT_TRUE(resumed->same_state(whole)) << algo;
+  }
+}
+
+}  // namespace
+}  // namespace hlsgym::rl
