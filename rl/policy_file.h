@@ -30,8 +30,10 @@ PolicyFile load_policy(const std::string& path);  // throws hlsgym::Error naming
 bool is_policy_file(const std::string& path);     // starts with the header line
 
 // The order the policy picks for `graph`: a greedy episode of max_steps in which a pass
-// that changed nothing is masked until the state changes; passes that changed nothing are
-// left out of the order (replaying it gives the same module).
+// that changed nothing is masked until the state changes, then that order run again (up to
+// 4 times) while a round still lowers the reward's cost, as XLA's HloPassFix runs its
+// pipelines. Passes that changed nothing are left out of the order (replaying it gives the
+// same module).
 std::vector<std::string> policy_order(PolicyFile& p, const ir::Module& graph, const EnvOptions& env_base);
 
 // Environment options matching the policy (observation, reward, episode length).
