@@ -82,6 +82,31 @@ std::unique_ptr<rl::Agent> new_agent(const TrainFlags& f, int observation_size, 
   return std::make_unique<rl::ActorCritic>(observation_size, action_count, o);
 }
 
+// The policy file, then beside it what only a resumed run needs (DQN's replay buffer).
+void save_checkpoint(const rl::PolicyFile& policy, const std::string& path, bool with_resume_state) {
+  rl::save_policy(policy, path);
+  if (!with_resume_state || !policy.agent->has_resume_state()) return;
+  const std::string tmp = path + ".replay.tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    policy.agent->save_resume_state(out);
+    if (!out) throw Error(path + ".replay: writing the replay buffer failed");
+  }
+  fs::rename(tmp, path + ".replay");
+}
+
+void load_resume_state(rl::Agent& agent, const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  try {
+    if (!in) throw Error("missing");
+    agent.load_resume_state(in);
+    fmt::print(stderr, "resuming with the replay buffer {}\n", path);
+  } catch (const Error& e) {
+    fmt::print(stderr, "note: {} not used ({}); the run refills its replay buffer, so it is not the straight run\n", path,
+               e.what());
+  }
+}
+
 int run_train(const TrainFlags& f) {
   if (f.algo != "ppo" && f.algo != "a2c" && f.algo != "dqn") throw Error("--algo " + f.algo + ": expected ppo, a2c or dqn");
   if (f.steps <= 0) throw Error("--steps must be positive");
@@ -114,6 +139,7 @@ int run_train(const TrainFlags& f) {
     policy = rl::load_policy(f.output);
     if (policy.algo != f.algo) throw Error(f.output + ": trained with --algo " + policy.algo + ", resumed with " + f.algo);
     fmt::print(stderr, "resuming {} at step {}\n", f.output, policy.agent->steps_done());
+    if (!data && policy.agent->has_resume_state()) load_resume_state(*policy.agent, f.output + ".replay");
   } else {
     policy.agent = new_agent(f, observation_size, rl::Env::action_count());
     policy.algo = f.algo;
@@ -139,7 +165,7 @@ int run_train(const TrainFlags& f) {
     fmt::print(stderr, "\r[{:<30}] {}/{} steps  {:.0f} steps/s  ETA {:.0f}s  mean return {:.4f}   ",
                std::string(static_cast<size_t>(std::clamp(filled, 0, 30)), '#'), p.steps, f.steps, rate, eta, moving);
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - last_checkpoint).count() >= f.checkpoint_s) {
-      rl::save_policy(policy, f.output);
+      save_checkpoint(policy, f.output, !data);
       last_checkpoint = std::chrono::steady_clock::now();
     }
   };
@@ -153,7 +179,7 @@ int run_train(const TrainFlags& f) {
   else
     policy.agent->train(*envs[0], remaining, report);
   fmt::print(stderr, "\n");
-  rl::save_policy(policy, f.output);
+  save_checkpoint(policy, f.output, !data);
   write_curve_svg(f.output + ".svg", curve);
   fmt::print("policy {} ({} {}); learning curve {} and {}.svg\n", f.output, policy.agent->steps_done(),
              data ? "gradient steps on the dataset" : "steps", csv, f.output);
@@ -200,7 +226,10 @@ void add_train_command(CLI::App& app) {
                 "divide each graph's rewards by the default order's gain on it (an episode that\n"
                 "matches the default order returns 1), so large graphs do not dominate training");
   cmd->add_option("--checkpoint-s", f->checkpoint_s, "seconds between checkpoints")->capture_default_str();
-  cmd->add_flag("--resume", f->resume, "continue the run saved in the policy file");
+  cmd->add_flag("--resume", f->resume,
+                "continue the run saved in the policy file (dqn: and in POLICY.replay, its replay\n"
+                "buffer, which online dqn runs write beside the policy; without it the resumed\n"
+                "run refills the buffer first)");
   cmd->callback([f] {
     if (int rc = run_train(*f); rc != 0) throw CLI::RuntimeError(rc);
   });

@@ -35,6 +35,12 @@ class Agent {
   // Text: a tag line "<algo> <version>", then settings, counters, RNG and networks.
   virtual void save(std::ostream& out) const = 0;
   virtual bool same_state(const Agent& other) const = 0;
+  // State a resumed run needs beyond save() and a policy does not: DQN's replay buffer,
+  // too large for a policy file, so checkpoints write it beside it. Agents without any
+  // say false and ignore the calls.
+  virtual bool has_resume_state() const { return false; }
+  virtual void save_resume_state(std::ostream&) const {}
+  virtual void load_resume_state(std::istream&) {}  // throws hlsgym::Error
 };
 
 // Reads any agent save() wrote (dispatching on the tag); throws hlsgym::Error.

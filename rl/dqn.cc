@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <iomanip>
 #include <istream>
 #include <ostream>
+#include <string>
 
 #include "ir/error.h"
 
@@ -155,6 +157,78 @@ Dqn Dqn::load_body(std::istream& in, int version) {
   o.hidden.assign(d.q_.sizes().begin() + 1, d.q_.sizes().end() - 1);
   d.o_ = o;
   return d;
+}
+
+namespace {
+
+template <class T>
+void put(std::ostream& out, T x) {
+  out.write(reinterpret_cast<const char*>(&x), sizeof x);
+}
+
+template <class T>
+T take(std::istream& in) {
+  T x{};
+  if (!in.read(reinterpret_cast<char*>(&x), sizeof x)) throw Error("replay buffer: truncated");
+  return x;
+}
+
+// Nonzeros only: an opcount observation has a handful among ~100 opcodes.
+void put_sparse(std::ostream& out, const std::vector<double>& v) {
+  const auto nonzeros = static_cast<uint32_t>(std::count_if(v.begin(), v.end(), [](double x) { return x != 0; }));
+  put(out, nonzeros);
+  for (uint32_t i = 0; i < v.size(); ++i)
+    if (v[i] != 0) put(out, i), put(out, v[i]);
+}
+
+std::vector<double> take_sparse(std::istream& in, size_t size) {
+  std::vector<double> v(size, 0.0);
+  const auto nonzeros = take<uint32_t>(in);
+  if (nonzeros > size) throw Error("replay buffer: bad observation");
+  for (uint32_t k = 0; k < nonzeros; ++k) {
+    const auto i = take<uint32_t>(in);
+    if (i >= size) throw Error("replay buffer: bad observation index");
+    v[i] = take<double>(in);
+  }
+  return v;
+}
+
+}  // namespace
+
+// A text header line, then native-endian binary records: a checkpoint for this machine.
+void Dqn::save_resume_state(std::ostream& out) const {
+  out << "hlsgym-replay 1 " << steps_ << ' ' << replay_.size() << ' ' << q_.input_size() << ' ' << replay_next_ << '\n';
+  for (const Transition& t : replay_) {
+    put(out, static_cast<int32_t>(t.action)), put(out, t.reward), put(out, static_cast<uint8_t>(t.done));
+    put_sparse(out, t.observation), put_sparse(out, t.next_observation);
+  }
+}
+
+void Dqn::load_resume_state(std::istream& in) {
+  std::string magic;
+  int version = 0;
+  int64_t steps = 0;
+  size_t count = 0, observation_size = 0, next = 0;
+  if (!(in >> magic >> version >> steps >> count >> observation_size >> next) || magic != "hlsgym-replay" || version != 1)
+    throw Error("replay buffer: not an 'hlsgym-replay 1' file");
+  // A checkpoint interrupted between its two files pairs a policy with another step's buffer.
+  if (steps != steps_)
+    throw Error("replay buffer: saved at step " + std::to_string(steps) + ", the agent is at step " + std::to_string(steps_));
+  if (count > static_cast<size_t>(o_.buffer) || observation_size != static_cast<size_t>(q_.input_size()) ||
+      (next != 0 && next >= count))
+    throw Error("replay buffer: does not fit this agent (size or observation width)");
+  in.get();  // the header's newline
+  std::vector<Transition> replay(count);
+  for (Transition& t : replay) {
+    t.action = take<int32_t>(in);
+    t.reward = take<double>(in);
+    t.done = take<uint8_t>(in) != 0;
+    if (t.action < 0 || t.action >= q_.output_size()) throw Error("replay buffer: bad action");
+    t.observation = take_sparse(in, observation_size);
+    t.next_observation = take_sparse(in, observation_size);
+  }
+  replay_ = std::move(replay);
+  replay_next_ = next;
 }
 
 bool Dqn::same_state(const Agent& other) const {

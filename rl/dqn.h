@@ -7,9 +7,11 @@
 // dataset of transitions (rl/dataset.h) by gradient steps alone, never touching an
 // environment.
 //
-// Resuming: the checkpoint holds the networks, the optimizer, the counters, the RNG and the
-// exploration schedule, not the replay buffer (50k transitions of 100+ doubles would make
-// every checkpoint hundreds of MB); a resumed run refills the buffer before it learns again.
+// Resuming: save() holds the networks, the optimizer, the counters, the RNG and the
+// exploration schedule; the replay buffer (50k transitions of 100+ doubles) is the separate
+// resume state (Agent::save_resume_state), stored sparsely in binary since opcount
+// observations are mostly zeros. With both, a resumed run is the straight run exactly;
+// without the buffer, it refills it before it learns again.
 #pragma once
 #include <iosfwd>
 #include <random>
@@ -49,6 +51,9 @@ class Dqn final : public Agent {
   void save(std::ostream& out) const override;
   static Dqn load_body(std::istream& in, int version);  // after the "dqn <version>" line
   bool same_state(const Agent& other) const override;
+  bool has_resume_state() const override { return true; }
+  void save_resume_state(std::ostream& out) const override;
+  void load_resume_state(std::istream& in) override;
 
  private:
   void remember(Transition t);

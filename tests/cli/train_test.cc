@@ -93,6 +93,9 @@ TEST(CliTrain, A2cDqnAndOfflineDqnFromACollectedDataset) {
     CliResult resumed = run_cli("train --graphs " + designs + " --algo " + algo + " --steps 1200 --episode-len 8 -o " + policy + " --resume");
     ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
     EXPECT_NE(resumed.err.find("resuming"), std::string::npos);
+    // DQN's checkpoint keeps its replay buffer beside the policy, so the run resumes exactly.
+    EXPECT_EQ(fs::exists(policy + ".replay"), algo == "dqn");
+    EXPECT_EQ(resumed.err.find("with the replay buffer") != std::string::npos, algo == "dqn") << resumed.err;
     CliResult opt = run_cli("optimize " + designs + "/bit_mix.yaml --order " + policy + " --check --json");
     ASSERT_EQ(opt.exit_code, 0) << opt.err;
     EXPECT_EQ(nlohmann::json::parse(opt.out)["check"], "passed");
@@ -105,6 +108,7 @@ TEST(CliTrain, A2cDqnAndOfflineDqnFromACollectedDataset) {
   CliResult t = run_cli("train --dataset " + data + " --algo dqn --steps 300 --hidden 16 -o " + offline);
   ASSERT_EQ(t.exit_code, 0) << t.err;
   EXPECT_NE(t.out.find("300 gradient steps"), std::string::npos) << t.out;
+  EXPECT_FALSE(fs::exists(offline + ".replay"));  // offline runs replay their dataset
   CliResult ev = run_cli("evaluate --graphs " + designs + " --policy " + offline + " --no-baselines --json");
   ASSERT_EQ(ev.exit_code, 0) << ev.err;
   EXPECT_EQ(nlohmann::json::parse(ev.out)["graphs"].size(), 15u);

@@ -1,6 +1,6 @@
 // PPO, A2C and DQN each learn small MDPs with known optimal returns to >= 95 % of them,
 // deterministically per seed; saved states round-trip through load_agent; a resumed run
-// continues the same run exactly (actor-critic); DQN learns offline from a random
+// continues the same run exactly (DQN with its replay buffer); DQN learns offline from a random
 // policy's transitions; the critic-features variant learns and round-trips.
 #include <gtest/gtest.h>
 
@@ -115,10 +115,13 @@ DqnOptions fast_dqn() {
   return o;
 }
 
+// Through a policy file and, where the agent has one, its resume state (DQN's replay buffer).
 std::unique_ptr<Agent> reload(const Agent& a) {
-  std::stringstream file;
+  std::stringstream file, resume;
   a.save(file);
-  return load_agent(file);
+  auto b = load_agent(file);
+  if (a.has_resume_state()) a.save_resume_state(resume), b->load_resume_state(resume);
+  return b;
 }
 
 TEST(Ppo, LearnsTheCorridorAndTheBandit) {
@@ -198,6 +201,7 @@ TEST(Agents, DeterministicPerSeedAndResumeExactly) {
       if (algo == "dqn") {
         DqnOptions o = fast_dqn();
         o.seed = seed;
+        o.buffer = 300;  // the ring wraps before the checkpoint
         return std::make_unique<Dqn>(4, 4, o);
       }
       ActorCriticOptions o = algo == "ppo" ? fast_ppo() : fast_a2c();
@@ -211,7 +215,6 @@ TEST(Agents, DeterministicPerSeedAndResumeExactly) {
     EXPECT_TRUE(straight->same_state(*twin)) << algo;
     other->train(b3, 2048);
     EXPECT_FALSE(other->same_state(*straight)) << algo;  // another seed, another run
-    if (algo == "dqn") continue;  // its checkpoint leaves out the replay buffer (see dqn.h)
     // Half, save, load, the other half: bit for bit the run trained straight through (the
     // bandit's episodes are one step long, so the checkpoint falls between episodes).
     auto half = make(1);
@@ -224,15 +227,22 @@ TEST(Agents, DeterministicPerSeedAndResumeExactly) {
   }
 }
 
-TEST(Agents, DqnResumeKeepsNetworksAndSchedule) {
+TEST(Agents, DqnResumesWithoutItsReplayBufferAndRefusesAStaleOne) {
   Bandit b1, b2;
   Dqn a(4, 4, fast_dqn());
   a.train(b1, 1500);
-  auto back = reload(a);
+  std::stringstream file, stale;
+  a.save_resume_state(stale);
+  a.train(b1, 256);
+  a.save(file);
+  auto back = load_agent(file);  // the policy file alone
   EXPECT_TRUE(a.same_state(*back));
   EXPECT_EQ(dynamic_cast<Dqn&>(*back).epsilon(), a.epsilon());
+  EXPECT_THROW(back->load_resume_state(stale), Error);  // another step's buffer
+  std::stringstream garbage("hlsgym-replay 1 1756 5 4 0\n");
+  EXPECT_THROW(back->load_resume_state(garbage), Error);  // truncated
   back->train(b2, 500);  // refills its buffer, then learns on
-  EXPECT_EQ(back->steps_done(), 2000);
+  EXPECT_EQ(back->steps_done(), 2256);
 }
 
 TEST(Agents, SavedStatesRoundTripAndGarbageIsRefused) {
