@@ -17,7 +17,6 @@
 #include "cli/targets.h"
 #include "ir/error.h"
 #include "rl/action_names.h"
-#include "rl/actor_critic.h"
 #include "rl/dataset.h"
 #include "rl/dqn.h"
 #include "rl/graph_train_env.h"
@@ -63,23 +62,6 @@ void write_curve_svg(const std::string& path, const std::vector<std::pair<int64_
   for (const auto& [x, y] : pts)
     out << 40 + 580 * static_cast<double>(x) / max_x << ',' << 330 - 300 * (y - lo) / (hi - lo) << ' ';
   out << "\"/>\n<text x=\"40\" y=\"348\">0</text><text x=\"560\" y=\"348\">" << pts.back().first << "</text>\n</svg>\n";
-}
-
-std::unique_ptr<rl::Agent> new_agent(const TrainFlags& f, int observation_size, int action_count) {
-  if (f.algo == "dqn") {
-    if (f.critic_features) throw Error("--critic-features applies to the actor-critic algorithms (ppo, a2c), not dqn");
-    rl::DqnOptions o;
-    o.hidden = parse_sizes(f.hidden);
-    o.seed = f.seed;
-    // Explore for the first fifth of the run (at least the default's 20k steps when it is long).
-    o.exploration_steps = std::max<int64_t>(1, std::min<int64_t>(o.exploration_steps, f.steps / 5));
-    return std::make_unique<rl::Dqn>(observation_size, action_count, o);
-  }
-  rl::ActorCriticOptions o = f.algo == "a2c" ? rl::ActorCriticOptions::a2c() : rl::ActorCriticOptions::ppo();
-  o.hidden = parse_sizes(f.hidden);
-  o.seed = f.seed;
-  if (f.critic_features) o.critic_features = rl::GraphTrainEnv::kCriticFeatures;
-  return std::make_unique<rl::ActorCritic>(observation_size, action_count, o);
 }
 
 // The policy file, then beside it what only a resumed run needs (DQN's replay buffer).
@@ -141,7 +123,10 @@ int run_train(const TrainFlags& f) {
     fmt::print(stderr, "resuming {} at step {}\n", f.output, policy.agent->steps_done());
     if (!data && policy.agent->has_resume_state()) load_resume_state(*policy.agent, f.output + ".replay");
   } else {
-    policy.agent = new_agent(f, observation_size, rl::Env::action_count());
+    rl::AgentOptions o;
+    o.algo = f.algo, o.hidden = parse_sizes(f.hidden), o.seed = f.seed, o.planned_steps = f.steps;
+    if (f.critic_features) o.critic_features = rl::GraphTrainEnv::kCriticFeatures;
+    policy.agent = rl::make_agent(o, observation_size, rl::Env::action_count());
     policy.algo = f.algo;
     policy.observation = eo.observation, policy.reward = eo.reward, policy.max_steps = eo.max_steps;
     policy.actions = rl::action_names();
@@ -171,13 +156,11 @@ int run_train(const TrainFlags& f) {
   };
   if (data)
     dynamic_cast<rl::Dqn&>(*policy.agent).train_offline(data->transitions(), remaining, report);
-  else if (auto* ac = dynamic_cast<rl::ActorCritic*>(policy.agent.get())) {
+  else {
     std::vector<rl::TrainEnv*> workers;
     for (auto& e : envs) workers.push_back(e.get());
-    ac->train(workers, remaining, report);
+    policy.agent->train(workers, remaining, report);
   }
-  else
-    policy.agent->train(*envs[0], remaining, report);
   fmt::print(stderr, "\n");
   save_checkpoint(policy, f.output, !data);
   write_curve_svg(f.output + ".svg", curve);

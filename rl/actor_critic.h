@@ -55,7 +55,7 @@ class ActorCritic final : public Agent {
   // environments (one thread each, an RNG stream each), so the result depends on the seed
   // and the number of environments, never on thread timing. One environment is the plain
   // sequential algorithm.
-  void train(const std::vector<TrainEnv*>& envs, int64_t steps, const ProgressFn& progress = {});
+  void train(const std::vector<TrainEnv*>& envs, int64_t steps, const ProgressFn& progress = {}) override;
   std::vector<double> action_scores(const std::vector<double>& observation) override { return probabilities(observation); }
   std::vector<double> probabilities(const std::vector<double>& observation);
   int observation_size() const override { return policy_.input_size(); }

@@ -27,6 +27,9 @@ class Agent {
   // Trains for `steps` environment steps (rounded up to whole rollouts or reports);
   // `progress` is called every rollout (actor-critic) or every 256 steps (DQN).
   virtual void train(TrainEnv& env, int64_t steps, const ProgressFn& progress = {}) = 0;
+  // Rollouts over several environments at once, one thread each (actor-critic); an agent
+  // that learns from a single stream (DQN) takes exactly one.
+  virtual void train(const std::vector<TrainEnv*>& envs, int64_t steps, const ProgressFn& progress = {});
   // Higher is better: action probabilities (actor-critic) or Q-values (DQN).
   virtual std::vector<double> action_scores(const std::vector<double>& observation) = 0;
   int act(const std::vector<double>& observation);  // the best-scoring action
@@ -42,6 +45,16 @@ class Agent {
   virtual void save_resume_state(std::ostream&) const {}
   virtual void load_resume_state(std::istream&) {}  // throws hlsgym::Error
 };
+
+// A new agent with each algorithm's defaults (rl/actor_critic.h, rl/dqn.h) but for these.
+struct AgentOptions {
+  std::string algo = "ppo";  // ppo, a2c or dqn
+  std::vector<int> hidden = {64, 64};
+  uint64_t seed = 1;
+  int critic_features = 0;    // ppo/a2c: TrainEnv::critic_features() entries the critic sees
+  int64_t planned_steps = 0;  // dqn: explore over the first fifth of the run (0: the default)
+};
+std::unique_ptr<Agent> make_agent(const AgentOptions& o, int observation_size, int action_count);
 
 // Reads any agent save() wrote (dispatching on the tag); throws hlsgym::Error.
 std::unique_ptr<Agent> load_agent(std::istream& in);

@@ -38,6 +38,7 @@ class Dqn final : public Agent {
   Dqn(int observation_size, int action_count, DqnOptions o);
 
   std::string algo() const override { return "dqn"; }
+  using Agent::train;  // the one-environment list form
   void train(TrainEnv& env, int64_t steps, const ProgressFn& progress = {}) override;
   // Fills the replay buffer with `data` (all of it, whatever `buffer` says) and takes
   // `gradient_steps` steps; progress reports count gradient steps.

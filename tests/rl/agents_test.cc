@@ -245,6 +245,29 @@ TEST(Agents, DqnResumesWithoutItsReplayBufferAndRefusesAStaleOne) {
   EXPECT_EQ(back->steps_done(), 2256);
 }
 
+TEST(Agents, MakeAgentBuildsEachAlgorithmAndRefusesWhatItCannotDo) {
+  for (const std::string algo : {"ppo", "a2c", "dqn"}) {
+    AgentOptions o;
+    o.algo = algo, o.hidden = {8};
+    const auto a = make_agent(o, 4, 4);
+    EXPECT_EQ(a->algo(), algo);
+    EXPECT_EQ(a->observation_size(), 4);
+    Bandit b1, b2;
+    if (algo == "dqn") {
+      EXPECT_THROW(a->train(std::vector<TrainEnv*>{&b1, &b2}, 64), Error);  // one stream only
+    }
+  }
+  AgentOptions dqn_critic;
+  dqn_critic.algo = "dqn", dqn_critic.critic_features = 1;
+  EXPECT_THROW(make_agent(dqn_critic, 4, 4), Error);
+  AgentOptions sarsa;
+  sarsa.algo = "sarsa";
+  EXPECT_THROW(make_agent(sarsa, 4, 4), Error);
+  AgentOptions short_run;
+  short_run.algo = "dqn", short_run.planned_steps = 1000;  // explores over its first fifth
+  EXPECT_EQ(dynamic_cast<Dqn&>(*make_agent(short_run, 4, 4)).options().exploration_steps, 200);
+}
+
 TEST(Agents, SavedStatesRoundTripAndGarbageIsRefused) {
   Bandit env;
   std::vector<std::unique_ptr<Agent>> agents;
