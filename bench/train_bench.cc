@@ -37,8 +37,9 @@ void train(benchmark::State& state, const std::string& algo,
            int64_t steps_per_iteration, int workers = 1) {
   std::vector<std::unique_ptr<rl::GraphTrainEnv>> owned;
   std::vector<rl::TrainEnv*> envs;
-  for (int w = 0; w < workers; ++w)
-    envs.push_back(owned.emplace_back(std::make_unique<rl::GraphTrainEnv>(graphs, eo)).get());
+  owned.push_back(std::make_unique<rl::GraphTrainEnv>(graphs, eo));
+  for (int w = 1; w < workers; ++w) owned.push_back(owned[0]->worker_copy());
+  for (auto& e : owned) envs.push_back(e.get());
   rl::AgentOptions o;
   o.algo = algo;
   auto agent = rl::make_agent(o, envs[0]->observation_size(), envs[0]->action_count());

@@ -112,8 +112,8 @@ int run_train(const TrainFlags& f) {
     observation_size = data->info.observation_size;
   } else {
     if (rl::needs_hardware(rl::parse_reward_space(f.reward)) || !f.target.empty()) eo.target = load_cli_target(f.target, "");
-    const auto graphs = load_graphs(f.graphs);
-    for (int w = 0; w < f.workers; ++w) envs.push_back(std::make_unique<rl::GraphTrainEnv>(graphs, eo));
+    envs.push_back(std::make_unique<rl::GraphTrainEnv>(load_graphs(f.graphs), eo));
+    for (int w = 1; w < f.workers; ++w) envs.push_back(envs[0]->worker_copy());
     observation_size = envs[0]->observation_size();
   }
   rl::PolicyFile policy;

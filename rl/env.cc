@@ -55,7 +55,7 @@ Env::Env(EnvOptions options)
   if (needs_hardware(reward_kind_) && !options_.target)
     throw Error("reward '" + options_.reward + "' needs a hardware target (--target fpga|cpu|FILE)");
   cache_ = std::make_shared<MetricsCache>(options_.target.get(), options_.estimate);
-  default_cost_cache_ = std::make_shared<std::unordered_map<uint64_t, double>>();
+  default_costs_ = std::make_shared<DefaultCosts>();
 }
 
 int Env::action_count() { return static_cast<int>(actions().size()); }
@@ -110,13 +110,19 @@ std::vector<double> Env::reset(const ir::Module& design, const std::string& desi
   reassociated_ = false;
   scale_ = 1;
   if (options_.normalize_by_default) {
-    auto it = default_cost_cache_->find(hash_);
-    if (it == default_cost_cache_->end()) {
+    std::optional<double> default_cost;
+    {
+      std::lock_guard<std::mutex> lock(default_costs_->mu);
+      if (auto it = default_costs_->cost.find(hash_); it != default_costs_->cost.end()) default_cost = it->second;
+    }
+    if (!default_cost) {  // outside the lock: another thread may compute the same, equal cost
       ir::Module d = design;
       passes::make_default_order()->run(d);
-      it = default_cost_cache_->emplace(hash_, cost_of_module(d)).first;
+      default_cost = cost_of_module(d);
+      std::lock_guard<std::mutex> lock(default_costs_->mu);
+      default_costs_->cost.emplace(hash_, *default_cost);
     }
-    const double gain = initial_cost() - it->second;
+    const double gain = initial_cost() - *default_cost;
     scale_ = gain > 0 ? gain : std::max(initial_cost(), 1e-12);
   }
   return observation();

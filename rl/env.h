@@ -18,6 +18,7 @@
 // order is unchanged (Ng et al. 1999).
 #pragma once
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <unordered_map>
 #include <string>
@@ -82,7 +83,7 @@ class Env {
   std::vector<double> reset(const ir::Module& design, const std::string& design_id, uint64_t seed = 1);
   StepResult step(int action);
   StepResult step(const std::string& pass_name);
-  // An independent copy in the current state (sharing only the metrics cache).
+  // An independent copy in the current state (sharing only the thread-safe caches).
   Env fork() const { return *this; }
   EnvState state() const;
   // Resets to this env's design and applies the state's passes; the design ids must match.
@@ -122,8 +123,13 @@ class Env {
   bool need_hardware_;
   std::shared_ptr<MetricsCache> cache_;
   // The default order's cost per initial state (normalize_by_default): running the default
-  // order on every reset of a 40k-instruction graph would cost ~0.3 s a reset.
-  std::shared_ptr<std::unordered_map<uint64_t, double>> default_cost_cache_;
+  // order on every reset of a 40k-instruction graph would cost ~0.3 s a reset. Shared by
+  // forks, which may run on other threads, hence the lock.
+  struct DefaultCosts {
+    std::mutex mu;
+    std::unordered_map<uint64_t, double> cost;
+  };
+  std::shared_ptr<DefaultCosts> default_costs_;
   // One pass object per action, created lazily, shared by forks (passes keep no state
   // between runs beyond reusable scratch, which is not shared across threads: forks
   // used on other threads must call unshare_passes()).

@@ -7,13 +7,20 @@
 namespace hlsgym::rl {
 
 GraphTrainEnv::GraphTrainEnv(std::vector<std::pair<std::string, ir::Module>> graphs, EnvOptions o)
-    : graphs_(std::move(graphs)), env_(std::move(o)) {
-  if (graphs_.empty()) throw Error("no graphs to train on");
-  observation_size_ = static_cast<int>(env_.reset(graphs_[0].second, graphs_[0].first).size());
+    : graphs_(std::make_shared<const std::vector<std::pair<std::string, ir::Module>>>(std::move(graphs))),
+      env_(std::move(o)) {
+  if (graphs_->empty()) throw Error("no graphs to train on");
+  observation_size_ = static_cast<int>(env_.reset((*graphs_)[0].second, (*graphs_)[0].first).size());
+}
+
+std::unique_ptr<GraphTrainEnv> GraphTrainEnv::worker_copy() const {
+  std::unique_ptr<GraphTrainEnv> copy(new GraphTrainEnv(*this));  // Env's copy is a fork
+  copy->env_.unshare_passes();
+  return copy;
 }
 
 std::vector<double> GraphTrainEnv::reset(uint64_t seed) {
-  const auto& [id, g] = graphs_[seed % graphs_.size()];
+  const auto& [id, g] = (*graphs_)[seed % graphs_->size()];
   return env_.reset(g, id, seed);
 }
 

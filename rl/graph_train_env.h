@@ -1,6 +1,7 @@
 // rl::Env over a set of graphs as a TrainEnv: every reset picks a graph (from the seed the
 // agent passes) and starts an episode on it.
 #pragma once
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,8 +24,16 @@ class GraphTrainEnv final : public TrainEnv {
   std::vector<double> critic_features() const override;
   static constexpr int kCriticFeatures = 6;
 
+  // Another environment over the same graphs for another rollout worker's thread
+  // (`train --workers`). It shares this one's graphs and its thread-safe state caches (the
+  // metrics of every state met, the default order's cost per graph), so what one worker
+  // measured is free to the others; the episode and the pass objects are its own.
+  std::unique_ptr<GraphTrainEnv> worker_copy() const;
+
  private:
-  std::vector<std::pair<std::string, ir::Module>> graphs_;
+  GraphTrainEnv(const GraphTrainEnv&) = default;
+
+  std::shared_ptr<const std::vector<std::pair<std::string, ir::Module>>> graphs_;
   Env env_;
   int observation_size_ = 0;
 };
