@@ -64,23 +64,22 @@ std::vector<double> ActorCritic::critic_input(TrainEnv& env, const std::vector<d
   return x;
 }
 
-// One worker's rows [begin, end) of a rollout, with its own copies of the networks (a
-// forward pass keeps activations, so threads cannot share one) and its own RNG stream.
-ActorCritic::Segment ActorCritic::collect_segment(TrainEnv& env, Worker& w, Mlp& policy, Mlp& value, Rollout& r,
-                                                  int begin, int end) const {
+// One worker's rows [begin, end) of a rollout, with its own RNG stream; the networks are
+// only read (Mlp::predict), so all workers share them.
+ActorCritic::Segment ActorCritic::collect_segment(TrainEnv& env, Worker& w, Rollout& r, int begin, int end) const {
   Segment seg;
   for (int t = begin; t < end; ++t) {
     if (w.need_reset) w.obs = env.reset(w.rng()), w.need_reset = false, w.episode_return = 0;
     r.obs.row(t) = row(w.obs);
     const std::vector<double> critic = critic_input(env, w.obs);
     r.critic_obs.row(t) = row(critic);
-    const Eigen::RowVectorXd pr = softmax(policy.forward(row(w.obs)).row(0));
+    const Eigen::RowVectorXd pr = softmax(policy_.predict(row(w.obs)).row(0));
     const std::vector<double> probs(pr.data(), pr.data() + pr.size());
     std::discrete_distribution<int> d(probs.begin(), probs.end());
     const int a = d(w.rng);
     r.actions[t] = a;
     r.logp[t] = std::log(std::max(probs[static_cast<size_t>(a)], 1e-12));
-    r.values[t] = value.forward(row(critic))(0, 0);
+    r.values[t] = value_.predict(row(critic))(0, 0);
     const TrainEnv::Step s = env.step(a);
     r.rewards[t] = s.reward;
     r.done[t] = s.done;
@@ -89,7 +88,7 @@ ActorCritic::Segment ActorCritic::collect_segment(TrainEnv& env, Worker& w, Mlp&
     if (s.done) w.need_reset = true, seg.return_sum += w.episode_return, ++seg.episodes;
   }
   // GAE over the segment, bootstrapping from the state after it unless the episode just ended.
-  double next_value = w.need_reset ? 0.0 : value.forward(row(critic_input(env, w.obs)))(0, 0);
+  double next_value = w.need_reset ? 0.0 : value_.predict(row(critic_input(env, w.obs)))(0, 0);
   double gae = 0;
   for (int t = end - 1; t >= begin; --t) {
     const double next = r.done[t] ? 0.0 : next_value;
@@ -111,15 +110,13 @@ void ActorCritic::collect(const std::vector<TrainEnv*>& envs, Rollout& r, TrainP
   r.done.assign(n, 0);
   std::vector<Segment> segs(static_cast<size_t>(k));
   if (k == 1) {
-    segs[0] = collect_segment(*envs[0], workers_[0], policy_, value_, r, 0, n);
+    segs[0] = collect_segment(*envs[0], workers_[0], r, 0, n);
   } else {
     std::vector<std::string> errors(static_cast<size_t>(k));
     auto run = [&](int w) {
       try {
-        Mlp policy = policy_, value = value_;
-        segs[static_cast<size_t>(w)] =
-            collect_segment(*envs[static_cast<size_t>(w)], workers_[static_cast<size_t>(w)], policy, value, r,
-                            w * n / k, (w + 1) * n / k);
+        segs[static_cast<size_t>(w)] = collect_segment(*envs[static_cast<size_t>(w)], workers_[static_cast<size_t>(w)],
+                                                       r, w * n / k, (w + 1) * n / k);
       } catch (const std::exception& e) {
         errors[static_cast<size_t>(w)] = e.what();
       }

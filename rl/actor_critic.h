@@ -82,7 +82,7 @@ class ActorCritic final : public Agent {
   };
   void set_workers(int k);
   void collect(const std::vector<TrainEnv*>& envs, Rollout& r, TrainProgress& p);
-  Segment collect_segment(TrainEnv& env, Worker& w, Mlp& policy, Mlp& value, Rollout& r, int begin, int end) const;
+  Segment collect_segment(TrainEnv& env, Worker& w, Rollout& r, int begin, int end) const;
   void update(const Rollout& r);
   std::vector<double> critic_input(TrainEnv& env, const std::vector<double>& obs) const;
 

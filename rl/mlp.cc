@@ -31,16 +31,25 @@ Mlp::Mlp(std::vector<int> sizes, uint64_t seed, double output_scale) : sizes_(st
   }
 }
 
+Eigen::MatrixXd Mlp::layer(size_t l, const Eigen::MatrixXd& in) const {
+  Eigen::MatrixXd z = in * w_[l];
+  z.rowwise() += b_[l];
+  if (l + 1 < w_.size()) z = z.array().tanh().matrix();
+  return z;
+}
+
 const Eigen::MatrixXd& Mlp::forward(const Eigen::MatrixXd& x) {
   if (x.cols() != input_size()) throw Error("MLP input has the wrong width");
   acts_.assign(1, x);
-  for (size_t l = 0; l < w_.size(); ++l) {
-    Eigen::MatrixXd z = acts_.back() * w_[l];
-    z.rowwise() += b_[l];
-    if (l + 1 < w_.size()) z = z.array().tanh().matrix();
-    acts_.push_back(std::move(z));
-  }
+  for (size_t l = 0; l < w_.size(); ++l) acts_.push_back(layer(l, acts_.back()));
   return acts_.back();
+}
+
+Eigen::MatrixXd Mlp::predict(const Eigen::MatrixXd& x) const {
+  if (x.cols() != input_size()) throw Error("MLP input has the wrong width");
+  Eigen::MatrixXd a = x;
+  for (size_t l = 0; l < w_.size(); ++l) a = layer(l, a);
+  return a;
 }
 
 void Mlp::backward(const Eigen::MatrixXd& grad_out) {

@@ -17,6 +17,10 @@ class Mlp {
 
   // One batch (rows = samples) forward; keeps the activations for backward().
   const Eigen::MatrixXd& forward(const Eigen::MatrixXd& x);
+  // forward()'s numbers without keeping the activations: const, so rollout workers on
+  // several threads share one network instead of copying it (weights and Adam moments) for
+  // every rollout.
+  Eigen::MatrixXd predict(const Eigen::MatrixXd& x) const;
   // Accumulates parameter gradients from dLoss/dOutput of the last forward() batch.
   void backward(const Eigen::MatrixXd& grad_out);
   // One Adam step with the accumulated gradients (clipped to a global norm), then clears them.
@@ -34,6 +38,8 @@ class Mlp {
   bool operator==(const Mlp& o) const;
 
  private:
+  Eigen::MatrixXd layer(size_t l, const Eigen::MatrixXd& in) const;  // the one place a layer is computed
+
   std::vector<int> sizes_;
   std::vector<Eigen::MatrixXd> w_, gw_, mw_, vw_;  // weights (in x out), grads, Adam moments
   std::vector<Eigen::RowVectorXd> b_, gb_, mb_, vb_;
