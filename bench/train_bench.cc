@@ -1,8 +1,9 @@
 // Training throughput of the three learners (environment steps per second, including the
 // environment's passes and the network updates), on the design suite and on the real
 // training split as the shipped policy was trained (op count normalized per graph by the
-// default order's gain, 20-pass episodes); ppo and a2c also with 2 workers (rollouts on both
-// cores), whose ratio to 1 worker is the --workers 2 speed-up. The aim: the paper's
+// default order's gain, 20-pass episodes); ppo and a2c also over several environments
+// (--envs) and threads (--workers): envs 8 on 1 and on 2 workers is the same run, so their
+// ratio is the pure speed-up of the second core. The aim: the paper's
 // 200,000-step PPO run in <= 10 minutes on this 2-core machine, i.e. >= 333 steps/s on the
 // real graphs.
 #include <benchmark/benchmark.h>
@@ -31,18 +32,19 @@ std::vector<std::pair<std::string, ir::Module>> load_folder(const fs::path& dir,
   return out;
 }
 
-// One environment per worker (--workers): rollouts of ppo and a2c on both cores.
+// `env_count` environments stepped by `threads` threads (train --envs, --workers).
 void train(benchmark::State& state, const std::string& algo,
            const std::vector<std::pair<std::string, ir::Module>>& graphs, const rl::EnvOptions& eo,
-           int64_t steps_per_iteration, int workers = 1) {
+           int64_t steps_per_iteration, int env_count = 1, int threads = 1) {
   std::vector<std::unique_ptr<rl::GraphTrainEnv>> owned;
   std::vector<rl::TrainEnv*> envs;
   owned.push_back(std::make_unique<rl::GraphTrainEnv>(graphs, eo));
-  for (int w = 1; w < workers; ++w) owned.push_back(owned[0]->worker_copy());
+  for (int w = 1; w < env_count; ++w) owned.push_back(owned[0]->worker_copy());
   for (auto& e : owned) envs.push_back(e.get());
   rl::AgentOptions o;
   o.algo = algo;
   auto agent = rl::make_agent(o, envs[0]->observation_size(), envs[0]->action_count());
+  agent->set_threads(threads);
   agent->train(envs, 2048);  // warm the state cache and, for DQN, pass learning_starts
   int64_t steps = 0;
   double seconds = 0;
@@ -65,14 +67,16 @@ rl::EnvOptions designs_options() {
 
 void BM_TrainDesigns(benchmark::State& state, const std::string& algo) {
   static const auto graphs = load_folder(fs::path(HLSGYM_SOURCE_DIR) / "designs", ".yaml");
-  train(state, algo, graphs, designs_options(), 4096, static_cast<int>(state.range(0)));
+  train(state, algo, graphs, designs_options(), 4096, static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
 }
 BENCHMARK_CAPTURE(BM_TrainDesigns, ppo, std::string("ppo"))
-    ->ArgName("workers")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+    ->ArgNames({"envs", "workers"})->Args({1, 1})->Args({2, 2})->Args({8, 1})->Args({8, 2})
+    ->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_TrainDesigns, a2c, std::string("a2c"))
-    ->ArgName("workers")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+    ->ArgNames({"envs", "workers"})->Args({1, 1})->Args({2, 2})->Args({8, 1})->Args({8, 2})
+    ->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_TrainDesigns, dqn, std::string("dqn"))
-    ->ArgName("workers")->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+    ->ArgNames({"envs", "workers"})->Args({1, 1})->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_TrainRealSplit(benchmark::State& state, const std::string& algo) {
   static const auto graphs = [] {
@@ -83,13 +87,15 @@ void BM_TrainRealSplit(benchmark::State& state, const std::string& algo) {
   }();
   rl::EnvOptions eo = designs_options();
   eo.normalize_by_default = true;
-  train(state, algo, graphs, eo, 8192, static_cast<int>(state.range(0)));
+  train(state, algo, graphs, eo, 8192, static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
 }
 BENCHMARK_CAPTURE(BM_TrainRealSplit, ppo, std::string("ppo"))
-    ->ArgName("workers")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+    ->ArgNames({"envs", "workers"})->Args({1, 1})->Args({2, 2})->Args({8, 1})->Args({8, 2})
+    ->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK_CAPTURE(BM_TrainRealSplit, a2c, std::string("a2c"))
-    ->ArgName("workers")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+    ->ArgNames({"envs", "workers"})->Args({1, 1})->Args({2, 2})->Args({8, 1})->Args({8, 2})
+    ->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK_CAPTURE(BM_TrainRealSplit, dqn, std::string("dqn"))
-    ->ArgName("workers")->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+    ->ArgNames({"envs", "workers"})->Args({1, 1})->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 
 }  // namespace

@@ -1,5 +1,6 @@
 // hlsgym train --graphs DIR|FILE... --reward R [--algo ppo|a2c|dqn] [--steps N] [--seed S]
 // [--episode-len L] [--observation O] [--hidden 64,64] [--shaping] [--critic-features]
+// [--workers N] [--envs E]
 // -o POLICY [--resume], or train --dataset DATA.csv --algo dqn (offline, from `hlsgym
 // collect`): trains a pass-ordering policy. Progress on stderr (steps/s, ETA, mean return); the
 // learning curve as POLICY.csv and POLICY.svg; checkpoints every --checkpoint-s seconds,
@@ -30,7 +31,7 @@ struct TrainFlags {
   std::vector<std::string> graphs;
   std::string reward = "opcount", target, algo = "ppo", observation = "opcount", hidden = "64,64", output, dataset;
   int64_t steps = 200000;
-  int episode_len = 30, workers = 1;
+  int episode_len = 30, workers = 1, envs = 0;  // envs 0: one per worker
   uint64_t seed = 1;
   double checkpoint_s = 120;
   bool shaping = false, resume = false, normalize = false, critic_features = false;
@@ -104,7 +105,9 @@ int run_train(const TrainFlags& f) {
   std::optional<rl::Dataset> data;
   std::vector<std::unique_ptr<rl::GraphTrainEnv>> envs;  // one per worker
   int observation_size = 0;
-  if (f.workers > 1 && f.algo == "dqn") throw Error("--workers applies to ppo and a2c (dqn learns after every few steps)");
+  if ((f.workers > 1 || f.envs > 1) && f.algo == "dqn")
+    throw Error("--workers and --envs apply to ppo and a2c (dqn learns after every few steps)");
+  const int env_count = f.envs > 0 ? f.envs : f.workers;
   if (!f.dataset.empty()) {
     data = rl::load_dataset(f.dataset);
     if (data->rows.empty()) throw Error(f.dataset + ": no transitions");
@@ -113,7 +116,7 @@ int run_train(const TrainFlags& f) {
   } else {
     if (rl::needs_hardware(rl::parse_reward_space(f.reward)) || !f.target.empty()) eo.target = load_cli_target(f.target, "");
     envs.push_back(std::make_unique<rl::GraphTrainEnv>(load_graphs(f.graphs), eo));
-    for (int w = 1; w < f.workers; ++w) envs.push_back(envs[0]->worker_copy());
+    for (int w = 1; w < env_count; ++w) envs.push_back(envs[0]->worker_copy());
     observation_size = envs[0]->observation_size();
   }
   rl::PolicyFile policy;
@@ -157,9 +160,10 @@ int run_train(const TrainFlags& f) {
   if (data)
     dynamic_cast<rl::Dqn&>(*policy.agent).train_offline(data->transitions(), remaining, report);
   else {
-    std::vector<rl::TrainEnv*> workers;
-    for (auto& e : envs) workers.push_back(e.get());
-    policy.agent->train(workers, remaining, report);
+    std::vector<rl::TrainEnv*> streams;
+    for (auto& e : envs) streams.push_back(e.get());
+    policy.agent->set_threads(f.workers);
+    policy.agent->train(streams, remaining, report);
   }
   fmt::print(stderr, "\n");
   save_checkpoint(policy, f.output, !data);
@@ -192,10 +196,16 @@ void add_train_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--steps", f->steps, "environment steps in total")->capture_default_str();
   cmd->add_option("--workers", f->workers,
-                  "ppo/a2c: environments stepped in parallel threads, each a share of every rollout\n"
-                  "(deterministic for a given seed and worker count; 2 uses both cores here)")
+                  "ppo/a2c: threads that step the environments of --envs, each environment a share\n"
+                  "of every rollout (2 uses both cores here)")
       ->capture_default_str()
       ->check(CLI::Range(1, 64));
+  cmd->add_option("--envs", f->envs,
+                  "ppo/a2c: environments per rollout, each its own RNG stream (default: one per\n"
+                  "worker). The run is deterministic for a given seed and --envs, whatever --workers;\n"
+                  "more environments than workers even out the threads' load, since an episode on a\n"
+                  "large graph takes far longer than one on a small graph (e.g. --workers 2 --envs 8)")
+      ->check(CLI::Range(1, 256));
   cmd->add_option("--seed", f->seed, "random seed (the run is deterministic per seed)")->capture_default_str();
   cmd->add_option("--episode-len", f->episode_len, "passes per episode")->capture_default_str();
   cmd->add_option("--observation", f->observation, "observation spaces joined by '+'")->capture_default_str();

@@ -1,6 +1,7 @@
 #include "rl/actor_critic.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <iomanip>
 #include <istream>
@@ -109,25 +110,24 @@ void ActorCritic::collect(const std::vector<TrainEnv*>& envs, Rollout& r, TrainP
   r.advantages.assign(n, 0), r.returns.assign(n, 0);
   r.done.assign(n, 0);
   std::vector<Segment> segs(static_cast<size_t>(k));
-  if (k == 1) {
-    segs[0] = collect_segment(*envs[0], workers_[0], r, 0, n);
-  } else {
-    std::vector<std::string> errors(static_cast<size_t>(k));
-    auto run = [&](int w) {
+  std::vector<std::string> errors(static_cast<size_t>(k));
+  std::atomic<int> next{0};
+  auto run = [&] {
+    for (int w; (w = next++) < k;) {
+      const auto i = static_cast<size_t>(w);
       try {
-        segs[static_cast<size_t>(w)] = collect_segment(*envs[static_cast<size_t>(w)], workers_[static_cast<size_t>(w)],
-                                                       r, w * n / k, (w + 1) * n / k);
+        segs[i] = collect_segment(*envs[i], workers_[i], r, w * n / k, (w + 1) * n / k);
       } catch (const std::exception& e) {
-        errors[static_cast<size_t>(w)] = e.what();
+        errors[i] = e.what();
       }
-    };
-    std::vector<std::thread> threads;
-    for (int w = 1; w < k; ++w) threads.emplace_back(run, w);
-    run(0);
-    for (auto& t : threads) t.join();
-    for (const auto& e : errors)
-      if (!e.empty()) throw Error(e);
-  }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int t = 1; t < std::clamp(threads_ > 0 ? threads_ : k, 1, k); ++t) threads.emplace_back(run);
+  run();
+  for (auto& t : threads) t.join();
+  for (const auto& e : errors)
+    if (!e.empty()) throw Error(e);
   double return_sum = 0;
   for (const Segment& sg : segs) return_sum += sg.return_sum, p.episodes += sg.episodes;
   episodes_ += static_cast<uint64_t>(p.episodes);

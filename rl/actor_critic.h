@@ -52,10 +52,13 @@ class ActorCritic final : public Agent {
   std::string algo() const override { return o_.algo; }
   void train(TrainEnv& env, int64_t steps, const ProgressFn& progress = {}) override;
   // Rollouts on several cores: each rollout's `batch` steps are split over the
-  // environments (one thread each, an RNG stream each), so the result depends on the seed
-  // and the number of environments, never on thread timing. One environment is the plain
-  // sequential algorithm.
+  // environments (an RNG stream each), which threads take in turn, so the result depends on
+  // the seed and the number of environments, never on the threads or their timing. More
+  // environments than threads even out the threads' load (an episode on a large graph
+  // takes far longer than one on a small graph). One environment is the plain sequential
+  // algorithm.
   void train(const std::vector<TrainEnv*>& envs, int64_t steps, const ProgressFn& progress = {}) override;
+  void set_threads(int threads) override { threads_ = threads; }
   std::vector<double> action_scores(const std::vector<double>& observation) override { return probabilities(observation); }
   std::vector<double> probabilities(const std::vector<double>& observation);
   int observation_size() const override { return policy_.input_size(); }
@@ -91,6 +94,7 @@ class ActorCritic final : public Agent {
   std::vector<Worker> workers_;  // worker 0's RNG also shuffles the minibatches
   int64_t steps_ = 0;
   uint64_t episodes_ = 0;
+  int threads_ = 0;  // not saved: it never changes the run
 };
 
 }  // namespace hlsgym::rl

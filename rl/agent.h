@@ -30,6 +30,9 @@ class Agent {
   // Rollouts over several environments at once, one thread each (actor-critic); an agent
   // that learns from a single stream (DQN) takes exactly one.
   virtual void train(const std::vector<TrainEnv*>& envs, int64_t steps, const ProgressFn& progress = {});
+  // How many threads step those environments (0: one per environment). A speed setting
+  // only: which thread steps an environment never changes the run.
+  virtual void set_threads(int /*threads*/) {}
   // Higher is better: action probabilities (actor-critic) or Q-values (DQN).
   virtual std::vector<double> action_scores(const std::vector<double>& observation) = 0;
   int act(const std::vector<double>& observation);  // the best-scoring action

@@ -74,6 +74,30 @@ TEST(CliTrain, ShippedLearnedPolicyOptimizesADesign) {
   EXPECT_EQ(nlohmann::json::parse(replay.out)["after"]["instructions"], j["after"]["instructions"]);
 }
 
+// --workers only sets how many threads step the --envs environments: the same policy file
+// byte for byte from one thread or two.
+TEST(CliTrain, WorkersNeverChangeThePolicyEnvsDo) {
+  const fs::path dir = fs::temp_directory_path() / "hlsgym_cli_train_workers";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string designs = (source_dir() / "designs").string();
+  auto train = [&](const std::string& name, const std::string& flags) {
+    const std::string policy = (dir / name).string();
+    CliResult r = run_cli("train --graphs " + designs + " --steps 512 --episode-len 8 --hidden 16 " + flags + " -o " + policy);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    std::ifstream in(policy);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const std::string one = train("one", "--workers 1 --envs 4"), two = train("two", "--workers 2 --envs 4");
+  EXPECT_FALSE(one.empty());
+  EXPECT_EQ(one, two);
+  EXPECT_NE(one, train("other", "--workers 2"));  // 2 environments: another run
+  CliResult dqn = run_cli("train --graphs " + designs + " --algo dqn --envs 2 -o " + (dir / "dqn").string());
+  EXPECT_EQ(dqn.exit_code, 1);
+  EXPECT_NE(dqn.err.find("ppo and a2c"), std::string::npos) << dqn.err;
+  fs::remove_all(dir);
+}
+
 // A2C and DQN train and drive optimize; the offline pipeline: collect a dataset, train DQN
 // on it without an environment, evaluate the result.
 TEST(CliTrain, A2cDqnAndOfflineDqnFromACollectedDataset) {

@@ -1,6 +1,7 @@
 // Training on real graphs (rl::GraphTrainEnv) rather than toy MDPs: two workers stepping
 // two environments in two threads are still one deterministic run per seed, whether the
-// envs share their state caches (worker copies) or not; the critic's cost features
+// envs share their state caches (worker copies) or not, and however many threads step
+// them; the critic's cost features
 // describe the graph, and every learner's policy file drives policy_order.
 #include <gtest/gtest.h>
 
@@ -65,6 +66,18 @@ TEST(GraphTraining, TwoWorkersOnDesignsAreOneDeterministicRun) {
     EXPECT_TRUE(a->same_state(*b)) << algo;  // sharing caches changes nothing but speed
     EXPECT_FALSE(a->same_state(*c)) << algo;  // two streams are another run than one
   }
+}
+
+TEST(GraphTraining, ThreadsNeverChangeTheRunOnlyEnvironmentsDo) {
+  Workers four_on_one(4), four_on_two(4), four_on_four(4);
+  const int obs = four_on_one.owned[0]->observation_size();
+  auto a = small_agent("ppo", obs, false), b = small_agent("ppo", obs, false), c = small_agent("ppo", obs, false);
+  a->set_threads(1), b->set_threads(2), c->set_threads(4);
+  a->train(four_on_one.envs, 512);
+  b->train(four_on_two.envs, 512);
+  c->train(four_on_four.envs, 512);
+  EXPECT_TRUE(a->same_state(*b));
+  EXPECT_TRUE(a->same_state(*c));
 }
 
 TEST(GraphTraining, CriticFeaturesDescribeTheCurrentGraph) {
