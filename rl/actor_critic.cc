@@ -15,7 +15,9 @@
 namespace hlsgym::rl {
 
 struct ActorCritic::Rollout {
-  Eigen::MatrixXd obs, critic_obs;
+  // Row-major: workers on different threads write neighbouring rows, which must not share
+  // cache lines (a column-major row is strided across all of them).
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> obs, critic_obs;
   std::vector<int> actions;
   std::vector<double> rewards, values, logp, advantages, returns;
   std::vector<char> done;  // not vector<bool>: workers write neighbouring rows concurrently

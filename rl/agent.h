@@ -27,8 +27,9 @@ class Agent {
   // Trains for `steps` environment steps (rounded up to whole rollouts or reports);
   // `progress` is called every rollout (actor-critic) or every 256 steps (DQN).
   virtual void train(TrainEnv& env, int64_t steps, const ProgressFn& progress = {}) = 0;
-  // Rollouts over several environments at once, one thread each (actor-critic); an agent
-  // that learns from a single stream (DQN) takes exactly one.
+  // Rollouts over several environments at once (actor-critic: each a share of every
+  // rollout, stepped by set_threads() threads); an agent that learns from a single stream
+  // (DQN) takes exactly one.
   virtual void train(const std::vector<TrainEnv*>& envs, int64_t steps, const ProgressFn& progress = {});
   // How many threads step those environments (0: one per environment). A speed setting
   // only: which thread steps an environment never changes the run.
