@@ -63,6 +63,11 @@ void print_table(const rl::EvalReport& r) {
                r.geomean_ratio, defined, r.undefined_ratio);
   fmt::print("at least as good as the default order on {:.1f} % of graphs\n", 100 * r.at_least_default);
   fmt::print("geomean D/R {:.4f}\n", r.geomean_speedup);
+  double seconds = 0;
+  for (const auto& g : r.graphs) seconds += g.policy_seconds;
+  if (!r.graphs.empty())
+    fmt::print("policy wall-clock {:.3g} ms per graph on average (each search baseline gets the same per graph)\n",
+               1e3 * seconds / static_cast<double>(r.graphs.size()));
   if (defined > 0 && r.graphs.front().random_cost)
     fmt::print("baselines at the policy's wall-clock per graph: geomean ratio random {:.4f}, greedy {:.4f}\n",
                r.geomean_ratio_random, r.geomean_ratio_greedy);
