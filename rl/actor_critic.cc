@@ -1,16 +1,16 @@
 #include "rl/actor_critic.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <iomanip>
 #include <istream>
 #include <numeric>
 #include <ostream>
 #include <sstream>
-#include <thread>
 
 #include "ir/error.h"
+#include "rl/parallel.h"
+#include "rl/random.h"
 
 namespace hlsgym::rl {
 
@@ -28,10 +28,6 @@ namespace {
 Eigen::RowVectorXd softmax(const Eigen::RowVectorXd& z) {
   Eigen::RowVectorXd e = (z.array() - z.maxCoeff()).exp();
   return e / e.sum();
-}
-
-Eigen::MatrixXd row(const std::vector<double>& v) {
-  return Eigen::Map<const Eigen::RowVectorXd>(v.data(), static_cast<Eigen::Index>(v.size()));
 }
 
 }  // namespace
@@ -52,7 +48,7 @@ ActorCritic::ActorCritic(int observation_size, int action_count, ActorCriticOpti
 }
 
 std::vector<double> ActorCritic::probabilities(const std::vector<double>& observation) {
-  const Eigen::RowVectorXd pr = softmax(policy_.forward(row(observation)).row(0));
+  const Eigen::RowVectorXd pr = softmax(policy_.forward(as_row(observation)).row(0));
   return {pr.data(), pr.data() + pr.size()};
 }
 
@@ -73,16 +69,16 @@ ActorCritic::Segment ActorCritic::collect_segment(TrainEnv& env, Worker& w, Roll
   Segment seg;
   for (int t = begin; t < end; ++t) {
     if (w.need_reset) w.obs = env.reset(w.rng()), w.need_reset = false, w.episode_return = 0;
-    r.obs.row(t) = row(w.obs);
+    r.obs.row(t) = as_row(w.obs);
     const std::vector<double> critic = critic_input(env, w.obs);
-    r.critic_obs.row(t) = row(critic);
-    const Eigen::RowVectorXd pr = softmax(policy_.predict(row(w.obs)).row(0));
+    r.critic_obs.row(t) = as_row(critic);
+    const Eigen::RowVectorXd pr = softmax(policy_.predict(as_row(w.obs)).row(0));
     const std::vector<double> probs(pr.data(), pr.data() + pr.size());
     std::discrete_distribution<int> d(probs.begin(), probs.end());
     const int a = d(w.rng);
     r.actions[t] = a;
     r.logp[t] = std::log(std::max(probs[static_cast<size_t>(a)], 1e-12));
-    r.values[t] = value_.predict(row(critic))(0, 0);
+    r.values[t] = value_.predict(as_row(critic))(0, 0);
     const TrainEnv::Step s = env.step(a);
     r.rewards[t] = s.reward;
     r.done[t] = s.done;
@@ -91,7 +87,7 @@ ActorCritic::Segment ActorCritic::collect_segment(TrainEnv& env, Worker& w, Roll
     if (s.done) w.need_reset = true, seg.return_sum += w.episode_return, ++seg.episodes;
   }
   // GAE over the segment, bootstrapping from the state after it unless the episode just ended.
-  double next_value = w.need_reset ? 0.0 : value_.predict(row(critic_input(env, w.obs)))(0, 0);
+  double next_value = w.need_reset ? 0.0 : value_.predict(as_row(critic_input(env, w.obs)))(0, 0);
   double gae = 0;
   for (int t = end - 1; t >= begin; --t) {
     const double next = r.done[t] ? 0.0 : next_value;
@@ -112,24 +108,10 @@ void ActorCritic::collect(const std::vector<TrainEnv*>& envs, Rollout& r, TrainP
   r.advantages.assign(n, 0), r.returns.assign(n, 0);
   r.done.assign(n, 0);
   std::vector<Segment> segs(static_cast<size_t>(k));
-  std::vector<std::string> errors(static_cast<size_t>(k));
-  std::atomic<int> next{0};
-  auto run = [&] {
-    for (int w; (w = next++) < k;) {
-      const auto i = static_cast<size_t>(w);
-      try {
-        segs[i] = collect_segment(*envs[i], workers_[i], r, w * n / k, (w + 1) * n / k);
-      } catch (const std::exception& e) {
-        errors[i] = e.what();
-      }
-    }
-  };
-  std::vector<std::thread> threads;
-  for (int t = 1; t < std::clamp(threads_ > 0 ? threads_ : k, 1, k); ++t) threads.emplace_back(run);
-  run();
-  for (auto& t : threads) t.join();
-  for (const auto& e : errors)
-    if (!e.empty()) throw Error(e);
+  parallel_for(k, threads_ > 0 ? threads_ : k, [&](int w, int) {
+    const auto i = static_cast<size_t>(w);
+    segs[i] = collect_segment(*envs[i], workers_[i], r, w * n / k, (w + 1) * n / k);
+  });
   double return_sum = 0;
   for (const Segment& sg : segs) return_sum += sg.return_sum, p.episodes += sg.episodes;
   episodes_ += static_cast<uint64_t>(p.episodes);
@@ -209,8 +191,7 @@ void ActorCritic::set_workers(int k) {
   if (static_cast<int>(workers_.size()) == k) return;
   workers_.resize(static_cast<size_t>(k));
   for (int w = 1; w < k; ++w) {
-    std::seed_seq seq{static_cast<uint32_t>(o_.seed), static_cast<uint32_t>(o_.seed >> 32), static_cast<uint32_t>(w)};
-    workers_[static_cast<size_t>(w)] = Worker{std::mt19937_64(seq), {}, 0, true};
+    workers_[static_cast<size_t>(w)] = Worker{substream(o_.seed, w), {}, 0, true};
   }
 }
 

@@ -3,34 +3,31 @@
 #include <fmt/core.h>
 #include <fmt/format.h>
 
-#include <atomic>
 #include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <random>
-#include <thread>
 
 #include "ir/error.h"
 #include "rl/action_names.h"
+#include "rl/parallel.h"
+#include "rl/random.h"
 
 namespace hlsgym::rl {
 namespace {
 
 constexpr const char* kMagic = "# hlsgym-dataset";
 
-double unit(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
-
 std::vector<DatasetRow> collect_graph(Env& env, const std::string& name, const ir::Module& graph, size_t graph_index,
                                       const CollectOptions& o, const Behavior& behavior) {
   std::vector<DatasetRow> rows;
   for (int e = 0; e < o.episodes_per_graph; ++e) {
-    std::seed_seq seq{static_cast<uint32_t>(o.seed), static_cast<uint32_t>(o.seed >> 32),
-                      static_cast<uint32_t>(graph_index), static_cast<uint32_t>(e)};
-    std::mt19937_64 rng(seq);
+    std::mt19937_64 rng = substream(o.seed, graph_index, e);
     std::vector<double> obs = env.reset(graph, name, o.seed + static_cast<uint64_t>(e));
     for (int step = 0;; ++step) {
-      const bool explore = !behavior || unit(rng) < o.epsilon;
+      const bool explore = !behavior || unit_interval(rng) < o.epsilon;
       const int action = explore ? static_cast<int>(rng() % static_cast<uint64_t>(Env::action_count())) : behavior(env, obs);
       StepResult r = env.step(action);
       const bool done = r.terminated || r.truncated;
@@ -108,25 +105,20 @@ Dataset collect(const std::vector<std::pair<std::string, ir::Module>>& graphs, c
   d.info.actions = action_names();
 
   std::vector<std::vector<DatasetRow>> per_graph(graphs.size());
-  std::atomic<size_t> next{0};
-  std::vector<std::string> errors(static_cast<size_t>(std::max(o.threads, 1)));
-  auto worker = [&](size_t t) {
-    try {
-      Env env(env_options);
-      const Behavior behavior = make_behavior ? make_behavior() : Behavior{};
-      for (size_t g; (g = next++) < graphs.size();)
-        per_graph[g] = collect_graph(env, graphs[g].first, graphs[g].second, g, o, behavior);
-    } catch (const std::exception& e) {
-      errors[t] = e.what();
-      next = graphs.size();
+  // One environment (its own state cache) and one behavior (policies keep scratch) per
+  // thread, made on the thread's first graph.
+  const int threads = std::max(o.threads, 1);
+  std::vector<std::optional<Env>> envs(static_cast<size_t>(threads));
+  std::vector<Behavior> behaviors(static_cast<size_t>(threads));
+  parallel_for(static_cast<int>(graphs.size()), threads, [&](int g, int t) {
+    auto& env = envs[static_cast<size_t>(t)];
+    if (!env) {
+      env.emplace(env_options);
+      if (make_behavior) behaviors[static_cast<size_t>(t)] = make_behavior();
     }
-  };
-  std::vector<std::thread> pool;
-  for (size_t t = 1; t < errors.size(); ++t) pool.emplace_back(worker, t);
-  worker(0);
-  for (auto& th : pool) th.join();
-  for (const auto& e : errors)
-    if (!e.empty()) throw Error(e);
+    const auto i = static_cast<size_t>(g);
+    per_graph[i] = collect_graph(*env, graphs[i].first, graphs[i].second, i, o, behaviors[static_cast<size_t>(t)]);
+  });
   for (auto& rows : per_graph)
     for (auto& r : rows) d.rows.push_back(std::move(r));
   d.info.observation_size = d.rows.empty() ? 0 : static_cast<int>(d.rows[0].t.observation.size());

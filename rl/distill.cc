@@ -17,6 +17,7 @@
 #include "ir/features.h"
 #include "passes/order.h"
 #include "passes/registry.h"
+#include "rl/random.h"
 
 namespace hlsgym::rl {
 namespace {
@@ -35,10 +36,6 @@ std::vector<double> log1p_features(const ir::Module& graph) {
   return v;
 }
 
-// Uniform in [0, 1) from the engine's bits (not std::uniform_real_distribution, whose
-// algorithm differs between standard libraries: a seed must give the same clusters).
-double unit(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
-
 std::vector<std::vector<double>> kmeans_plus_plus(const std::vector<std::vector<double>>& points, int k,
                                                   std::mt19937_64& rng) {
   std::vector<std::vector<double>> centers{points[rng() % points.size()]};
@@ -48,7 +45,7 @@ std::vector<std::vector<double>> kmeans_plus_plus(const std::vector<std::vector<
     double total = 0;
     for (double x : d2) total += x;
     if (total <= 0) break;  // every point is already a center
-    const double r = unit(rng) * total;
+    const double r = unit_interval(rng) * total;
     size_t pick = 0;
     double acc = 0;
     for (size_t i = 0; i < points.size(); ++i) {
@@ -186,8 +183,7 @@ KMeansResult kmeans(const std::vector<std::vector<double>>& points, int k, uint6
   KMeansResult best;
   best.inertia = std::numeric_limits<double>::infinity();
   for (int r = 0; r < std::max(restarts, 1); ++r) {
-    std::seed_seq seq{static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32), static_cast<uint32_t>(r)};
-    std::mt19937_64 rng(seq);
+    std::mt19937_64 rng = substream(seed, r);
     KMeansResult run = lloyd(points, kmeans_plus_plus(points, k, rng));
     if (run.inertia < best.inertia) best = std::move(run);
   }

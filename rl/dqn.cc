@@ -9,15 +9,10 @@
 #include <string>
 
 #include "ir/error.h"
+#include "rl/random.h"
 
 namespace hlsgym::rl {
 namespace {
-
-Eigen::MatrixXd row(const std::vector<double>& v) {
-  return Eigen::Map<const Eigen::RowVectorXd>(v.data(), static_cast<Eigen::Index>(v.size()));
-}
-
-double unit(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
 
 std::vector<int> layer_sizes(int in, const std::vector<int>& hidden, int out) {
   std::vector<int> s{in};
@@ -45,7 +40,7 @@ double Dqn::epsilon() const {
 }
 
 std::vector<double> Dqn::action_scores(const std::vector<double>& observation) {
-  const Eigen::MatrixXd& q = q_.forward(row(observation));
+  const Eigen::MatrixXd& q = q_.forward(as_row(observation));
   return {q.data(), q.data() + q.size()};
 }
 
@@ -66,8 +61,8 @@ void Dqn::learn() {
   for (int k = 0; k < m; ++k) {
     const Transition& t = replay_[rng_() % replay_.size()];
     batch[static_cast<size_t>(k)] = &t;
-    s.row(k) = row(t.observation);
-    s2.row(k) = row(t.next_observation);
+    s.row(k) = as_row(t.observation);
+    s2.row(k) = as_row(t.next_observation);
   }
   // Double DQN: the online network picks the next action, the target network values it.
   Eigen::VectorXi pick(m);
@@ -97,7 +92,7 @@ void Dqn::train(TrainEnv& env, int64_t steps, const ProgressFn& progress) {
   const int64_t target = steps_ + steps;
   while (steps_ < target) {
     if (need_reset_) obs_ = env.reset(rng_()), need_reset_ = false, episode_return_ = 0;
-    const bool explore = unit(rng_) < epsilon();
+    const bool explore = unit_interval(rng_) < epsilon();
     const int a = explore ? static_cast<int>(rng_() % static_cast<uint64_t>(q_.output_size())) : act(obs_);
     TrainEnv::Step st = env.step(a);
     episode_return_ += st.reward;

@@ -9,6 +9,11 @@
 
 namespace hlsgym::rl {
 
+// One sample as a one-row batch (a view copied into a matrix), the networks' input form.
+inline Eigen::MatrixXd as_row(const std::vector<double>& v) {
+  return Eigen::Map<const Eigen::RowVectorXd>(v.data(), static_cast<Eigen::Index>(v.size()));
+}
+
 class Mlp {
  public:
   Mlp() = default;
