@@ -30,6 +30,17 @@ struct WindowDim {
 };
 using Window = std::vector<WindowDim>;
 
+// The input position that window tap `tap` of output position `out` reads along one
+// dimension (padding and base dilation applied), or -1 where it falls in the padding or
+// between dilated input elements. Shared by the interpreter and the RTL planner, so both
+// agree on every window op.
+inline int64_t window_source(const WindowDim& wd, int64_t out, int64_t tap, int64_t input_size) {
+  const int64_t u = out * wd.stride - wd.pad_low + tap * wd.window_dilation;
+  if (u < 0 || u % wd.base_dilation) return -1;
+  const int64_t x = u / wd.base_dilation;
+  return x < input_size ? x : -1;
+}
+
 struct DotDims {
   std::vector<int64_t> lhs_batch, rhs_batch, lhs_contracting, rhs_contracting;
   bool operator==(const DotDims&) const = default;

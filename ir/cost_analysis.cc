@@ -46,12 +46,7 @@ double log2_ceil(double n) { return n <= 1 ? 0 : std::ceil(std::log2(n)); }
 double valid_positions(const WindowDim& w, int64_t input, int64_t output) {
   int64_t n = 0;
   for (int64_t o = 0; o < output; ++o)
-    for (int64_t k = 0; k < w.size; ++k) {
-      const int64_t u = o * w.stride - w.pad_low + k * w.window_dilation;
-      if (u % w.base_dilation != 0) continue;
-      const int64_t x = u / w.base_dilation;
-      if (u >= 0 && x < input) ++n;
-    }
+    for (int64_t k = 0; k < w.size; ++k) n += window_source(w, o, k, input) >= 0;
   return static_cast<double>(n);
 }
 

@@ -128,10 +128,8 @@ Literal convolution(const OpContext& c) {
         for (size_t s = 0; s < ns && inside; ++s) {
           const WindowDim& wd = w[s];
           const int64_t kpos = wd.reversal ? ksizes[s] - 1 - kk[s] : kk[s];
-          const int64_t u = oi[d.output_spatial[s]] * wd.stride - wd.pad_low + kk[s] * wd.window_dilation;
-          if (u < 0 || u % wd.base_dilation) inside = false;
-          const int64_t x = u / wd.base_dilation;
-          if (x >= in.shape().dim(d.input_spatial[s])) inside = false;
+          const int64_t x = window_source(wd, oi[d.output_spatial[s]], kk[s], in.shape().dim(d.input_spatial[s]));
+          inside = x >= 0;
           ii[d.input_spatial[s]] = x;
           ki[d.kernel_spatial[s]] = kpos;
         }

@@ -113,10 +113,8 @@ Literal reduce_window(const OpContext& c) {
     for (int64_t r = 0; r < wn; ++r, next_index(wi, wsizes)) {
       bool inside = true;
       for (size_t d = 0; d < w.size() && inside; ++d) {
-        const int64_t u = oi[d] * w[d].stride - w[d].pad_low + wi[d] * w[d].window_dilation;
-        if (u < 0 || u % w[d].base_dilation) inside = false;
-        src[d] = u / w[d].base_dilation;
-        if (src[d] >= in_shape.dim(static_cast<int64_t>(d))) inside = false;
+        src[d] = window_source(w[d], oi[d], wi[d], in_shape.dim(static_cast<int64_t>(d)));
+        inside = src[d] >= 0;
       }
       if (inside) red.combine(acc, inputs, ravel(src, in_strides));
     }

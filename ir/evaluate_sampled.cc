@@ -236,10 +236,8 @@ class SampledEvaluator {
     for (int64_t r = 0; r < count; ++r, eval::next_index(wi, wsizes)) {
       bool inside = true;
       for (size_t d = 0; d < w.size() && inside; ++d) {
-        const int64_t u = oi[d] * w[d].stride - w[d].pad_low + wi[d] * w[d].window_dilation;
-        if (u < 0 || u % w[d].base_dilation) inside = false;
-        src[d] = u / w[d].base_dilation;
-        if (src[d] >= in.dim(static_cast<int64_t>(d))) inside = false;
+        src[d] = window_source(w[d], oi[d], wi[d], in.dim(static_cast<int64_t>(d)));
+        inside = src[d] >= 0;
       }
       if (!inside) continue;
       Literal x = operand_element(f, i, 0, src);
@@ -321,10 +319,8 @@ class SampledEvaluator {
         bool inside = true;
         for (size_t s = 0; s < ns && inside; ++s) {
           const WindowDim& wd = w[s];
-          const int64_t u = oi[d.output_spatial[s]] * wd.stride - wd.pad_low + kk[s] * wd.window_dilation;
-          if (u < 0 || u % wd.base_dilation) inside = false;
-          ii[d.input_spatial[s]] = u / wd.base_dilation;
-          if (ii[d.input_spatial[s]] >= in.dim(d.input_spatial[s])) inside = false;
+          ii[d.input_spatial[s]] = window_source(wd, oi[d.output_spatial[s]], kk[s], in.dim(d.input_spatial[s]));
+          inside = ii[d.input_spatial[s]] >= 0;
           ki[d.kernel_spatial[s]] = wd.reversal ? ksizes[s] - 1 - kk[s] : kk[s];
         }
         if (inside) acc.add(operand_element(f, i, 0, ii), operand_element(f, i, 1, ki));

@@ -136,10 +136,8 @@ void plan_reduce_window(const PlanContext& c, TaskPlan& tp) {
       const auto wi = unravel(k, wsizes);
       bool inside = true;
       for (size_t d = 0; d < w.size() && inside; ++d) {
-        const int64_t u = oi[d] * w[d].stride - w[d].pad_low + wi[d] * w[d].window_dilation;
-        if (u < 0 || u % w[d].base_dilation) inside = false;
-        src[d] = u / w[d].base_dilation;
-        if (src[d] >= in.dim(static_cast<int64_t>(d))) inside = false;
+        src[d] = ir::window_source(w[d], oi[d], wi[d], in.dim(static_cast<int64_t>(d)));
+        inside = src[d] >= 0;
       }
       if (inside) x.sources[a.id(o, k)] = {Source::kRead, in_buffer, ravel(src, in.dims()), 0};
     }
@@ -256,10 +254,8 @@ void plan_convolution(const PlanContext& c, TaskPlan& tp) {
         bool inside = true;
         for (size_t s = 0; s < ns && inside; ++s) {
           const ir::WindowDim& wd = w[s];
-          const int64_t u = oi[d.output_spatial[s]] * wd.stride - wd.pad_low + kk[s] * wd.window_dilation;
-          if (u < 0 || u % wd.base_dilation) inside = false;
-          ii[d.input_spatial[s]] = u / wd.base_dilation;
-          if (ii[d.input_spatial[s]] >= ins.dim(d.input_spatial[s])) inside = false;
+          ii[d.input_spatial[s]] = ir::window_source(wd, oi[d.output_spatial[s]], kk[s], ins.dim(d.input_spatial[s]));
+          inside = ii[d.input_spatial[s]] >= 0;
           ki[d.kernel_spatial[s]] = wd.reversal ? ksizes[s] - 1 - kk[s] : kk[s];
         }
         if (!inside) continue;
