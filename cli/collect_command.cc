@@ -42,7 +42,7 @@ int run_collect(const CollectFlags& f) {
     co.epsilon = 1;
     if (f.epsilon >= 0 && f.epsilon != 1) throw Error("--epsilon applies to a policy behavior; random is epsilon 1");
   } else {
-    const std::string path = f.behavior == "learned" ? shipped_policy_path("learned") : f.behavior;
+    const std::string path = resolve_policy(f.behavior);
     if (!rl::is_policy_file(path))
       throw Error("--behavior " + f.behavior + ": neither `random` nor a policy file from `hlsgym train`");
     const rl::PolicyFile probe = rl::load_policy(path);

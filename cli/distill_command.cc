@@ -30,7 +30,7 @@ int run_distill(const DistillFlags& f) {
   const auto t0 = std::chrono::steady_clock::now();
   if (f.clusters_given && f.clusters <= 0)
     throw Error(fmt::format("--clusters must be a positive number of clusters (got {})", f.clusters));
-  const std::string policy_path = f.policy == "learned" ? shipped_policy_path("learned") : f.policy;
+  const std::string policy_path = resolve_policy(f.policy);
   std::error_code ec;
   if (!std::filesystem::is_regular_file(policy_path, ec)) throw Error(policy_path + ": no such policy file");
   if (!rl::is_policy_file(policy_path))

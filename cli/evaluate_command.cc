@@ -79,7 +79,7 @@ int run_evaluate(const EvaluateFlags& f) {
   if (rl::needs_hardware(rl::parse_reward_space(f.reward)) || !f.target.empty()) eo.target = load_cli_target(f.target, "");
   const auto graphs = load_graphs(f.graphs);
   rl::OrderPolicy policy;
-  const std::string path = f.policy == "learned" ? shipped_policy_path("learned") : f.policy;
+  const std::string path = resolve_policy(f.policy);
   if (rl::is_policy_file(path)) {
     auto file = std::make_shared<rl::PolicyFile>(rl::load_policy(path));
     if (file->reward != f.reward)

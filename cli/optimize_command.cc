@@ -90,7 +90,7 @@ struct ChosenOrder {
 // greedy episode on this design gives the order, or a mapping from `hlsgym distill`
 // (rl/distill.h), whose nearest centroid to this design's features gives it.
 ChosenOrder order_from_spec(const std::string& given, const ir::Module& design) {
-  const std::string spec = given == "learned" ? shipped_policy_path("learned") : given;
+  const std::string spec = resolve_policy(given);
   ChosenOrder chosen;
   chosen.order.spec = given;
   if (rl::is_mapping_file(spec)) {

@@ -35,4 +35,6 @@ std::string shipped_policy_path(const std::string& name) {
   throw Error("the shipped policy '" + name + "' was not found (designs/policies/" + name + ".policy)");
 }
 
+std::string resolve_policy(const std::string& spec) { return spec == "learned" ? shipped_policy_path(spec) : spec; }
+
 }  // namespace hlsgym::cli

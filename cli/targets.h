@@ -19,5 +19,7 @@ std::shared_ptr<const hwmodel::Target> load_cli_target(const std::string& name_o
 
 // designs/policies/NAME.policy beside the targets (`--order learned`); throws when absent.
 std::string shipped_policy_path(const std::string& name);
+// What a policy argument names: `learned` is the shipped policy, anything else a path.
+std::string resolve_policy(const std::string& spec);
 
 }  // namespace hlsgym::cli
