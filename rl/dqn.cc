@@ -112,13 +112,13 @@ void Dqn::train(TrainEnv& env, int64_t steps, const ProgressFn& progress) {
   }
 }
 
-void Dqn::train_offline(const std::vector<Transition>& data, int64_t gradient_steps, const ProgressFn& progress) {
+void Dqn::train_offline(std::vector<Transition> data, int64_t gradient_steps, const ProgressFn& progress) {
   if (data.empty()) throw Error("dqn offline: no transitions");
   for (const auto& t : data)
     if (static_cast<int>(t.observation.size()) != q_.input_size() ||
         static_cast<int>(t.next_observation.size()) != q_.input_size() || t.action < 0 || t.action >= q_.output_size())
       throw Error("dqn offline: a transition does not fit the network (observation size or action index)");
-  replay_ = data;
+  replay_ = std::move(data);  // by value: a dataset built for the call is moved, not copied again
   replay_next_ = 0;
   for (int64_t g = 1; g <= gradient_steps; ++g) {
     learn();

@@ -42,7 +42,7 @@ class Dqn final : public Agent {
   void train(TrainEnv& env, int64_t steps, const ProgressFn& progress = {}) override;
   // Fills the replay buffer with `data` (all of it, whatever `buffer` says) and takes
   // `gradient_steps` steps; progress reports count gradient steps.
-  void train_offline(const std::vector<Transition>& data, int64_t gradient_steps, const ProgressFn& progress = {});
+  void train_offline(std::vector<Transition> data, int64_t gradient_steps, const ProgressFn& progress = {});
   std::vector<double> action_scores(const std::vector<double>& observation) override;  // Q-values
   int observation_size() const override { return q_.input_size(); }
   int64_t steps_done() const override { return steps_; }
