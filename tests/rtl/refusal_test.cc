@@ -118,7 +118,7 @@ TEST(CosimCatches, ATaskIssuedBeforeItsOperandsAreWritten) {
     e.verilog.replace(at, from.size(), to);
   };
   swap("cyc >= 5'd18 && cyc < 5'd26", "cyc >= 5'd10 && cyc < 5'd18");  // the reduce's window [18, 26)
-  swap("cyc == 5'd17)) u0_j", "cyc == 5'd9)) u0_j");
+  swap("(running && cyc == 5'd17)) begin", "(running && cyc == 5'd9)) begin");  // its loop counters' restart
   rtl::SimOptions o;
   o.vectors = 8;
   const rtl::SimResult r = rtl::cosimulate(d.module, e, rtl_work_dir("early_task"), o);
