@@ -154,9 +154,11 @@ class Lowerer {
     const int lanes = lanes_for(k.instr);
     Timing tm;
     switch (w.form) {
-      case Form::kAccumulate: tm = accumulate_timing(w.n, w.k, lanes, w.mul_depth, w.depth); break;
+      // Operands come from synchronous memories: kMemoryReadLatency stages before the unit.
+      case Form::kAccumulate: tm = accumulate_timing(w.n, w.k, lanes, w.mul_depth + kMemoryReadLatency, w.depth); break;
       case Form::kSort: tm = sort_timing(w.k, w.n, lanes, w.depth); break;
-      default: tm = stream_timing(w.n, lanes, w.depth); break;
+      case Form::kScatter: tm = stream_timing(w.n, lanes, w.depth); break;
+      default: tm = stream_timing(w.n, lanes, w.depth + kMemoryReadLatency); break;
     }
     if (dram_bytes > 0) {
       const MemoryLevel& d = t_.dram();

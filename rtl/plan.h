@@ -38,6 +38,7 @@ struct Alt {
     kConst,  // `bits`
     kIndex,  // the value of index expression `index` (iota)
     kAcc,    // the lane's partial sum (a reduction split over lanes)
+    kSlot,   // the output so far: the accumulator register of the item's slot
     kNone,   // nothing (the unused accumulator of a chunk's first term)
   } kind = kRead;
   Guard guard;
@@ -74,9 +75,9 @@ struct Leaf {
 
 // How a task's items flow through its unit.
 enum class Engine : uint8_t {
-  kStream,  // item = output element; value = expr(leaves) at issue, written `depth` cycles later
-  kReduce,  // item = (output, term); value = combiner(acc leaf, x leaf) at issue, written back
-  kMac,     // item = (output, term); product at issue, accumulated `mul_depth` cycles later
+  kStream,  // item = output element; value = expr(leaves) after the read, written at `depth` - 1
+  kReduce,  // item = (output, term); value = combiner(acc leaf, x leaf) after the read
+  kMac,     // item = (output, term); product after the read, accumulated at stage `mul_depth`
 };
 
 // dynamic-slice: one start index, clamped to [0, max]; index expressions read it as
@@ -92,13 +93,15 @@ struct DynStart {
 // tasks, the term index (variables after them, over term_dims, row-major as the
 // interpreter sums). Lane q's share and order (hwmodel/timing.h):
 // - stream: flat outputs [q c, min(N, (q + 1) c)), c = per_lane, one per cycle.
-// - accumulate: outputs q p .. q p + p - 1 (p = per_lane) round robin, one slot per
-//   cycle over `period` slots (slots past p idle), one term per output per round.
+// - accumulate: outputs q p .. q p + p - 1 (p = per_lane) in groups of `group` outputs,
+//   one slot per cycle over `period` slots (slots past the group idle), one term per
+//   output per round, all rounds of a group before the next (hwmodel/timing.h).
 // - split: output q / split, terms [(q % split) chunk, ...), one every `period` cycles.
 struct LoopNest {
   std::vector<int64_t> out_dims, term_dims;
   int64_t per_lane = 1;
   int64_t period = 1;
+  int64_t group = 1;   // accumulate: outputs in flight per lane (accumulator registers)
   int out_flat = -1;   // ix: the flat output index
   int term_flat = -1;  // ix: the flat term index (accumulating tasks)
   int vars() const { return static_cast<int>(out_dims.size() + term_dims.size()); }
@@ -113,8 +116,8 @@ struct TaskPlan {
   int slot = 0;       // its number among the unit's tasks
   int64_t start = 0, busy = 0, latency = 0;
   int lanes = 1;
-  int depth = 1;      // issue to write: stream/reduce: unit depth; mac: multiplier + adder
-  int mul_depth = 0;  // mac only
+  int depth = 1;      // issue to write: the read stage, then the unit (mac: multiplier + adder)
+  int mul_depth = 0;  // accumulating tasks: stages before the accumulator (read, multiplier)
   int out_buffer = -1;
   ir::ElementType out_type{};
   int64_t outputs = 0, terms = 1;  // P and K (stream: outputs elements, terms 1)

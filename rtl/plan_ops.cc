@@ -83,7 +83,9 @@ Leaf acc_leaf(TaskPlan& tp, int init_buffer) {
   Guard first;
   tp.ix.require(first, tp.loops.term_flat, 0, 0);
   if (!first.never) l.alts.push_back(read(init_buffer, tp.ix.constant(0), first));
-  l.alts.push_back(read(tp.out_buffer, tp.loops.out_flat));
+  Alt so_far;
+  so_far.kind = Alt::kSlot;
+  l.alts.push_back(so_far);
   return l;
 }
 
@@ -92,6 +94,7 @@ void finish_reduce(const PlanContext& c, TaskPlan& tp, Leaf x) {
   const InstrId i = tp.instr;
   if (c.m.operands(i).size() != 2) c.refuse(i, "variadic reductions are not supported");
   tp.engine = Engine::kReduce;
+  tp.mul_depth = static_cast<int>(hwmodel::kMemoryReadLatency);
   ExprBuilder b(c, tp);
   const int acc = b.leaf(acc_leaf(tp, c.buffer_of(c.m.operand(i, 1))));
   const int xv = b.leaf(std::move(x));
@@ -182,7 +185,7 @@ void plan_dynamic_slice(const PlanContext& c, TaskPlan& tp) {
 
 void finish_mac(const PlanContext& c, TaskPlan& tp, Leaf lhs, Leaf rhs) {
   tp.engine = Engine::kMac;
-  tp.mul_depth = c.t.unit(hwmodel::UnitClass::kIntMul).latency;
+  tp.mul_depth = static_cast<int>(hwmodel::kMemoryReadLatency) + c.t.unit(hwmodel::UnitClass::kIntMul).latency;
   tp.combiner = Opcode::kAdd;
   tp.simple_combiner = true;
   tp.leaves.push_back(std::move(lhs));
@@ -313,7 +316,8 @@ void set_lane_partition(TaskPlan& tp) {
     tp.loops.period = tp.add_depth();
   } else {
     tp.loops.per_lane = hwmodel::ceil_div(tp.outputs, l);
-    tp.loops.period = std::max<int64_t>(tp.loops.per_lane, tp.add_depth());
+    tp.loops.period = tp.add_depth();
+    tp.loops.group = std::min<int64_t>(tp.loops.per_lane, tp.add_depth());
   }
 }
 

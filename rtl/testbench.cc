@@ -31,7 +31,7 @@ std::string read_outputs(const EmittedDesign& d) {
     }
     s += fmt::format(
         "    for (size_t e = 0; e < {1}; ++e) {{\n      top->{0}_addr = static_cast<port_t<decltype(top->{0}_addr)>>(e);\n"
-        "      top->eval();\n      std::fprintf(res, \"%\" PRIx64 \" \", static_cast<uint64_t>(top->{0}_dout));\n    }}\n"
+        "      tick();  // a synchronous read port\n      std::fprintf(res, \"%\" PRIx64 \" \", static_cast<uint64_t>(top->{0}_dout));\n    }}\n"
         "    std::fprintf(res, \"\\n\");\n",
         out.port, out.elements);
   }

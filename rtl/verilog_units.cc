@@ -19,10 +19,14 @@
 #include <functional>
 #include <set>
 
+#include "hwmodel/timing.h"
 #include "rtl/verilog_internal.h"
 
 namespace hlsgym::rtl::verilog_detail {
 namespace {
+
+// The emitter registers every read once (the read stage is stage 0 -> 1).
+static_assert(hwmodel::kMemoryReadLatency == 1, "the RTL emitter builds a one-cycle synchronous read");
 
 std::string signed_const(int64_t v) {
   return v < 0 ? fmt::format("(-{}'sd{})", kIndexBits, -v) : fmt::format("{}'sd{}", kIndexBits, v);
@@ -70,12 +74,23 @@ class UnitEmitter {
           skips_ |= task(t).has_skips;
           seeds_ |= task(t).split > 1 && task(t).engine == Engine::kReduce;
         }
+      slots_ = 0;
+      reduce_slots_ = false;
+      for (int t : u_.tasks)
+        if (on_lane(task(t), q) && task(t).split == 1 &&
+            (task(t).engine == Engine::kMac || (task(t).engine == Engine::kReduce && reads_slot(task(t))))) {
+          slots_ = std::max<int>(slots_, static_cast<int>(task(t).loops.group));
+          reduce_slots_ |= task(t).engine == Engine::kReduce;
+        }
+      slb_ = bits_for(std::max(slots_, 1) - 1);
       if (lane_used(q, true)) reg(lw(q), sig(q, "pacc"), true);
       for (int t : u_.tasks)
-        if (on_lane(task(t), q)) emit_loops(task(t), q);
+        if (on_lane(task(t), q)) emit_loops(task(t), q), emit_reads(task(t), q);
       emit_issue(q);
       emit_pipeline(q);
+      emit_operands(q);
       if (u_.mac) emit_accumulate(q);
+      emit_slot_registers(q);
       for (int t : u_.tasks)
         if (on_lane(task(t), q)) emit_writes(t, q);
       // partial sums go to pacc by task, so a split-only lane never reads its last index tag
@@ -156,30 +171,43 @@ class UnitEmitter {
     return static_cast<size_t>(v) < r ? tp.loops.out_dims[v] : tp.loops.term_dims[v - r];
   }
 
-  // Statements advancing the counters of variables [first, last) as one row-major odometer.
-  std::string odometer(const TaskPlan& tp, int q, int first, int last, const std::string& indent) {
-    std::string s;
-    std::function<std::string(int, const std::string&)> step = [&](int v, const std::string& in) -> std::string {
-      if (v < first) return "";
-      if (extent(tp, v) <= 1) return step(v - 1, in);
+  // The next value of the counters of variables [first, last) advanced as one row-major
+  // odometer (`<var>_nx`), and whether all of them are at their last value (`<name>_wrap`).
+  std::string emit_next(const TaskPlan& tp, int q, int first, int last, const std::string& name) {
+    (void)name;
+    std::string body, all;
+    std::string carry = "1'b1";
+    for (int v = last - 1; v >= first; --v) {
+      if (extent(tp, v) <= 1) continue;
       const int b = bits_for(extent(tp, v) - 1);
       const std::string c = var_name(tp, q, v);
+      const std::string at_max = fmt::format("({} == {})", c, sized(b, static_cast<uint64_t>(extent(tp, v) - 1)));
+      reg(b, c + "_nx");
       ++e_.inv.control_adders;
-      const std::string outer = step(v - 1, in + "  ");
-      return fmt::format("{}if ({} == {}) begin\n{}  {} <= {};\n{}{}end else {} <= {} + {};\n", in, c,
-                         sized(b, static_cast<uint64_t>(extent(tp, v) - 1)), in, c, sized(b, 0), outer, in, c, c,
-                         sized(b, 1));
-    };
-    s = step(last - 1, indent);
+      body += fmt::format("    {}_nx = {};\n    if ({}) {}_nx = {} ? {} : {} + {};\n", c, c, carry, c, at_max, sized(b, 0), c,
+                          sized(b, 1));
+      all += (all.empty() ? "" : " && ") + at_max;
+      carry = carry == "1'b1" ? at_max : fmt::format("{} && {}", carry, at_max);
+    }
+    if (!body.empty()) e_.text.line("  always @* begin\n" + body + "  end");
+    return all.empty() ? "1'b1" : all;
+  }
+
+  // Statements assigning the counters of variables [first, last) from `<var><suffix>`.
+  std::string assign_vars(const TaskPlan& tp, int q, int first, int last, const std::string& suffix,
+                          const std::string& indent, const std::string& to_prefix = "") const {
+    std::string s;
+    for (int v = first; v < last; ++v)
+      if (extent(tp, v) > 1) s += fmt::format("{}{}{} <= {}{};\n", indent, to_prefix.empty() ? var_name(tp, q, v) : var_name(tp, q, v) + to_prefix, "", var_name(tp, q, v), suffix);
     return s;
   }
 
   std::string load_vars(const TaskPlan& tp, int q, int first, int last, const std::vector<int64_t>& values,
-                        const std::string& indent) const {
+                        const std::string& indent, const std::string& suffix = "") const {
     std::string s;
     for (int v = first; v < last; ++v)
       if (extent(tp, v) > 1)
-        s += fmt::format("{}{} <= {};\n", indent, var_name(tp, q, v),
+        s += fmt::format("{}{}{} <= {};\n", indent, var_name(tp, q, v), suffix,
                          sized(bits_for(extent(tp, v) - 1), static_cast<uint64_t>(values[v - first])));
     return s;
   }
@@ -188,21 +216,26 @@ class UnitEmitter {
   void emit_loops(const TaskPlan& tp, int q) {
     const LoopNest& L = tp.loops;
     const int R = static_cast<int>(L.out_dims.size()), V = L.vars();
+    const bool grouped = tp.engine != Engine::kStream && tp.split == 1;
     for (int v = 0; v < V; ++v)
       if (extent(tp, v) > 1) {
-        reg(bits_for(extent(tp, v) - 1), var_name(tp, q, v));
-        e_.inv.control_bits += bits_for(extent(tp, v) - 1);
+        const int b = bits_for(extent(tp, v) - 1);
+        reg(b, var_name(tp, q, v));
+        e_.inv.control_bits += b;
+        if (grouped && v < R) reg(b, var_name(tp, q, v) + "_base"), e_.inv.control_bits += b;
       }
     const std::vector<int64_t> out0 = plan_detail_unravel(tp.lane_first(q), L.out_dims);
     const std::vector<int64_t> term0 =
         tp.split > 1 ? plan_detail_unravel((q % tp.split) * tp.chunk, L.term_dims) : std::vector<int64_t>(L.term_dims.size(), 0);
     std::string init = load_vars(tp, q, 0, R, out0, "      ") + load_vars(tp, q, R, V, term0, "      ");
+    if (grouped) init += load_vars(tp, q, 0, R, out0, "      ", "_base");
     std::string advance;
     const int sb = bits_for(L.period - 1);
     const int64_t count = tp.lane_count(q);
     std::string ok = act(tp.slot);
     if (tp.engine == Engine::kStream) {
-      advance = odometer(tp, q, 0, R, "      ");
+      emit_next(tp, q, 0, R, "out");
+      advance = assign_vars(tp, q, 0, R, "_nx", "      ");
       if (count < tp.busy) ok += fmt::format(" && {} < {}", j(), sized(jb_, static_cast<uint64_t>(count)));
     } else {
       const bool split = tp.split > 1;
@@ -219,20 +252,55 @@ class UnitEmitter {
         ++e_.inv.control_adders;
         init += fmt::format("      {} <= {};\n", round_name(tp, q), sized(rb, 0));
       }
-      const std::string next_round = odometer(tp, q, R, V, "        ") + (split ? fmt::format("        {} <= {} + {};\n", round_name(tp, q), round_name(tp, q), sized(rb, 1)) : "") +
-                                     (split ? "" : load_vars(tp, q, 0, R, out0, "        "));
+      std::string group_step;
+      if (!split) {
+        const int64_t g = L.group, groups = hwmodel::ceil_div(count, g), last = count - (groups - 1) * g;
+        if (groups > 1 && last != g) {
+          const std::string grp = fmt::format("{}_q{}_group", tp.name, q);
+          group_step = fmt::format("          {} <= {} + {};\n", grp, grp, sized(bits_for(groups - 1), 1));
+        }
+      }
+      const std::string term_wrap = emit_next(tp, q, R, V, "term");
+      std::string round_end = assign_vars(tp, q, R, V, "_nx", "        ");
+      if (split) {
+        round_end += fmt::format("        {} <= {} + {};\n", round_name(tp, q), round_name(tp, q), sized(rb, 1));
+      } else {
+        // A group's last round ends: the next group starts past its outputs; else the
+        // group's outputs come round again.
+        emit_next(tp, q, 0, R, "out");
+        std::string next_group = assign_vars(tp, q, 0, R, "_nx", "          ") + assign_vars(tp, q, 0, R, "_nx", "          ", "_base") + group_step;
+        std::string again;
+        for (int v = 0; v < R; ++v)
+          if (extent(tp, v) > 1) again += fmt::format("          {} <= {}_base;\n", var_name(tp, q, v), var_name(tp, q, v));
+        if (!next_group.empty())
+          round_end += fmt::format("        if ({}) begin\n{}        end else begin\n{}        end\n", term_wrap, next_group, again);
+      }
+      const std::string in_round = split ? "" : assign_vars(tp, q, 0, R, "_nx", "        ");
       if (L.period > 1)
         advance = fmt::format("      if ({} == {}) begin\n        {} <= {};\n{}      end else begin\n        {} <= {} + {};\n{}      end\n",
                               slot_name(tp, q), sized(sb, static_cast<uint64_t>(L.period - 1)), slot_name(tp, q),
-                              sized(sb, 0), next_round, slot_name(tp, q), slot_name(tp, q), sized(sb, 1),
-                              split ? "" : odometer(tp, q, 0, R, "        "));
+                              sized(sb, 0), round_end, slot_name(tp, q), slot_name(tp, q), sized(sb, 1), in_round);
       else
-        advance = next_round;
+        advance = round_end;
       if (split) {
         if (L.period > 1) ok += fmt::format(" && {} == {}", slot_name(tp, q), sized(sb, 0));
         ok += fmt::format(" && {} < {}", round_name(tp, q), sized(rb, static_cast<uint64_t>(count)));
-      } else if (count < L.period) {
-        ok += fmt::format(" && {} < {}", slot_name(tp, q), sized(sb, static_cast<uint64_t>(count)));
+      } else {
+        // Slots past the group idle: every group has `group` outputs but the lane's last.
+        const int64_t g = L.group, groups = hwmodel::ceil_div(count, g), last = count - (groups - 1) * g;
+        const std::string slot = slot_name(tp, q);
+        auto below = [&](int64_t n) { return n >= L.period ? std::string("1'b1") : fmt::format("{} < {}", slot, sized(sb, static_cast<uint64_t>(n))); };
+        if (groups > 1 && last != g) {
+          const int gb = bits_for(groups - 1);
+          const std::string grp = fmt::format("{}_q{}_group", tp.name, q);
+          reg(gb, grp);
+          e_.inv.control_bits += gb;
+          ++e_.inv.control_adders;
+          init += fmt::format("      {} <= {};\n", grp, sized(gb, 0));
+          ok += fmt::format(" && (({} == {}) ? {} : {})", grp, sized(gb, static_cast<uint64_t>(groups - 1)), below(last), below(g));
+        } else if (last < L.period) {
+          ok += " && " + below(last);
+        }
       }
     }
     if (!init.empty() || !advance.empty())
@@ -268,7 +336,7 @@ class UnitEmitter {
         for (const Cond& c : a.guard.conds) mark(c.ix);
       }
     mark(tp.loops.out_flat);
-    if (accumulates_ && tp.split == 1) mark(tp.loops.term_flat);
+    if (tp.split == 1) mark(tp.loops.term_flat);
     for (size_t n = 0; n < tp.ix.size(); ++n) {
       if (!used[n] || tp.ix[static_cast<int>(n)].kind == IxNode::kConst) continue;  // constants: inline or ix_ref_wire
       const std::string name = ix_name(tp, q, static_cast<int>(n));
@@ -345,29 +413,15 @@ class UnitEmitter {
     return s.empty() ? "1'b1" : s;
   }
 
-  // ---- issue: leaves, expression, flags ----
+  // ---- issue (stage 0): tags, read addresses, guards; operands (stage 1) ----
 
   std::string leaf_name(const TaskPlan& tp, int q, int leaf) const { return fmt::format("{}_q{}_l{}", tp.name, q, leaf); }
+  std::string alt_name(const TaskPlan& tp, int q, size_t leaf, size_t alt, const char* what) const {
+    return fmt::format("{}_q{}_l{}a{}_{}", tp.name, q, leaf, alt, what);
+  }
   std::string node_name(const TaskPlan& tp, int q, int n) const {
     const Node& node = tp.expr.nodes[n];
     return node.kind == Node::kLeaf ? leaf_name(tp, q, node.leaf) : fmt::format("{}_q{}_n{}", tp.name, q, n);
-  }
-
-  std::string alt_value(const TaskPlan& tp, int q, const Alt& a, ir::ElementType lt) {
-    const int w = datapath_width(lt);
-    switch (a.kind) {
-      case Alt::kRead:
-        return e_.read(a.buffer, lt, e_.address(a.buffer, ix_ref_wire(tp, q, a.index)));
-      case Alt::kConst:
-        return sized(w, a.bits);
-      case Alt::kIndex:
-        return e_.narrow(ix_ref_wire(tp, q, a.index), kIndexBits, true, w);
-      case Alt::kAcc:
-        return e_.narrow(sig(q, "pacc"), lw(q), false, w);
-      case Alt::kNone:
-        return sized(w, 0);
-    }
-    return "";
   }
 
   // A constant index as a wire too (addresses and narrowings need a name to select from).
@@ -380,7 +434,49 @@ class UnitEmitter {
     return name;
   }
 
-  // The statements that load the leaves of task tp on lane q for the current item.
+  // Stage 0 -> 1 of every alternative: the memory read (synchronous: its data register is
+  // the read port), the guard bit and the index value, registered.
+  void emit_reads(const TaskPlan& tp, int q) {
+    std::string clocked;
+    for (size_t l = 0; l < tp.leaves.size(); ++l) {
+      const Leaf& leaf = tp.leaves[l];
+      const int w = datapath_width(leaf.type);
+      for (size_t a = 0; a < leaf.alts.size(); ++a) {
+        const Alt& alt = leaf.alts[a];
+        if (!alt.guard.always()) {
+          reg(1, alt_name(tp, q, l, a, "g"), true);
+          clocked += fmt::format("    {} <= {};\n", alt_name(tp, q, l, a, "g"), guard_expr(tp, q, alt.guard));
+        }
+        if (alt.kind == Alt::kRead) {
+          reg(w, alt_name(tp, q, l, a, "rd"));
+          e_.inv.read_bits += w;
+          clocked += fmt::format("    {} <= {};\n", alt_name(tp, q, l, a, "rd"),
+                                 e_.read(alt.buffer, leaf.type, e_.address(alt.buffer, ix_ref_wire(tp, q, alt.index))));
+        } else if (alt.kind == Alt::kIndex) {
+          reg(w, alt_name(tp, q, l, a, "ix"), true);
+          clocked += fmt::format("    {} <= {};\n", alt_name(tp, q, l, a, "ix"), e_.narrow(ix_ref_wire(tp, q, alt.index), kIndexBits, true, w));
+        }
+      }
+    }
+    if (!clocked.empty()) e_.text.line(fmt::format("  always @(posedge clk) begin  // {} lane {}: reads\n{}  end", tp.name, q, clocked));
+  }
+
+  std::string alt_value(const TaskPlan& tp, int q, size_t l, size_t a) {
+    const Alt& alt = tp.leaves[l].alts[a];
+    const ir::ElementType lt = tp.leaves[l].type;
+    const int w = datapath_width(lt);
+    switch (alt.kind) {
+      case Alt::kRead: return alt_name(tp, q, l, a, "rd");
+      case Alt::kIndex: return alt_name(tp, q, l, a, "ix");
+      case Alt::kConst: return sized(w, alt.bits);
+      case Alt::kAcc: return e_.narrow(sig(q, "pacc"), lw(q), false, w);
+      case Alt::kSlot: return e_.narrow(sig(q, "accsel", 1), lw(q), false, w);
+      case Alt::kNone: return sized(w, 0);
+    }
+    return "";
+  }
+
+  // Stage 1: the statements that load the leaves of task tp from the registered reads.
   std::string load_leaves(const TaskPlan& tp, int q) {
     std::string s;
     for (size_t l = 0; l < tp.leaves.size(); ++l) {
@@ -388,16 +484,16 @@ class UnitEmitter {
       const bool skip_leaf = static_cast<int>(l) == tp.skip_leaf() && tp.has_skips;
       std::string chain;
       bool closed = false;
-      for (const Alt& a : leaf.alts) {
-        const std::string set = fmt::format("{} = {};", leaf_name(tp, q, static_cast<int>(l)), alt_value(tp, q, a, leaf.type));
-        if (a.guard.always()) {
+      for (size_t a = 0; a < leaf.alts.size(); ++a) {
+        const std::string set = fmt::format("{} = {};", leaf_name(tp, q, static_cast<int>(l)), alt_value(tp, q, l, a));
+        if (leaf.alts[a].guard.always()) {
           chain += chain.empty() ? "      " + set + "\n" : "      else " + set + "\n";
           closed = true;
           break;
         }
-        chain += fmt::format("      {}if ({}) {}\n", chain.empty() ? "" : "else ", guard_expr(tp, q, a.guard), set);
+        chain += fmt::format("      {}if ({}) {}\n", chain.empty() ? "" : "else ", alt_name(tp, q, l, a, "g"), set);
       }
-      if (!closed && skip_leaf) chain += fmt::format("      {}{} = 1'b1;\n", chain.empty() ? "" : "else ", sig(q, "k", 0));
+      if (!closed && skip_leaf) chain += fmt::format("      {}{} = 1'b1;\n", chain.empty() ? "" : "else ", sig(q, "k", 1));
       s += chain;
     }
     return s;
@@ -421,14 +517,14 @@ class UnitEmitter {
     return s;
   }
 
-  // The value a stream/reduce task hands to the pipeline, widened to the unit's width.
-  std::string stage0_value(const TaskPlan& tp, int q) const {
+  // The value a stream/reduce task hands to the pipeline at stage 1, widened to the lane.
+  std::string first_value(const TaskPlan& tp, int q) const {
     const int w = datapath_width(tp.out_type);
     const std::string root = resize(node_name(tp, q, tp.expr.root), w, false, lw(q));
     if (tp.split > 1)  // a chunk's first term starts the partial sum as it is
-      return fmt::format("{} ? {} : {}", sig(q, "s", 0), resize(leaf_name(tp, q, 1), w, false, lw(q)), root);
+      return fmt::format("{} ? {} : {}", sig(q, "s", 1), resize(leaf_name(tp, q, 1), w, false, lw(q)), root);
     if (!tp.has_skips) return root;  // reduce-window padding keeps the accumulator
-    return fmt::format("{} ? {} : {}", sig(q, "k", 0), resize(leaf_name(tp, q, 0), w, false, lw(q)), root);
+    return fmt::format("{} ? {} : {}", sig(q, "k", 1), resize(leaf_name(tp, q, 0), w, false, lw(q)), root);
   }
 
   std::string mac_operand(const TaskPlan& tp, int q, int leaf) {
@@ -444,6 +540,10 @@ class UnitEmitter {
     return e_.narrow(o, kIndexBits, false, ob_);
   }
 
+  std::string is_task(const TaskPlan& tp, int q, int stage) const {
+    return fmt::format("{} == {}", sig(q, "t", stage), sized(tb_, static_cast<uint64_t>(tp.slot)));
+  }
+
   void emit_issue(int q) {
     reg(1, sig(q, "ok", 0));
     reg(tb_, sig(q, "t", 0));
@@ -451,8 +551,29 @@ class UnitEmitter {
     std::string s = fmt::format("  always @* begin\n    {} = 1'b0;\n    {} = {};\n    {} = {};\n", sig(q, "ok", 0),
                                 sig(q, "t", 0), sized(tb_, 0), sig(q, "o", 0), sized(ob_, 0));
     if (accumulates_) reg(1, sig(q, "f", 0)), s += fmt::format("    {} = 1'b0;\n", sig(q, "f", 0));
-    if (skips_) reg(1, sig(q, "k", 0)), s += fmt::format("    {} = 1'b0;\n", sig(q, "k", 0));
     if (seeds_) reg(1, sig(q, "s", 0)), s += fmt::format("    {} = 1'b0;\n", sig(q, "s", 0));
+    if (slots_ > 1) reg(slb_, sig(q, "sl", 0)), s += fmt::format("    {} = {};\n", sig(q, "sl", 0), sized(slb_, 0));
+    for (int t : u_.tasks) {
+      const TaskPlan& tp = task(t);
+      if (!on_lane(tp, q)) continue;
+      s += fmt::format("    if ({}) begin\n      {} = 1'b1;\n      {} = {};\n      {} = {};\n", ok_name(tp, q), sig(q, "ok", 0),
+                       sig(q, "t", 0), sized(tb_, static_cast<uint64_t>(tp.slot)), sig(q, "o", 0), out_tag(tp, q));
+      if (accumulates_) s += fmt::format("      {} = {};\n", sig(q, "f", 0), first_flag(tp, q));
+      if (seeds_ && tp.split > 1 && tp.engine == Engine::kReduce && q % tp.split != 0)
+        s += fmt::format("      {} = {} == {};\n", sig(q, "s", 0), round_name(tp, q), sized(bits_for(tp.chunk), 0));
+      if (slots_ > 1 && tp.split == 1 && tp.engine != Engine::kStream && tp.loops.period > 1)
+        s += fmt::format("      {} = {};\n", sig(q, "sl", 0),
+                         e_.narrow(slot_name(tp, q), bits_for(tp.loops.period - 1), false, slb_));
+      s += "    end\n";
+    }
+    e_.text.line(s + "  end");
+  }
+
+  // Stage 1: leaves from the registered reads, then the value (stream, reduce) or the
+  // product (mac).
+  void emit_operands(int q) {
+    std::string s = "  always @* begin\n";
+    if (skips_) reg(1, sig(q, "k", 1)), s += fmt::format("    {} = 1'b0;\n", sig(q, "k", 1));
     for (int t : u_.tasks) {
       const TaskPlan& tp = task(t);
       if (!on_lane(tp, q)) continue;
@@ -462,18 +583,36 @@ class UnitEmitter {
         s += fmt::format("    {} = {};\n", leaf_name(tp, q, static_cast<int>(l)), sized(w, 0));
       }
     }
+    if (reduce_slots_) {
+      reg(lw(q), sig(q, "accsel", 1));
+      s += fmt::format("    {} = {};\n", sig(q, "accsel", 1), slot_value(q, 1));
+    }
     for (int t : u_.tasks) {
       const TaskPlan& tp = task(t);
       if (!on_lane(tp, q)) continue;
-      s += fmt::format("    if ({}) begin\n      {} = 1'b1;\n      {} = {};\n      {} = {};\n", ok_name(tp, q), sig(q, "ok", 0),
-                       sig(q, "t", 0), sized(tb_, static_cast<uint64_t>(tp.slot)), sig(q, "o", 0), out_tag(tp, q));
-      if (accumulates_) s += fmt::format("      {} = {};\n", sig(q, "f", 0), first_flag(tp, q));
-      if (seeds_ && tp.split > 1 && tp.engine == Engine::kReduce && q % tp.split != 0)
-        s += fmt::format("      {} = {} == {};\n", sig(q, "s", 0), round_name(tp, q), sized(bits_for(tp.chunk), 0));
-      s += load_leaves(tp, q) + "    end\n";
+      s += fmt::format("    if ({}) begin\n{}    end\n", is_task(tp, q, 1), load_leaves(tp, q));
     }
-    s += u_.mac ? mac_products(q) : stage0_values(q);
+    s += u_.mac ? mac_products(q) : first_values(q);
     e_.text.line(s + "  end");
+  }
+
+  // The accumulator register of the slot tagged at `stage`.
+  std::string slot_value(int q, int stage) const {
+    if (slots_ <= 1) return sig(q, "accr0");
+    std::string v = sized(lw(q), 0);
+    for (int k = slots_ - 1; k >= 0; --k)
+      v = fmt::format("({} == {}) ? {} : {}", sig(q, "sl", stage), sized(slb_, static_cast<uint64_t>(k)),
+                      fmt::format("u{}_q{}_accr{}", id_, q, k), v);
+    return v;
+  }
+
+  // Whether a reduce's accumulator leaf can take the slot's register (not a single term).
+  static bool reads_slot(const TaskPlan& tp) {
+    for (const Alt& a : tp.leaves[0].alts) {
+      if (a.kind == Alt::kSlot) return true;
+      if (a.guard.always()) return false;
+    }
+    return false;
   }
 
   // The item is the first term of its output (of its chunk, when split).
@@ -484,33 +623,34 @@ class UnitEmitter {
     return guard_expr(tp, q, g);
   }
 
-  std::string stage0_values(int q) {
-    reg(lw(q), sig(q, "v", 0));
+  std::string first_values(int q) {
+    reg(lw(q), sig(q, "v", 1));
     std::string s;
     for (int t : u_.tasks)
       if (on_lane(task(t), q)) s += expression(task(t), q);
-    s += fmt::format("    {} = {};\n", sig(q, "v", 0), sized(lw(q), 0));
+    s += fmt::format("    {} = {};\n", sig(q, "v", 1), sized(lw(q), 0));
     for (int t : u_.tasks)
-      if (on_lane(task(t), q)) s += fmt::format("    if ({}) {} = {};\n", act(task(t).slot), sig(q, "v", 0), stage0_value(task(t), q));
+      if (on_lane(task(t), q)) s += fmt::format("    if ({}) {} = {};\n", is_task(task(t), q, 1), sig(q, "v", 1), first_value(task(t), q));
     return s;
   }
 
   std::string mac_products(int q) {
     reg(lw(q), sig(q, "a"));
     reg(lw(q), sig(q, "b"));
-    reg(lw(q), sig(q, "p", 0));
+    reg(lw(q), sig(q, "p", 1));
     std::string s = fmt::format("    {} = {};\n    {} = {};\n", sig(q, "a"), sized(lw(q), 0), sig(q, "b"), sized(lw(q), 0));
     for (int t : u_.tasks) {
       const TaskPlan& tp = task(t);
       if (on_lane(tp, q))
-        s += fmt::format("    if ({}) begin\n      {} = {};\n      {} = {};\n    end\n", act(tp.slot), sig(q, "a"),
+        s += fmt::format("    if ({}) begin\n      {} = {};\n      {} = {};\n    end\n", is_task(tp, q, 1), sig(q, "a"),
                          mac_operand(tp, q, 0), sig(q, "b"), mac_operand(tp, q, 1));
     }
     ++e_.inv.multipliers;
-    return s + fmt::format("    {} = {} * {};\n", sig(q, "p", 0), sig(q, "a"), sig(q, "b"));
+    return s + fmt::format("    {} = {} * {};\n", sig(q, "p", 1), sig(q, "a"), sig(q, "b"));
   }
 
-  // Registers between issue and write: tags for every stage, the value where it exists.
+  // Registers between issue and write: tags for every stage, the value where it exists
+  // (from stage 1; a mac's product up to its accumulator stage, the sum after it).
   void emit_pipeline(int q) {
     std::string valid, rest;
     const int m = u_.mac ? u_.mul_depth : 0;
@@ -520,13 +660,17 @@ class UnitEmitter {
       reg(ob_, sig(q, "o", s), true);
       valid += fmt::format("      {} <= {};\n", sig(q, "ok", s), sig(q, "ok", s - 1));
       rest += fmt::format("    {} <= {};\n    {} <= {};\n", sig(q, "t", s), sig(q, "t", s - 1), sig(q, "o", s), sig(q, "o", s - 1));
+      if (slots_ > 1) reg(slb_, sig(q, "sl", s), true), rest += fmt::format("    {} <= {};\n", sig(q, "sl", s), sig(q, "sl", s - 1));
+      if (s == 1 && seeds_) reg(1, sig(q, "s", 1), true), rest += fmt::format("    {} <= {};\n", sig(q, "s", 1), sig(q, "s", 0));
       if (u_.mac && s <= m) {
-        reg(lw(q), sig(q, "p", s), true);
-        rest += fmt::format("    {} <= {};\n", sig(q, "p", s), sig(q, "p", s - 1));
         reg(1, sig(q, "f", s), true);
         rest += fmt::format("    {} <= {};\n", sig(q, "f", s), sig(q, "f", s - 1));
-        if (skips_) reg(1, sig(q, "k", s), true), rest += fmt::format("    {} <= {};\n", sig(q, "k", s), sig(q, "k", s - 1));
-      } else {
+        if (s >= 2) {
+          reg(lw(q), sig(q, "p", s), true);
+          rest += fmt::format("    {} <= {};\n", sig(q, "p", s), sig(q, "p", s - 1));
+          if (skips_) reg(1, sig(q, "k", s), true), rest += fmt::format("    {} <= {};\n", sig(q, "k", s), sig(q, "k", s - 1));
+        }
+      } else if (s >= 2) {
         reg(value_width(q, s), sig(q, "v", s), true);
         const bool sum = u_.mac && s == m + 1;
         const std::string from = e_.narrow(sum ? sig(q, "sum") : sig(q, "v", s - 1), value_width(q, s - 1), false,
@@ -542,7 +686,7 @@ class UnitEmitter {
   // Bits of the value at stage st of lane q: as wide as the widest task still in flight
   // there (a deep narrow task behind a shallow wide one needs only its own width).
   int value_width(int q, int st) const {
-    if (st == 0 || (u_.mac && st <= u_.mul_depth)) return lw(q);
+    if (st <= 1 || (u_.mac && st <= u_.mul_depth)) return lw(q);
     int w = 1;
     for (int t : u_.tasks)
       if (on_lane(task(t), q) && task(t).depth - 1 >= st) w = std::max(w, datapath_width(task(t).out_type));
@@ -563,16 +707,14 @@ class UnitEmitter {
     const int m = u_.mul_depth;
     reg(lw(q), sig(q, "acc"));
     reg(lw(q), sig(q, "sum"));
-    std::string s = fmt::format("  always @* begin\n    {} = {};\n    case ({})\n", sig(q, "acc"), sized(lw(q), 0), sig(q, "t", m));
+    std::string s = fmt::format("  always @* begin\n    {} = {};\n", sig(q, "acc"), sized(lw(q), 0));
     for (int t : u_.tasks) {
       const TaskPlan& tp = task(t);
       if (!on_lane(tp, q)) continue;
-      const std::string v = tp.split > 1 ? sig(q, "pacc")  // the lane's partial sum
-                                         : resize(e_.read(tp.out_buffer, tp.out_type, out_address(tp, sig(q, "o", m))),
-                                                  datapath_width(tp.out_type), false, lw(q));
-      s += fmt::format("      {}: {} = {};\n", sized(tb_, static_cast<uint64_t>(tp.slot)), sig(q, "acc"), v);
+      const std::string v = tp.split > 1 ? sig(q, "pacc") : slot_value(q, m);  // the lane's partial sum, or the slot's
+      s += fmt::format("    if ({}) {} = {};\n", is_task(tp, q, m), sig(q, "acc"), v);
     }
-    s += fmt::format("      default: ;\n    endcase\n    if ({}) {} = {};\n", sig(q, "f", m), sig(q, "acc"), sized(lw(q), 0));
+    s += fmt::format("    if ({}) {} = {};\n", sig(q, "f", m), sig(q, "acc"), sized(lw(q), 0));
     const std::string sum = fmt::format("{} + {}", sig(q, "acc"), sig(q, "p", m));
     s += skips_ ? fmt::format("    {} = {} ? {} : {};\n", sig(q, "sum"), sig(q, "k", m), sig(q, "acc"), sum)
                 : fmt::format("    {} = {};\n", sig(q, "sum"), sum);
@@ -580,12 +722,33 @@ class UnitEmitter {
     e_.text.line(s + "  end");
   }
 
+  // The accumulator registers of the lane's slots (accumulating tasks that are not split).
+  void emit_slot_registers(int q) {
+    if (slots_ == 0) return;
+    std::string s;
+    for (int k = 0; k < slots_; ++k) reg(lw(q), fmt::format("u{}_q{}_accr{}", id_, q, k), true);
+    for (int t : u_.tasks) {
+      const TaskPlan& tp = task(t);
+      if (!on_lane(tp, q) || tp.split > 1 || tp.engine == Engine::kStream) continue;
+      if (tp.engine == Engine::kReduce && !reads_slot(tp)) continue;
+      const int st = tp.depth - 1;
+      const bool from_sum = u_.mac && st == u_.mul_depth;
+      const std::string value = resize(from_sum ? sig(q, "sum") : sig(q, "v", st), value_width(q, st), false, lw(q));
+      const std::string when = fmt::format("{} && {}", sig(q, "ok", st), is_task(tp, q, st));
+      for (int k = 0; k < slots_; ++k)
+        s += fmt::format("    if ({}{}) u{}_q{}_accr{} <= {};\n", when,
+                         slots_ > 1 ? fmt::format(" && {} == {}", sig(q, "sl", st), sized(slb_, static_cast<uint64_t>(k))) : "",
+                         id_, q, k, value);
+    }
+    if (!s.empty()) e_.text.line("  always @(posedge clk) begin  // accumulator registers, one per slot\n" + s + "  end");
+  }
+
   void emit_writes(int t, int q) {
     const TaskPlan& tp = task(t);
     const int st = tp.depth - 1;
     const bool from_sum = u_.mac && st == u_.mul_depth;
     const std::string stage_value = from_sum ? sig(q, "sum") : sig(q, "v", st);
-    const std::string when = fmt::format("{} && {} == {}", sig(q, "ok", st), sig(q, "t", st), sized(tb_, static_cast<uint64_t>(tp.slot)));
+    const std::string when = fmt::format("{} && {}", sig(q, "ok", st), is_task(tp, q, st));
     if (tp.split > 1) {
       pacc_writes_[q] += fmt::format("    if ({}) {} <= {};  // {} partial\n", when, sig(q, "pacc"),
                                      resize(stage_value, value_width(q, st), false, lw(q)), tp.name);
@@ -661,6 +824,8 @@ class UnitEmitter {
   int tb_ = 1, ob_ = 1, jb_ = 1;
   bool accumulates_ = false;
   bool skips_ = false, seeds_ = false;  // for the lane being emitted
+  int slots_ = 0, slb_ = 1;             // accumulator registers of the lane, bits of a slot tag
+  bool reduce_slots_ = false;           // a reduce reads them as its accumulator leaf
   std::vector<int> lane_width_, lane_depth_;
   std::vector<std::string> pacc_writes_;  // per lane: the clocked block of its partial register
   std::set<std::string> const_wires_;

@@ -98,9 +98,9 @@ std::string synth_text(const EmittedDesign& d, const SynthReport& s) {
       "  multipliers  {:>6} (emitted {} datapath + {} address scalings)\n"
       "  adders       {:>6} (emitted {} datapath + {} counters)\n"
       "  dividers     {:>6} (emitted {})\n"
-      "  FF bits      {:>6} (emitted: storage {} registers + {} BRAM-bound, pipeline {}, control {})\n",
+      "  FF bits      {:>6} (emitted: storage {} registers + {} BRAM-bound, read ports {}, pipeline {}, control {})\n",
       s.word_seconds, s.multipliers, v.multipliers, v.address_multipliers, s.adders, v.adders, v.control_adders, s.dividers, v.dividers,
-      s.ff_bits, v.register_bits, v.bram_bits, v.pipeline_bits, v.control_bits);
+      s.ff_bits, v.register_bits, v.bram_bits, v.read_bits, v.pipeline_bits, v.control_bits);
   if (!s.gate_level) return t + "synth_xilinx skipped: " + s.gate_skipped + "\n";
   return t + fmt::format(
                  "synth_xilinx -noiopad ({:.2f} s) vs estimate:\n"
@@ -124,6 +124,7 @@ nlohmann::json synth_json(const EmittedDesign& d, const SynthReport& s) {
                                 {"dividers", v.dividers},
                                 {"register_bits", v.register_bits},
                                 {"bram_bits", v.bram_bits},
+                                {"read_bits", v.read_bits},
                                 {"pipeline_bits", v.pipeline_bits},
                                 {"control_bits", v.control_bits}}},
                    {"estimate", {{"dsp", d.estimate.area.dsp},
