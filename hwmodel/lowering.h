@@ -80,8 +80,8 @@ TaskGraph lower(const ir::Module& m, ir::CompId c, const Target& t, const Loweri
 // The static trip count of a while loop, if proven: a known_trip_count backend_config,
 // or a counted loop: a state element i (any tuple index, or the whole scalar state)
 // starts as a constant S, the body adds a nonzero constant k to it (`i + 1 + 1`,
-// `i - 2`, through get-tuple-element of tuples, copies, converts, rank-0 broadcasts and
-// reshapes), and the condition compares i + c (either side, any direction) with a
+// `i - 2`, through get-tuple-element of tuples, copies, converts, rank-0 broadcasts,
+// reshapes, fusions and calls), and the condition compares i + c (either side, any direction) with a
 // constant N or with an element the body passes through unchanged that starts as one.
 // The count is exact (e.g. ceil((N - S) / k) for LT) and only given when no value on
 // the way wraps around its type; otherwise nullopt.

@@ -1,6 +1,7 @@
 // Static facts the lowering reads from the IR: while trip counts and per-op lanes.
 #include <cctype>
 #include <cstdint>
+#include <functional>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -63,12 +64,24 @@ bool scalar_integer(const ir::Module& m, InstrId i) {
   return !s.is_tuple() && s.rank() == 0 && ir::is_integral(s.element_type());
 }
 
+// A state element's value when the loop never changes it (and it starts as a constant).
+using InvariantLookup = std::function<std::optional<Wide>(int64_t element)>;
+
 class LinearReader {
  public:
-  // `state`: the parameter of the loop computation (kNoId in the caller).
-  LinearReader(const ir::Module& m, InstrId state) : m_(m), state_(state) {}
+  // `state`: the parameter of the loop computation (kNoId in the caller). `invariant`,
+  // when given, turns loop-invariant state elements into their constant value.
+  LinearReader(const ir::Module& m, InstrId state, const InvariantLookup* invariant = nullptr)
+      : m_(m), state_(state), invariant_(invariant) {}
 
-  std::optional<Linear> read(InstrId i, int depth = 0) const {
+  // Inside a fusion or call (the HLS `fusion` pass wraps loop arithmetic in them): its
+  // parameters are the operands of `call`, read in the caller's binding `outer`.
+  struct Binding {
+    InstrId call;
+    const Binding* outer;
+  };
+
+  std::optional<Linear> read(InstrId i, int depth = 0, const Binding* in = nullptr) const {
     if (depth > 64 || !scalar_integer(m_, i)) return std::nullopt;
     const ir::ElementType t = m_.shape(i).element_type();
     switch (m_.opcode(i)) {
@@ -79,15 +92,35 @@ class LinearReader {
         c.offset = ir::is_unsigned_integral(t) ? Wide(l.get_bits(0)) : Wide(l.get_int(0));
         return c;
       }
-      case Opcode::kParameter:
+      case Opcode::kParameter: {
+        if (in) {
+          const int64_t k = m_.attrs(i).parameter_number;
+          if (k < 0 || k >= static_cast<int64_t>(m_.operands(in->call).size())) return std::nullopt;
+          return read(m_.operand(in->call, static_cast<size_t>(k)), depth + 1, in->outer);
+        }
         if (i != state_ || state_ == ir::kNoId) return std::nullopt;
         return element(kWholeState, t);
+      }
+      case Opcode::kFusion:
+      case Opcode::kCall: {
+        if (m_.called(i).size() != 1) return std::nullopt;
+        const Binding inner{i, in};
+        return read(m_.computation(m_.called(i)[0]).root, depth + 1, &inner);
+      }
       case Opcode::kGetTupleElement: {
         const InstrId from = m_.operand(i, 0);
         const int64_t k = m_.attrs(i).tuple_index;
-        if (from == state_ && state_ != ir::kNoId) return element(k, t);
+        if (from == state_ && state_ != ir::kNoId && !in) {
+          if (invariant_)
+            if (const auto v = (*invariant_)(k)) {
+              Linear c;
+              c.offset = *v;
+              return checked(c, t);
+            }
+          return element(k, t);
+        }
         if (m_.opcode(from) == Opcode::kTuple && k >= 0 && k < static_cast<int64_t>(m_.operands(from).size()))
-          return read(m_.operand(from, static_cast<size_t>(k)), depth + 1);
+          return read(m_.operand(from, static_cast<size_t>(k)), depth + 1, in);
         return std::nullopt;
       }
       case Opcode::kCopy:
@@ -99,12 +132,12 @@ class LinearReader {
         if (!scalar_integer(m_, from)) return std::nullopt;
         // A bitcast reinterprets bits: the same value only within one type.
         if (m_.opcode(i) == Opcode::kBitcast && m_.shape(from).element_type() != t) return std::nullopt;
-        return checked(read(from, depth + 1), t);
+        return checked(read(from, depth + 1, in), t);
       }
       case Opcode::kAdd:
       case Opcode::kSubtract: {
-        auto a = read(m_.operand(i, 0), depth + 1);
-        auto b = read(m_.operand(i, 1), depth + 1);
+        auto a = read(m_.operand(i, 0), depth + 1, in);
+        auto b = read(m_.operand(i, 1), depth + 1, in);
         if (!a || !b) return std::nullopt;
         const bool sub = m_.opcode(i) == Opcode::kSubtract;
         if (b->element && (sub || a->element)) return std::nullopt;  // -i, i + j: not a counter
@@ -129,12 +162,21 @@ class LinearReader {
   static std::optional<Linear> checked(std::optional<Linear> l, ir::ElementType t) {
     if (!l) return std::nullopt;
     if (!l->element) return fits(l->offset, t) ? l : std::nullopt;
+    // Integers wrap at their width, so `i + c` equals `i + (c mod 2^w)` for any
+    // representative; take the one nearest 0 (algsimp writes u8 `i - 2` as `i + 254`).
+    // The range checks then prove that no value wraps with it.
+    const int bits = ir::bit_width(t);
+    if (bits <= 0 || bits > 64) return std::nullopt;
+    const Wide mod = Wide(1) << bits;
+    l->offset = ((l->offset % mod) + mod) % mod;
+    if (l->offset >= mod / 2) l->offset -= mod;
     l->checks.emplace_back(t, l->offset);
     return l;
   }
 
   const ir::Module& m_;
   InstrId state_;
+  const InvariantLookup* invariant_;
 };
 
 // Element k of a computation's root (the root itself for a scalar state).
@@ -158,27 +200,24 @@ struct CountedLoop {
     if (!l || l->element) return std::nullopt;
     return l->offset;
   }
-  // The body adds this constant to element k on every iteration.
-  std::optional<Linear> step(int64_t k) const {
+  // The body adds this constant to element k on every iteration (other elements the
+  // body never changes read as their constants when `invariant` is given).
+  std::optional<Linear> step(int64_t k, const InvariantLookup* invariant = nullptr) const {
     const auto e = root_element(m, body_root, k);
     if (!e) return std::nullopt;
-    auto l = LinearReader(m, body_param).read(*e);
+    auto l = LinearReader(m, body_param, invariant).read(*e);
     if (!l || l->element != k) return std::nullopt;
     return l;
   }
-  // A limit carried in the state: an element the body passes through unchanged.
-  std::optional<Linear> as_constant(const Linear& l) const {
-    if (!l.element) return l;
-    const auto s = step(*l.element);
-    const auto v = initial(*l.element);
+  // An element the body passes through unchanged, starting as a constant: its value
+  // (a limit or an offset carried in the state, e.g. after loop-invariant code motion).
+  std::optional<Wide> invariant(int64_t k) const {
+    const auto s = step(k);
+    const auto v = initial(k);
     if (!s || s->offset != 0 || !v) return std::nullopt;
     for (const auto& [t, off] : s->checks)  // passed through unchanged, not wrapped
       if (!fits(*v + off, t)) return std::nullopt;
-    Linear c;
-    c.offset = *v + l.offset;
-    for (const auto& [t, off] : l.checks)
-      if (!fits(*v + off, t)) return std::nullopt;
-    return c;
+    return v;
   }
 };
 
@@ -232,29 +271,38 @@ std::optional<int64_t> counted_loop_trips(const ir::Module& m, InstrId w) {
   const ir::Computation& c = m.computation(called[0]);
   const ir::Computation& b = m.computation(called[1]);
   if (c.params.size() != 1 || c.params[0] == ir::kNoId || c.root == ir::kNoId || b.params.size() != 1 ||
-      b.params[0] == ir::kNoId || b.root == ir::kNoId || m.opcode(c.root) != Opcode::kCompare ||
-      !m.attrs(c.root).direction)
+      b.params[0] == ir::kNoId || b.root == ir::kNoId)
+    return std::nullopt;
+  // The compare: the condition's root, or the root of the fusion/call that is its root.
+  InstrId compare = c.root;
+  std::optional<LinearReader::Binding> fused;
+  if ((m.opcode(c.root) == Opcode::kFusion || m.opcode(c.root) == Opcode::kCall) && m.called(c.root).size() == 1) {
+    compare = m.computation(m.called(c.root)[0]).root;
+    fused = LinearReader::Binding{c.root, nullptr};
+  }
+  if (compare == ir::kNoId || m.opcode(compare) != Opcode::kCompare || !m.attrs(compare).direction)
     return std::nullopt;
   const CountedLoop loop{m, m.operand(w, 0), c.params[0], b.params[0], b.root};
-  const LinearReader cond(m, c.params[0]);
-  auto lhs = cond.read(m.operand(c.root, 0)), rhs = cond.read(m.operand(c.root, 1));
+  const InvariantLookup invariant = [&loop](int64_t k) { return loop.invariant(k); };
+  const LinearReader cond(m, c.params[0], &invariant);
+  const LinearReader::Binding* in = fused ? &*fused : nullptr;
+  auto lhs = cond.read(m.operand(compare, 0), 0, in), rhs = cond.read(m.operand(compare, 1), 0, in);
   if (!lhs || !rhs) return std::nullopt;
-  ir::ComparisonDirection dir = *m.attrs(c.root).direction;
+  ir::ComparisonDirection dir = *m.attrs(compare).direction;
   // The counter is the side whose element the body steps; the other side is constant.
   auto is_counter = [&](const Linear& l) {
     if (!l.element) return false;
-    const auto s = loop.step(*l.element);
+    const auto s = loop.step(*l.element, &invariant);
     return s && s->offset != 0;
   };
   if (!is_counter(*lhs)) {
     std::swap(lhs, rhs);
     dir = mirrored(dir);
   }
-  if (!is_counter(*lhs)) return std::nullopt;
-  const auto limit = loop.as_constant(*rhs);
-  if (!limit) return std::nullopt;
+  if (!is_counter(*lhs) || rhs->element) return std::nullopt;  // the other side must be constant
+  const Linear* limit = &*rhs;
   const int64_t k = *lhs->element;
-  const auto step = loop.step(k);
+  const auto step = loop.step(k, &invariant);
   const auto start = loop.initial(k);
   if (!start) return std::nullopt;
   const auto trips = iterations(dir, *start + lhs->offset, limit->offset, step->offset);
