@@ -175,7 +175,7 @@ TEST(HonestCosts, GanttHasLabelsLegendAndTheWholeAxis) {
   }
   // softmax's exponential bar is labelled with its op name, its legend names fp_special.
   const fs::path svg = temp_path("softmax.svg");
-  ASSERT_EQ(run_cli("report " + design("softmax.yaml") + " --gantt " + svg.string()).exit_code, 0);
+  ASSERT_EQ(run_cli("report " + design("softmax.yaml") + " --target fpga --gantt " + svg.string()).exit_code, 0);
   const std::string text = read(svg);
   EXPECT_NE(text.find(">fp_special</text>"), std::string::npos);
   fs::remove(svg);
