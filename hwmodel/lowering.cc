@@ -263,7 +263,7 @@ void Lowerer::lower_while(InstrId i) {
   if (!trips) {
     if (!o_.lenient)
       throw Error(fmt::format("while {}: trip count not statically known (needs a known_trip_count backend_config "
-                              "or the counted-loop pattern i = S; i < N; i += 1); --lenient costs one trip",
+                              "or a counted loop i = S; while (i + c CMP N) i += k, with constants S, c, N, k); --lenient costs one trip",
                               m_.name(i)),
                   {m_.source_file(), m_.payload(i).line});
     trips = 1;
