@@ -39,7 +39,7 @@ std::string Emitter::narrow(const std::string& name, int from, bool is_signed, i
 
 Emitter::Emitter(const Plan& p)
     : plan(p), track_width(p.tracks.size(), 1), track_depth(p.tracks.size(), 1), track_read(p.tracks.size(), false),
-      writes(p.tracks.size()) {
+      write_ports(p.tracks.size()), read_ports(p.tracks.size()) {
   for (const Buffer& b : p.buffers) {
     if (b.track < 0) continue;
     track_width[b.track] = std::max(track_width[b.track], datapath_width(b.type));
@@ -76,12 +76,37 @@ std::string Emitter::address(int buffer, const std::string& index_signal) {
   return aw == 1 ? fmt::format("{}[0]", index_signal) : fmt::format("{}[{}:0]", index_signal, aw - 1);
 }
 
-void Emitter::write(int buffer, const std::string& cond, const std::string& addr, const std::string& value,
+void Emitter::write(int buffer, int port, const std::string& cond, const std::string& addr, const std::string& value,
                     const std::string& comment) {
   const Buffer& b = plan.buffers[buffer];
-  const std::string v = resize(value, datapath_width(b.type), false, track_width[b.track]);
-  writes[b.track] += fmt::format("    if ({}) trk{}[{}] <= {};{}\n", cond, b.track, addr, v,
-                                 comment.empty() ? "" : "  // " + comment);
+  auto& ports = write_ports[b.track];
+  if (ports.size() <= static_cast<size_t>(port)) ports.resize(static_cast<size_t>(port) + 1);
+  ports[port].push_back({cond, addr, resize(value, datapath_width(b.type), false, track_width[b.track]), comment, 0, 0});
+}
+
+std::string Emitter::read_port(int buffer, ir::ElementType type, const std::string& cond, const std::string& addr,
+                               int64_t from, int64_t to) {
+  const Buffer& b = plan.buffers[buffer];
+  const int w = datapath_width(type);
+  if (b.origin == Buffer::kConstant) {  // a ROM: a read register of its own
+    const std::string rd = fmt::format("rom_{}_rd{}", b.name, rom_reads_++);
+    const int word = datapath_width(b.type);
+    text.decl(fmt::format("  reg {}{};", range(word), rd));
+    inv.read_bits += word;
+    text.line(fmt::format("  always @(posedge clk) {} <= {};", rd, read(buffer, b.type, addr)));
+    return narrow(rd, word, false, w);
+  }
+  track_read[b.track] = true;
+  auto& ports = read_ports[b.track];
+  size_t p = 0;
+  for (; p < ports.size(); ++p) {
+    bool free = true;
+    for (const PortUse& u : ports[p]) free = free && (u.to <= from || to <= u.from);
+    if (free) break;
+  }
+  if (p == ports.size()) ports.emplace_back();
+  ports[p].push_back({cond, addr, "", "", from, to});
+  return narrow(fmt::format("trk{}_rd{}", b.track, p), track_width[b.track], false, w);
 }
 
 namespace {
@@ -105,7 +130,7 @@ std::string port_list(const Plan& p) {
       continue;
     }
     ports.push_back(fmt::format("input wire {}{}_addr", range(bits_for(out.elements - 1)), out.name));
-    ports.push_back(fmt::format("output reg {}{}_dout", range(w), out.name));
+    ports.push_back(fmt::format("output wire {}{}_dout", range(w), out.name));
   }
   std::string s;
   for (size_t k = 0; k < ports.size(); ++k) s += "  " + ports[k] + (k + 1 < ports.size() ? ",\n" : "\n");
@@ -147,11 +172,11 @@ void emit_inputs(Emitter& e) {
   for (const Port& in : p.inputs) {
     const Buffer& buf = p.buffers[in.buffer];
     if (in.scalar) {
-      e.write(in.buffer, "start_fire", sized(e.addr_bits(in.buffer), 0), in.name);
+      e.write(in.buffer, 0, "start_fire", sized(e.addr_bits(in.buffer), 0), in.name, "input " + buf.name);
       continue;
     }
     const int aw = bits_for(in.elements - 1);
-    e.write(in.buffer, fmt::format("{}{}_we", idle, in.name), resize(in.name + "_addr", aw, false, e.addr_bits(in.buffer)),
+    e.write(in.buffer, 0, fmt::format("{}{}_we", idle, in.name), resize(in.name + "_addr", aw, false, e.addr_bits(in.buffer)),
             in.name + "_din", "input " + buf.name);
   }
 }
@@ -178,27 +203,63 @@ void emit_outputs(Emitter& e) {
       continue;
     }
     const int aw = bits_for(out.elements - 1);
-    e.inv.read_bits += datapath_width(out.type);
-    e.text.line(fmt::format("  always @(posedge clk) {}_dout <= {};  // a synchronous read port", out.name,
-                            e.read(out.buffer, out.type, resize(out.name + "_addr", aw, false, e.addr_bits(out.buffer)))));
+    const std::string data = e.read_port(out.buffer, out.type, e.plan.cycles == 0 ? "1'b1" : "!running",
+                                         resize(out.name + "_addr", aw, false, e.addr_bits(out.buffer)), e.plan.cycles,
+                                         e.plan.cycles + 1);
+    e.text.line(fmt::format("  assign {}_dout = {};  // through a synchronous read port", out.name, data));
   }
+}
+
+// A port's users, one at a time: a priority chain of their conditions.
+std::string port_mux(const std::vector<Emitter::PortUse>& users, const std::string& en, const std::string& addr,
+                     const std::string& data) {
+  std::string s;
+  for (size_t k = 0; k < users.size(); ++k) {
+    const auto& u = users[k];
+    s += fmt::format("    {}if ({}) begin{}\n", k ? "else " : "", u.cond, u.comment.empty() ? "" : "  // " + u.comment);
+    if (!en.empty()) s += fmt::format("      {} = 1'b1;\n", en);
+    s += fmt::format("      {} = {};\n", addr, u.addr);
+    if (!data.empty()) s += fmt::format("      {} = {};\n", data, u.value);
+    s += "    end\n";
+  }
+  return s;
 }
 
 void emit_tracks(Emitter& e) {
   const Plan& p = e.plan;
   for (size_t k = 0; k < p.tracks.size(); ++k) {
     const Track& t = p.tracks[k];
-    if (!e.track_read[k] && e.writes[k].empty()) continue;  // constants only: they live in ROMs
+    const auto& wp = e.write_ports[k];
+    const auto& rp = e.read_ports[k];
+    if (!e.track_read[k] && wp.empty()) continue;  // constants only: they live in ROMs
     std::string holds;
     for (int b : t.buffers)
       if (p.buffers[b].origin != Buffer::kConstant) holds += (holds.empty() ? "" : ", ") + p.buffers[b].name;
-    const int64_t bits = e.track_width[k] * e.track_depth[k];
-    e.text.decl(fmt::format("  reg {}trk{} [0:{}];  // {} x {} bits ({}): {}", range(e.track_width[k]), k,
-                            e.track_depth[k] - 1, e.track_depth[k], e.track_width[k],
+    const int w = e.track_width[k], aw = bits_for(e.track_depth[k] - 1);
+    const int64_t bits = w * e.track_depth[k];
+    e.text.decl(fmt::format("  reg {}trk{} [0:{}];  // {} x {} bits, {} write / {} read port(s) ({}): {}", range(w), k,
+                            e.track_depth[k] - 1, e.track_depth[k], w, wp.size(), rp.size(),
                             t.bram ? "BRAM in the binding" : "registers in the binding", holds));
     (t.bram ? e.inv.bram_bits : e.inv.register_bits) += bits;
+    std::string clocked;
+    for (size_t q = 0; q < wp.size(); ++q) {
+      if (wp[q].empty()) continue;
+      const std::string we = fmt::format("trk{}_we{}", k, q), wa = fmt::format("trk{}_wa{}", k, q),
+                        wd = fmt::format("trk{}_wd{}", k, q);
+      e.text.decl(fmt::format("  reg {};\n  reg {}{};\n  reg {}{};", we, range(aw), wa, range(w), wd));
+      e.text.line(fmt::format("  always @* begin\n    {} = 1'b0;\n    {} = {};\n    {} = {};\n{}  end", we, wa, sized(aw, 0), wd,
+                              sized(w, 0), port_mux(wp[q], we, wa, wd)));
+      clocked += fmt::format("    if ({}) trk{}[{}] <= {};\n", we, k, wa, wd);
+    }
+    for (size_t q = 0; q < rp.size(); ++q) {
+      const std::string ra = fmt::format("trk{}_ra{}", k, q), rd = fmt::format("trk{}_rd{}", k, q);
+      e.text.decl(fmt::format("  reg {}{};\n  reg {}{};", range(aw), ra, range(w), rd));
+      e.inv.read_bits += w;
+      e.text.line(fmt::format("  always @* begin\n    {} = {};\n{}  end", ra, sized(aw, 0), port_mux(rp[q], "", ra, "")));
+      clocked += fmt::format("    {} <= trk{}[{}];\n", rd, k, ra);
+    }
     if (!e.track_read[k]) e.unused.insert(fmt::format("trk{}[0]", k));  // a dead value's buffer
-    if (!e.writes[k].empty()) e.text.line("  always @(posedge clk) begin\n" + e.writes[k] + "  end");
+    if (!clocked.empty()) e.text.line("  always @(posedge clk) begin\n" + clocked + "  end");
   }
 }
 

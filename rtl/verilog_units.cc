@@ -448,10 +448,10 @@ class UnitEmitter {
           clocked += fmt::format("    {} <= {};\n", alt_name(tp, q, l, a, "g"), guard_expr(tp, q, alt.guard));
         }
         if (alt.kind == Alt::kRead) {
-          reg(w, alt_name(tp, q, l, a, "rd"));
-          e_.inv.read_bits += w;
-          clocked += fmt::format("    {} <= {};\n", alt_name(tp, q, l, a, "rd"),
-                                 e_.read(alt.buffer, leaf.type, e_.address(alt.buffer, ix_ref_wire(tp, q, alt.index))));
+          const std::string data = e_.read_port(alt.buffer, leaf.type, ok_name(tp, q),
+                                                e_.address(alt.buffer, ix_ref_wire(tp, q, alt.index)), tp.start,
+                                                tp.start + tp.busy);
+          e_.text.decl(fmt::format("  wire {}{} = {};", range(w), alt_name(tp, q, l, a, "rd"), data));
         } else if (alt.kind == Alt::kIndex) {
           reg(w, alt_name(tp, q, l, a, "ix"), true);
           clocked += fmt::format("    {} <= {};\n", alt_name(tp, q, l, a, "ix"), e_.narrow(ix_ref_wire(tp, q, alt.index), kIndexBits, true, w));
@@ -755,7 +755,7 @@ class UnitEmitter {
       return;
     }
     const std::string value = resize(stage_value, value_width(q, st), false, datapath_width(tp.out_type));
-    e_.write(tp.out_buffer, when, out_address(tp, sig(q, "o", st)), value, fmt::format("{} lane {}", tp.name, q));
+    e_.write(tp.out_buffer, q, when, out_address(tp, sig(q, "o", st)), value, fmt::format("{} lane {}", tp.name, q));
   }
 
   // dynamic-slice: the start indices clamped so the slice fits (HLO: a negative start is
@@ -811,7 +811,8 @@ class UnitEmitter {
                                                            e_.narrow(sig(qr, "pacc"), lw(qr), false, w)}) + "  end");
           }
           if (level == levels)
-            e_.write(tp.out_buffer, when, sized(e_.addr_bits(tp.out_buffer), static_cast<uint64_t>(o)), value, tp.name + " tree root");
+            e_.write(tp.out_buffer, static_cast<int>(o), when, sized(e_.addr_bits(tp.out_buffer), static_cast<uint64_t>(o)), value,
+                     tp.name + " tree root");
           else if (partner)
             pacc_writes_[ql] += fmt::format("    if ({}) {} <= {};\n", when, sig(ql, "pacc"), resize(value, w, false, lw(ql)));
         }
