@@ -27,11 +27,11 @@ using namespace hwmodel;
 //           + 8 adds x 1.4 = 22.4 + 99.2 + 11.2 = 132.8 pJ;
 //     on-chip = bytes (48 + 48 + 96 + 40) / 8 x 10 pJ x 4 = 1160 pJ;
 //     static = 120 mW x 0.29 us = 34800 pJ.
-//   area: int_alu lanes 32 LUT + 32 FF (x2 instances), int_mul 40 LUT + 64 FF + 4 DSP
-//     (32x32 on 27x18: 2 x 2); int_alu.0 shared by 2 tasks: 1 lane x 1 port x 32 bits
+//   area: int_alu lanes 32 LUT + 32 FF (x2 instances), int_mul 40 LUT + 64 FF + 3 DSP
+//     (a 32-bit product kept to 32 bits: 3 DSP48E1 slices, unit_model.h); int_alu.0 shared by 2 tasks: 1 lane x 1 port x 32 bits
 //     x ceil(1/3) = 32 mux LUT; registers by left-edge: tracks of 32 (x then p),
 //     16 (h then y), 32 (xw), 32 (hw), 4 (zero) bytes = 116 bytes = 928 FF.
-//     => DSP 4, LUT 64 + 40 + 32 = 136, FF 64 + 64 + 928 = 1056, BRAM 0.
+//     => DSP 3, LUT 64 + 40 + 32 = 136, FF 64 + 64 + 928 = 1056, BRAM 0.
 TEST(Estimate, Fir8OnFpgaByHand) {
   const Estimate e = estimate(load_named_design("fir8"), fpga_target());
   EXPECT_EQ(e.cycles, 29);
@@ -42,11 +42,11 @@ TEST(Estimate, Fir8OnFpgaByHand) {
   EXPECT_EQ(e.energy.dram_pj, 0);
   EXPECT_NEAR(e.energy.static_pj, 34800, 1e-6);
   EXPECT_NEAR(e.energy_pj, 132.8 + 1160 + 34800, 1e-6);
-  EXPECT_EQ(e.area.dsp, 4);
+  EXPECT_EQ(e.area.dsp, 3);
   EXPECT_EQ(e.area.lut, 136);
   EXPECT_EQ(e.area.ff, 1056);
   EXPECT_EQ(e.area.bram18k, 0);
-  EXPECT_NEAR(e.utilization.dsp, 4.0 / 220, 1e-12);
+  EXPECT_NEAR(e.utilization.dsp, 3.0 / 220, 1e-12);
   EXPECT_TRUE(e.fits);
   EXPECT_EQ(e.element_ops, 32);
 }
@@ -59,9 +59,9 @@ TEST(Estimate, Fir8OnFpgaByHand) {
 //   ii = int_mac.0 busy 32. Live 0..36: A 128 + x 32 + b 16 + Ax 16    => 192 bytes
 //   compute = 32 MACs x (3.1 x 4 + 0.1 x 14) + 4 adds x 1.4 = 447.2 pJ
 //   on-chip = (160 + 16 + 32 + 16) bytes / 8 x 40 = 1120 pJ; static 120 mW x 0.41 us.
-//   area: MAC lane = int_mul (40 LUT, 64 FF, 4 DSP) + int_alu (32, 32); the add's
+//   area: MAC lane = int_mul (40 LUT, 64 FF, 3 DSP) + int_alu (32, 32); the add's
 //     int_alu 32 + 32; registers: A and then y (128), x (32), b (16), Ax (16) = 192
-//     bytes = 1536 FF.                     => DSP 4, LUT 104, FF 96 + 32 + 1536 = 1664.
+//     bytes = 1536 FF.                     => DSP 3, LUT 104, FF 96 + 32 + 1536 = 1664.
 TEST(Estimate, MatvecOnFpgaByHand) {
   const Estimate e = estimate(load_named_design("matvec"), fpga_target());
   EXPECT_EQ(e.cycles, 41);
@@ -70,7 +70,7 @@ TEST(Estimate, MatvecOnFpgaByHand) {
   EXPECT_NEAR(e.energy.compute_pj, 447.2, 1e-9);
   EXPECT_NEAR(e.energy.onchip_pj, 1120, 1e-9);
   EXPECT_NEAR(e.energy.static_pj, 49200, 1e-6);
-  EXPECT_EQ(e.area.dsp, 4);
+  EXPECT_EQ(e.area.dsp, 3);
   EXPECT_EQ(e.area.lut, 104);
   EXPECT_EQ(e.area.ff, 1664);
 }

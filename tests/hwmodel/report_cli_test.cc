@@ -30,7 +30,7 @@ TEST(ReportCli, JsonOfFir8) {
   EXPECT_EQ(j["ii"], 16);
   EXPECT_EQ(j["memory_bytes"], 100);
   EXPECT_NEAR(j["energy_pj"].get<double>(), 132.8 + 1160 + 34800, 1e-6);
-  EXPECT_EQ(j["area"]["dsp"], 4);
+  EXPECT_EQ(j["area"]["dsp"], 3);
   for (const char* k : {"lut", "ff", "bram18k"}) EXPECT_TRUE(j["area"].contains(k)) << k;
   const json& s = j["schedule"];
   ASSERT_EQ(s.size(), 7u);
