@@ -16,6 +16,7 @@ module m(input wire clk, input wire [$((n - 1)):0] a, input wire [$((n - 1)):0] 
 endmodule
 V
     (cd "$work" && yosys -q -p "read_verilog m.v; synth_xilinx -noiopad -top m; tee -q -o stat.txt stat" > /dev/null)
-    echo "$n $out $(awk '/DSP48E1/ {print $2}' "$work/stat.txt" | head -1 | sed 's/^$/0/')"
+    dsp="$(awk '/DSP48E1/ {print $2}' "$work/stat.txt" | head -1)"
+    echo "$n $out ${dsp:-0}"
   done
 done
