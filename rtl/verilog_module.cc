@@ -237,6 +237,8 @@ void emit_tracks(Emitter& e) {
       if (p.buffers[b].origin != Buffer::kConstant) holds += (holds.empty() ? "" : ", ") + p.buffers[b].name;
     const int w = e.track_width[k], aw = bits_for(e.track_depth[k] - 1);
     const int64_t bits = w * e.track_depth[k];
+    // The binding's choice, kept by synthesis: block RAM, or flip-flops for small tracks.
+    e.text.decl(fmt::format("  (* ram_style = \"{}\" *)", t.bram ? "block" : "logic"));
     e.text.decl(fmt::format("  reg {}trk{} [0:{}];  // {} x {} bits, {} write / {} read port(s) ({}): {}", range(w), k,
                             e.track_depth[k] - 1, e.track_depth[k], w, wp.size(), rp.size(),
                             t.bram ? "BRAM in the binding" : "registers in the binding", holds));
