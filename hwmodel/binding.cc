@@ -109,18 +109,60 @@ void bind_buffers(const TaskGraph& g, const Schedule& s, const Target& tgt, cons
     uint32_t track = take_free(heap, start);
     if (track == kNoInstance) {
       track = static_cast<uint32_t>(b.tracks.size());
-      b.tracks.push_back({regs, 0, 0, 0});
+      b.tracks.push_back({regs, 0, 0, 0, 0, 0, 0});
     }
     BufferTrack& tr = b.tracks[track];
     ++tr.buffers;
     tr.bytes = std::max(tr.bytes, k.footprint);
+    const int bits = std::max(k.elem_bits, 1);
+    tr.bits = std::max(tr.bits, bits);
+    tr.words = std::max(tr.words, std::max<int64_t>(1, k.footprint * 8 / ((bits + 7) / 8 * 8)));
     if (!regs) tr.bram18k = std::max(tr.bram18k, bram_blocks(tgt, k.footprint, k.elem_bits, k.lanes));
     b.track_of_task[t] = track;
     give_back(heap, std::max(b.buffer_end[t], start + 1), track);
   }
-  for (const BufferTrack& tr : b.tracks) {
-    if (tr.registers) b.register_area.ff += static_cast<double>(tr.bytes) * 8;
-    else b.memory_area.bram18k += tr.bram18k;
+}
+
+// The buffers (owning tasks) a task's operand lives in: itself, or through aliases.
+void owners_of(const TaskGraph& g, uint32_t d, std::vector<uint32_t>& out) {
+  if (!g.tasks[d].alias) {
+    out.push_back(d);
+    return;
+  }
+  for (uint32_t x : g.deps_of(d)) owners_of(g, x, out);
+}
+
+// Read ports per track (the most readers in one cycle) and the tracks' area.
+void size_tracks(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s, const Target& tgt, Binding& b) {
+  std::vector<std::vector<std::pair<int64_t, int64_t>>> windows(b.tracks.size());
+  std::vector<uint32_t> owners;
+  auto add = [&](uint32_t d, int64_t from, int64_t to) {
+    owners.clear();
+    owners_of(g, d, owners);
+    for (uint32_t o : owners)
+      if (b.track_of_task[o] != kNoInstance) windows[b.track_of_task[o]].emplace_back(from, to);
+  };
+  for (size_t t = 0; t < g.size(); ++t) {
+    const Task& k = g.tasks[t];
+    if (k.output) add(static_cast<uint32_t>(t), s.length, s.length + 1);
+    if (k.alias || p.busy[t] <= 0) continue;
+    for (uint32_t d : g.deps_of(t)) add(d, s.start[t], s.start[t] + p.busy[t]);
+  }
+  for (size_t k = 0; k < b.tracks.size(); ++k) {
+    auto& w = windows[k];
+    std::vector<std::pair<int64_t, int>> events;
+    for (const auto& [from, to] : w) events.emplace_back(from, 1), events.emplace_back(to, -1);
+    std::sort(events.begin(), events.end());  // ends (-1) before starts at the same cycle
+    int live = 0, peak = 0;
+    for (const auto& e : events) peak = std::max(peak, live += e.second);
+    BufferTrack& tr = b.tracks[k];
+    tr.read_ports = std::max(peak, 1);
+    if (tr.registers) {
+      b.register_area.ff += static_cast<double>(tr.words) * tr.bits + static_cast<double>(tr.read_ports) * tr.bits;
+      b.register_area.lut += tgt.register_file.luts(tr.words, tr.bits, tr.read_ports);
+    } else {
+      b.memory_area.bram18k += tr.bram18k * tr.read_ports;
+    }
   }
 }
 
@@ -175,6 +217,7 @@ Binding bind(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s, co
   bind_units(g, p, s, t, order, b);
   const std::vector<uint32_t> owners = buffer_order(g, order);
   bind_buffers(g, s, t, owners, b);
+  size_tracks(g, p, s, t, b);
   b.peak_live_bytes = peak_live(g, p, s, b, order);
   return b;
 }

@@ -16,6 +16,11 @@
 //   track is as large as its largest buffer. BRAM blocks of a buffer:
 //   banks x max(ceil(bits per bank / bram_bits), ceil(element bits / bram_width_bits)),
 //   with one bank per lane of its producer so every lane has its own port.
+// - memory ports (as rtl/ builds them): a track has one read port per reader active in
+//   the same cycle (a task reading a buffer on it during its issue window; an output is
+//   read after the schedule). A BRAM track takes one copy of its blocks per read port; a
+//   register track words x bits FFs, a read register per port and the word multiplexers
+//   and write decode of Target::register_file.
 // - peak live memory: the maximum over time of the bytes of all live buffers (DRAM
 //   included) plus the scratch of running loops.
 #pragma once
@@ -46,8 +51,11 @@ struct UnitInstance {
 struct BufferTrack {
   bool registers = false;  // else BRAM
   int64_t bytes = 0;       // largest buffer on it
-  double bram18k = 0;      // BRAM blocks (0 for registers)
+  double bram18k = 0;      // BRAM blocks of one copy (0 for registers)
   int buffers = 0;
+  int64_t words = 0;       // elements of its largest buffer (one per word)
+  int bits = 0;            // bits of its widest element
+  int read_ports = 0;      // readers in the same cycle at most (each port a BRAM copy)
 };
 
 struct Binding {

@@ -54,4 +54,12 @@ Target load_target(const std::string& name_or_path, const std::vector<fs::path>&
               "; available: " + (found.empty() ? "none" : found) + ")");
 }
 
+double RegisterFileCost::luts(int64_t words, int bits, int read_ports) const {
+  if (words <= 1 || depths.empty()) return 0;
+  size_t k = 0;
+  while (k + 1 < depths.size() && depths[k] < static_cast<double>(words)) ++k;
+  const double scale = static_cast<double>(words) > depths[k] ? static_cast<double>(words) / depths[k] : 1.0;
+  return scale * (static_cast<double>(read_ports) * bits * mux_luts_per_bit[k] + decode_luts[k]);
+}
+
 }  // namespace hlsgym::hwmodel

@@ -47,6 +47,18 @@ struct FpgaResources {
   double dsp = 0, lut = 0, ff = 0, bram18k = 0;
 };
 
+// A register file (a buffer in flip-flops) as synthesis builds it: per depth (words),
+// the LUTs of the word multiplexer per read-port bit and of the write decode. Measured
+// with Yosys synth_xilinx by scripts/calibrate_memory.sh; between the listed depths the
+// next larger one applies, beyond the last both grow in proportion to the depth.
+struct RegisterFileCost {
+  std::vector<double> depths{2, 4, 8, 16, 32};
+  std::vector<double> mux_luts_per_bit{1, 1, 3, 5, 13.7};
+  std::vector<double> decode_luts{2, 4, 14, 16, 39};
+  // LUTs of a register file of `words` x `bits` with `read_ports` read ports.
+  double luts(int64_t words, int bits, int read_ports) const;
+};
+
 struct Target {
   std::string name, description;
   std::filesystem::path file;  // where it was read from
@@ -63,6 +75,7 @@ struct Target {
   int64_t bram_bits = 18432;             // one BRAM18K
   int bram_width_bits = 36;              // its widest port
   int64_t register_threshold_bits = 1024;  // buffers up to this size live in registers
+  RegisterFileCost register_file;
   double fabric_energy_factor = 14, hard_block_energy_factor = 4;
 
   // cpu

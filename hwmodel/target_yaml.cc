@@ -181,6 +181,33 @@ void read_fpga(const Reader& r, const YAML::Node& root, Target& t) {
   t.bram_bits = r.integer(bram, "bram", "bits", 1, INT64_MAX / 2);
   t.bram_width_bits = static_cast<int>(r.integer(bram, "bram", "width_bits", 1, 4096));
   t.register_threshold_bits = r.integer(bram, "bram", "register_threshold_bits", 0, INT64_MAX / 2);
+  if (const YAML::Node rf = root["register_file"]) {
+    r.expect_fields(rf, "register_file", {"depths", "mux_luts_per_bit", "decode_luts"});
+    auto list = [&](const char* key) {
+      const YAML::Node n = rf[key];
+      const std::string f = Reader::dotted("register_file", key);
+      if (!n.IsSequence() || n.size() == 0) r.fail(n, "field '" + f + "' must be a non-empty list of numbers");
+      std::vector<double> v;
+      for (size_t k = 0; k < n.size(); ++k) {
+        double x = 0;
+        try {
+          x = n[k].as<double>();
+        } catch (const YAML::Exception&) {
+          r.fail(n[k], "field '" + f + "' must list numbers");
+        }
+        if (!std::isfinite(x) || x < 0) r.fail(n[k], "field '" + f + "' must list non-negative numbers");
+        v.push_back(x);
+      }
+      return v;
+    };
+    RegisterFileCost c{list("depths"), list("mux_luts_per_bit"), list("decode_luts")};
+    if (c.mux_luts_per_bit.size() != c.depths.size() || c.decode_luts.size() != c.depths.size())
+      r.fail(rf, "register_file: depths, mux_luts_per_bit and decode_luts must have the same length");
+    for (size_t k = 0; k < c.depths.size(); ++k)
+      if (c.depths[k] < 2 || (k > 0 && c.depths[k] <= c.depths[k - 1]))
+        r.fail(rf["depths"], "register_file.depths must increase from at least 2");
+    t.register_file = std::move(c);
+  }
   const YAML::Node ef = root["energy_factors"];
   r.expect_fields(ef, "energy_factors", {"fabric", "hard_block"});
   t.fabric_energy_factor = r.number(ef, "energy_factors", "fabric", 0, 1e6, true);
@@ -217,7 +244,8 @@ Target parse_target(const std::string& yaml_text, const std::filesystem::path& f
     const std::string kind = r.text(root, "", "kind");
     if (kind != "fpga" && kind != "cpu") r.fail(root["kind"], "field 'kind' must be fpga or cpu, got '" + kind + "'");
     t.kind = kind == "fpga" ? TargetKind::kFpga : TargetKind::kCpu;
-    r.expect_fields(root, "", t.is_fpga() ? kFpgaTop : kCpuTop);
+    if (t.is_fpga()) r.expect_fields(root, "", kFpgaTop, {"register_file"});
+    else r.expect_fields(root, "", kCpuTop);
     t.name = r.text(root, "", "target");
     t.description = r.text(root, "", "description");
     t.clock_mhz = r.number(root, "", "clock_mhz", 0, 100'000, true);

@@ -29,9 +29,11 @@ using namespace hwmodel;
 //     static = 120 mW x 0.29 us = 34800 pJ.
 //   area: int_alu lanes 32 LUT + 32 FF (x2 instances), int_mul 40 LUT + 64 FF + 3 DSP
 //     (a 32-bit product kept to 32 bits: 3 DSP48E1 slices, unit_model.h); int_alu.0 shared by 2 tasks: 1 lane x 1 port x 32 bits
-//     x ceil(1/3) = 32 mux LUT; registers by left-edge: tracks of 32 (x then p),
-//     16 (h then y), 32 (xw), 32 (hw), 4 (zero) bytes = 116 bytes = 928 FF.
-//     => DSP 3, LUT 64 + 40 + 32 = 136, FF 64 + 64 + 928 = 1056, BRAM 0.
+//     x ceil(1/3) = 32 mux LUT; registers by left-edge: tracks x then p, h then y, xw,
+//     hw (8 words x 32 bits each) and zero (1 x 32), one read port each (no two readers
+//     of a track overlap): FF = words x bits + a 32-bit read register: 4 x 288 + 64 =
+//     1216; LUT (Target::register_file, 8 words: 3 per read bit + 14 decode) 4 x 110.
+//     => DSP 3, LUT 64 + 40 + 32 + 440 = 576, FF 64 + 64 + 1216 = 1344, BRAM 0.
 TEST(Estimate, Fir8OnFpgaByHand) {
   const Estimate e = estimate(load_named_design("fir8"), fpga_target());
   EXPECT_EQ(e.cycles, 29);
@@ -43,8 +45,8 @@ TEST(Estimate, Fir8OnFpgaByHand) {
   EXPECT_NEAR(e.energy.static_pj, 34800, 1e-6);
   EXPECT_NEAR(e.energy_pj, 132.8 + 1160 + 34800, 1e-6);
   EXPECT_EQ(e.area.dsp, 3);
-  EXPECT_EQ(e.area.lut, 136);
-  EXPECT_EQ(e.area.ff, 1056);
+  EXPECT_EQ(e.area.lut, 576);
+  EXPECT_EQ(e.area.ff, 1344);
   EXPECT_EQ(e.area.bram18k, 0);
   EXPECT_NEAR(e.utilization.dsp, 3.0 / 220, 1e-12);
   EXPECT_TRUE(e.fits);
@@ -60,8 +62,10 @@ TEST(Estimate, Fir8OnFpgaByHand) {
 //   compute = 32 MACs x (3.1 x 4 + 0.1 x 14) + 4 adds x 1.4 = 447.2 pJ
 //   on-chip = (160 + 16 + 32 + 16) bytes / 8 x 40 = 1120 pJ; static 120 mW x 0.41 us.
 //   area: MAC lane = int_mul (40 LUT, 64 FF, 3 DSP) + int_alu (32, 32); the add's
-//     int_alu 32 + 32; registers: A and then y (128), x (32), b (16), Ax (16) = 192
-//     bytes = 1536 FF.                     => DSP 3, LUT 104, FF 96 + 32 + 1536 = 1664.
+//     int_alu 32 + 32; registers (one read port each): A then y (32 words x 32 bits:
+//     1024 + 32 FF, 32 x 13.7 + 39 = 477.4 LUT), x (8 words: 288 FF, 110 LUT), b and Ax
+//     (4 words: 160 FF, 32 + 4 = 36 LUT each).
+//                                 => DSP 3, LUT 104 + 659.4, FF 96 + 32 + 1664 = 1792.
 TEST(Estimate, MatvecOnFpgaByHand) {
   const Estimate e = estimate(load_named_design("matvec"), fpga_target());
   EXPECT_EQ(e.cycles, 41);
@@ -71,8 +75,8 @@ TEST(Estimate, MatvecOnFpgaByHand) {
   EXPECT_NEAR(e.energy.onchip_pj, 1120, 1e-9);
   EXPECT_NEAR(e.energy.static_pj, 49200, 1e-6);
   EXPECT_EQ(e.area.dsp, 3);
-  EXPECT_EQ(e.area.lut, 104);
-  EXPECT_EQ(e.area.ff, 1664);
+  EXPECT_NEAR(e.area.lut, 763.4, 1e-9);
+  EXPECT_EQ(e.area.ff, 1792);
 }
 
 // dot_product on the cpu: one dot of 16 s32 terms.

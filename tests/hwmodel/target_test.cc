@@ -77,6 +77,22 @@ TEST(Target, DspSlicesMatchYosysMeasurements) {
     EXPECT_EQ(hwmodel::dsp_slices(t, r.n, r.n, r.out), r.dsp) << r.n << "x" << r.n << " -> " << r.out;
 }
 
+// Register files: the LUTs Yosys synth_xilinx built in scripts/calibrate_memory.sh
+// (depth, width, read ports -> LUTs), reproduced by the target's register_file within 2 %.
+TEST(Target, RegisterFileLutsMatchYosysMeasurements) {
+  const Target& t = fpga_target();
+  struct Row {
+    int64_t words;
+    int bits, ports;
+    double lut;
+  };
+  for (const Row& r : {Row{2, 8, 1, 10}, {2, 32, 2, 66}, {4, 32, 1, 36}, {4, 8, 2, 20}, {8, 32, 1, 110}, {8, 32, 2, 206},
+                       {16, 8, 1, 56}, {16, 32, 1, 176}, {32, 8, 1, 149}, {32, 32, 1, 478}, {32, 32, 2, 906}})
+    EXPECT_NEAR(t.register_file.luts(r.words, r.bits, r.ports), r.lut, 0.02 * r.lut)
+        << r.words << " x " << r.bits << ", " << r.ports << " read ports";
+  EXPECT_EQ(t.register_file.luts(1, 32, 1), 0);  // one word: no multiplexer, no decode
+}
+
 TEST(Target, CpuIsOneCoreWithHorowitzEnergies) {
   const Target& t = cpu_target();
   EXPECT_TRUE(t.is_cpu());

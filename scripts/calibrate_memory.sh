@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Measures what Yosys synth_xilinx builds for a register file (ram_style "logic", one write
+# port, R synchronous read ports) of D words x W bits: the LUTs and FFs behind
+# Target::register_file (designs/targets/fpga.yaml, register_file). Prints "D W R LUT FF".
+# LUTs = R x W x mux_luts_per_bit(D) + decode_luts(D); FFs = D x W + R x W.
+set -euo pipefail
+command -v yosys > /dev/null || { echo "error: yosys not found (Debian package yosys)" >&2; exit 1; }
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+for d in 2 4 8 16 32; do
+  aw=1
+  while ((1 << aw < d)); do aw=$((aw + 1)); done
+  for w in 8 32; do
+    for r in 1 2; do
+      {
+        echo "module m(input wire clk, input wire we, input wire [$((aw - 1)):0] wa, input wire [$((w - 1)):0] wd,"
+        for k in $(seq 0 $((r - 1))); do echo "  input wire [$((aw - 1)):0] ra$k, output reg [$((w - 1)):0] rd$k,"; done
+        echo "  input wire unused);"
+        echo "  (* ram_style = \"logic\" *) reg [$((w - 1)):0] mem [0:$((d - 1))];"
+        echo "  always @(posedge clk) begin"
+        echo "    if (we) mem[wa] <= wd;"
+        for k in $(seq 0 $((r - 1))); do echo "    rd$k <= mem[ra$k];"; done
+        echo "  end"
+        echo "endmodule"
+      } > "$work/m.v"
+      (cd "$work" && yosys -q -p "read_verilog m.v; synth_xilinx -noiopad -top m; tee -q -o stat.txt stat" > /dev/null)
+      lut=$(awk '/LUT[0-9]/ {s += $2} END {print s + 0}' "$work/stat.txt")
+      ff=$(awk '/FD/ {s += $2} END {print s + 0}' "$work/stat.txt")
+      echo "$d $w $r $lut $ff"
+    done
+  done
+done
