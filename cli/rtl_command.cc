@@ -21,6 +21,7 @@ namespace {
 struct RtlFlags {
   std::string design, out, target, schedule = "list", fixed;
   int vectors = 16, lanes = 0;
+  double timeout = 600;
   uint64_t seed = 1;
   bool sim = false, trace = false, synth = false, json = false;
 };
@@ -81,7 +82,10 @@ void run_rtl(const RtlFlags& flags) {
   std::optional<rtl::SimResult> sim;
   if (flags.sim || flags.trace) {
     rtl::SimOptions so{flags.vectors, flags.seed, flags.trace};
-    const rtl::BuildResult b = rtl::build_model(e, files, flags.trace);
+    if (!flags.json) fmt::print(stderr, "building with Verilator (log: {}) ...\n", (files.dir / "verilator_build.log").string());
+    const rtl::BuildResult b = rtl::build_model(e, files, flags.trace, flags.timeout, [&](double s, const std::string& last) {
+      fmt::print(stderr, "  still building ({:.0f} s): {}\n", s, last.substr(0, 120));
+    });
     sim = rtl::simulate(m, e, files, b, so);
     if (flags.json) j.update(sim_json(*sim));
     else print_sim(*sim);
@@ -120,6 +124,8 @@ void add_rtl_command(CLI::App& app) {
   cmd->add_option("--lanes", flags->lanes, "parallel lanes per op (default: the target's default_lanes)")
       ->check(CLI::Range(1, 1 << 12));
   cmd->add_flag("--sim", flags->sim, "build with Verilator, simulate and compare with the interpreter");
+  cmd->add_option("--timeout", flags->timeout, "stop a Verilator build that runs longer than this many seconds (0: no limit)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--vectors", flags->vectors, "random input vectors to simulate")
       ->check(CLI::Range(1, 1000000))->capture_default_str();
   cmd->add_option("--seed", flags->seed, "vector k uses random inputs of seed + k")->capture_default_str();

@@ -4,7 +4,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
+#include <cmath>
+#include <thread>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -21,6 +24,8 @@ namespace {
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
+
+}  // namespace
 
 std::string read_text(const fs::path& p) {
   std::ifstream in(p);
@@ -47,6 +52,8 @@ std::string first_error(const std::string& log) {
   }
   return compiler.empty() ? "(no error line found)" : compiler;
 }
+
+namespace {
 
 std::optional<std::string> find_program(const std::string& program) {
   const char* path = std::getenv("PATH");
@@ -172,7 +179,8 @@ LintResult lint(const Files& f, const std::string& top) {
   return {rc == 0, read_text(log)};
 }
 
-BuildResult build_model(const EmittedDesign& d, const Files& f, bool trace) {
+BuildResult build_model(const EmittedDesign& d, const Files& f, bool trace, double timeout_seconds,
+                        const BuildProgress& progress) {
   const std::string verilator = require_tool("verilator", "verilator");
   const std::string objdir = trace ? "obj_dir_trace" : "obj_dir";
   BuildResult b;
@@ -180,14 +188,35 @@ BuildResult build_model(const EmittedDesign& d, const Files& f, bool trace) {
   b.log = f.dir / (trace ? "verilator_build_trace.log" : "verilator_build.log");
   b.executable = f.dir / objdir / "sim";
   const std::string cache = find_program("ccache") ? "OBJCACHE=ccache " : "";
+  // coreutils timeout stops the whole build (make and the compilers under it)
+  const std::string limit = timeout_seconds > 0 ? fmt::format("timeout -k 5 {:.3f} ", timeout_seconds) : "";
   const std::string cmd = fmt::format(
-      "cd {} && {}{} --cc --exe --build -j 2 -Wall {}--top-module {} -Mdir {} -o sim {} {} > {} 2>&1",
-      shell_quote(f.dir.string()), cache, shell_quote(verilator), trace ? "--trace " : "", d.module_name, objdir,
+      "cd {} && {}{}{} --cc --exe --build -j 2 -Wall {}--top-module {} -Mdir {} -o sim {} {} > {} 2>&1",
+      shell_quote(f.dir.string()), cache, limit, shell_quote(verilator), trace ? "--trace " : "", d.module_name, objdir,
       shell_quote(f.verilog.filename().string()), shell_quote(f.testbench.filename().string()),
       shell_quote(b.log.string()));
   const auto t0 = std::chrono::steady_clock::now();
+  std::atomic<bool> done{false};
+  std::thread watcher;
+  if (progress)
+    watcher = std::thread([&] {
+      for (int tick = 1; !done; ++tick) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        if (tick % 25 != 0 || done) continue;  // every 5 s
+        std::string last, line;
+        std::ifstream in(b.log);
+        while (std::getline(in, line))
+          if (!line.empty()) last = line;
+        progress(seconds_since(t0), last);
+      }
+    });
   const int rc = run_shell(cmd);
+  done = true;
+  if (watcher.joinable()) watcher.join();
   b.seconds = seconds_since(t0);
+  if (!limit.empty() && (rc == 124 || rc == 137))
+    throw Error(fmt::format("rtl: the Verilator build did not finish within --timeout {:g} s and was stopped; log: {}",
+                            timeout_seconds, b.log.string()));
   if (rc != 0 || !fs::exists(b.executable))
     throw Error(fmt::format("rtl: the Verilator build failed (exit {}); log: {}; first error: {}", rc, b.log.string(),
                             first_error(read_text(b.log))));

@@ -2,6 +2,7 @@
 // random input vectors compared element by element with ir::evaluate.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -38,9 +39,18 @@ struct BuildResult {
   double seconds = 0;
   bool trace = false;
 };
+// Progress of a long build: seconds so far and the log's last line, every few seconds.
+using BuildProgress = std::function<void(double seconds, const std::string& last_line)>;
+
 // `verilator --cc --exe --build -j 2 -Wall` (OBJCACHE=ccache when ccache is installed).
-// Throws hlsgym::Error with the log path and the first error when the build fails.
-BuildResult build_model(const EmittedDesign& d, const Files& f, bool trace);
+// Throws hlsgym::Error with the log path and the first error when the build fails, and
+// when it runs longer than `timeout_seconds` (0: no limit), which stops it.
+BuildResult build_model(const EmittedDesign& d, const Files& f, bool trace, double timeout_seconds = 0,
+                        const BuildProgress& progress = {});
+
+// The first line of a tool's log that reads as an error.
+std::string first_error(const std::string& log);
+std::string read_text(const std::filesystem::path& p);
 
 struct Mismatch {
   int64_t vector = 0;

@@ -34,7 +34,16 @@ std::map<std::string, int64_t> run_yosys(const std::string& yosys, const Files& 
   const auto t0 = std::chrono::steady_clock::now();
   const int rc = run_shell(cmd);
   seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (rc != 0) throw Error(fmt::format("rtl: yosys failed (exit {}); log: {}", rc, log.string()));
+  if (rc != 0) {
+    std::string first = "(no error line found)", line;
+    std::ifstream in(log);
+    while (std::getline(in, line))
+      if (line.find("ERROR") != std::string::npos || line.find("Error") != std::string::npos) {
+        first = line;
+        break;
+      }
+    throw Error(fmt::format("rtl: yosys failed (exit {}); first error: {}; log: {}", rc, first, log.string()));
+  }
   std::ifstream in(json);
   nlohmann::json j;
   try {

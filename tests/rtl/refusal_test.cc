@@ -7,6 +7,7 @@
 
 #include "frontend/yaml_design.h"
 #include "ir/error.h"
+#include "rtl/yosys.h"
 #include "tests/rtl/rtl_test_util.h"
 
 namespace hlsgym::testing {
@@ -85,6 +86,25 @@ TEST(Refusal, BuildFailureGivesLogAndFirstError) {
   const std::string msg = error_of([&] { rtl::build_model(e, f, false); });
   EXPECT_NE(msg.find("verilator_build.log"), std::string::npos) << msg;
   EXPECT_NE(msg.find("first error: %Error"), std::string::npos) << msg;
+}
+
+TEST(Refusal, YosysFailureGivesFirstError) {
+  rtl::EmittedDesign e = rtl::emit(rtl_design("dot_product").module, rtl_fpga());
+  e.verilog += "this is not verilog\n";
+  const rtl::Files f = rtl::write_files(e, rtl_work_dir("yosys_failure"));
+  const std::string msg = error_of([&] { rtl::synthesize(e, f, false); });
+  EXPECT_NE(msg.find("first error: "), std::string::npos) << msg;
+  EXPECT_EQ(msg.find("(no error line found)"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("yosys_word.log"), std::string::npos) << msg;
+}
+
+// A build that outlives --timeout is stopped and says so; progress reports reach the caller.
+TEST(Refusal, BuildTimeoutStopsTheBuild) {
+  const rtl::EmittedDesign e = rtl::emit(rtl_design("matvec").module, rtl_fpga());
+  const rtl::Files f = rtl::write_files(e, rtl_work_dir("build_timeout"));
+  const std::string msg = error_of([&] { rtl::build_model(e, f, false, 0.05); });
+  EXPECT_NE(msg.find("did not finish within --timeout 0.05 s"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("verilator_build.log"), std::string::npos) << msg;
 }
 
 // dot_product with its accumulator adding the wrong way: every output differs.
