@@ -109,7 +109,7 @@ void bind_buffers(const TaskGraph& g, const Schedule& s, const Target& tgt, cons
     uint32_t track = take_free(heap, start);
     if (track == kNoInstance) {
       track = static_cast<uint32_t>(b.tracks.size());
-      b.tracks.push_back({regs, 0, 0, 0, 0, 0, 0});
+      b.tracks.push_back({regs, 0, 0, 0, 0, 0, 0, {}});
     }
     BufferTrack& tr = b.tracks[track];
     ++tr.buffers;
@@ -158,10 +158,12 @@ void size_tracks(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s
     BufferTrack& tr = b.tracks[k];
     tr.read_ports = std::max(peak, 1);
     if (tr.registers) {
-      b.register_area.ff += static_cast<double>(tr.words) * tr.bits + static_cast<double>(tr.read_ports) * tr.bits;
-      b.register_area.lut += tgt.register_file.luts(tr.words, tr.bits, tr.read_ports);
+      tr.area.ff = static_cast<double>(tr.words) * tr.bits + static_cast<double>(tr.read_ports) * tr.bits;
+      tr.area.lut = tgt.register_file.luts(tr.words, tr.bits, tr.read_ports);
+      b.register_area += tr.area;
     } else {
-      b.memory_area.bram18k += tr.bram18k * tr.read_ports;
+      tr.area.bram18k = tr.bram18k * tr.read_ports;
+      b.memory_area += tr.area;
     }
   }
 }

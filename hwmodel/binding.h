@@ -56,6 +56,7 @@ struct BufferTrack {
   int64_t words = 0;       // elements of its largest buffer (one per word)
   int bits = 0;            // bits of its widest element
   int read_ports = 0;      // readers in the same cycle at most (each port a BRAM copy)
+  Area area;               // what it costs (registers or BRAM)
 };
 
 struct Binding {

@@ -1,4 +1,5 @@
 #include "hwmodel/report.h"
+#include "hwmodel/report_tables.h"
 
 #include <fmt/core.h>
 #include <fmt/format.h>
@@ -126,6 +127,10 @@ std::string report_text(const ir::Module& m, const Target& t, const Estimate& e)
   energy_section(out, e);
   line(out, "");
   units_section(out, e);
+  if (t.is_fpga() && e.details) {
+    line(out, "");
+    out += report_detail::tables_text(m, e);
+  }
   return out;
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "hwmodel/report.h"
+#include "hwmodel/report_tables.h"
 
 namespace hlsgym::hwmodel {
 namespace {
@@ -85,6 +86,7 @@ std::string report_json(const ir::Module& m, const Target& t, const Estimate& e,
   if (e.details) {
     units_json(out, *e.details);
     schedule_json(out, m, *e.details, free_tasks);
+    if (t.is_fpga()) out += report_detail::tables_json(m, e);
   }
   out += "\n}\n";
   return out;

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "tests/support/run_cli.h"
@@ -104,6 +105,38 @@ TEST(ReportCli, DesignThatDoesNotFitExitsOne) {
   CliResult r = run_cli("report " + design("softmax.yaml") + " --target fpga --lanes 4096");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("does not fit target fpga"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace hlsgym::testing
+
+namespace hlsgym::testing {
+namespace {
+
+// The HLS tables: a loop per computing task, a memory per binding track whose costs add
+// up to the estimate's BRAM, and the interface with its transfer cycles.
+TEST(ReportCli, LoopMemoryAndInterfaceTables) {
+  CliResult r = run_cli("report --json " + (source_dir() / "designs" / "conv2d.yaml").string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  std::map<std::string, nlohmann::json> loops;
+  for (const auto& l : j["loops"]) loops[l["name"]] = l;
+  ASSERT_TRUE(loops.count("y"));
+  EXPECT_EQ(loops["y"]["op"], "convolution");
+  EXPECT_EQ(loops["y"]["trips"], 4 * 4 * 2 * 9);  // 4x4x2 outputs, 9 taps of one input feature
+  EXPECT_EQ(loops["img32"]["trips"], 36);
+  double bram = 0;
+  for (const auto& mem : j["memories"]) {
+    bram += mem["bram18k"].get<double>();
+    EXPECT_GE(mem["read_ports"].get<int>(), 1);
+    EXPECT_FALSE(mem["holds"].empty());
+  }
+  EXPECT_EQ(bram, j["area"]["bram18k"].get<double>());
+  EXPECT_EQ(j["interface"]["transfer_in_cycles"], 36 + 18);
+  EXPECT_EQ(j["interface"]["transfer_out_cycles"], 32 + 1);
+  CliResult text = run_cli("report " + (source_dir() / "designs" / "conv2d.yaml").string());
+  for (const char* s : {"+ Loops", "+ Memories", "+ Interface", "words x bits", "transfer: 54 cycles in"})
+    EXPECT_NE(text.out.find(s), std::string::npos) << s;
 }
 
 }  // namespace

@@ -1,0 +1,156 @@
+#include "hwmodel/report_tables.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+
+#include "hwmodel/report.h"
+#include "hwmodel/timing.h"
+#include "hwmodel/unit_model.h"
+
+namespace hlsgym::hwmodel::report_detail {
+namespace {
+
+std::string quote(const std::string& s) {
+  std::string q = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') q += '\\';
+    q += c;
+  }
+  return q + '"';
+}
+
+std::string join(const std::vector<std::string>& v, size_t max) {
+  std::string s;
+  for (size_t k = 0; k < v.size() && k < max; ++k) s += (k ? ", " : "") + v[k];
+  if (v.size() > max) s += fmt::format(", ... ({} more)", v.size() - max);
+  return s;
+}
+
+}  // namespace
+
+std::vector<LoopRow> loop_rows(const ir::Module& m, const EstimateDetails& d) {
+  std::vector<LoopRow> rows;
+  for (uint32_t t = 0; t < d.graph.size(); ++t) {
+    const Task& k = d.graph.tasks[t];
+    if (k.unit == kNoUnit || d.problem.busy[t] <= 0) continue;
+    LoopRow r;
+    r.name = m.name(k.instr);
+    r.op = std::string(ir::name(m.opcode(k.instr)));
+    const uint32_t u = d.binding.unit_of_task[t];
+    r.unit = u == kNoInstance ? "own datapath" : unit_id(d, u);
+    r.trips = k.element_ops;
+    r.lanes = std::max<int64_t>(1, k.lanes);
+    r.issue_cycles = d.problem.busy[t];
+    r.iteration_latency = d.problem.latency[t] - d.problem.busy[t] + 1;
+    r.start = d.schedule.start[t];
+    const int64_t per_lane = ceil_div(std::max<int64_t>(r.trips, 1), r.lanes);
+    r.ii = static_cast<double>(r.issue_cycles) / static_cast<double>(per_lane);
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+std::vector<MemoryRow> memory_rows(const ir::Module& m, const EstimateDetails& d) {
+  std::vector<MemoryRow> rows(d.binding.tracks.size());
+  for (size_t k = 0; k < rows.size(); ++k) {
+    const BufferTrack& tr = d.binding.tracks[k];
+    rows[k] = {static_cast<int>(k), !tr.registers, tr.words, tr.bits, tr.read_ports, tr.area, {}};
+  }
+  for (uint32_t t = 0; t < d.graph.size(); ++t)
+    if (const uint32_t track = d.binding.track_of_task[t]; track != kNoInstance)
+      rows[track].holds.push_back(m.name(d.graph.tasks[t].instr));
+  return rows;
+}
+
+std::vector<PortRow> port_rows(const ir::Module& m) {
+  std::vector<PortRow> rows;
+  const ir::Computation& entry = m.computation(m.entry());
+  auto add = [&](const std::string& name, const ir::Shape& s, const char* dir) {
+    if (s.is_tuple()) return;
+    rows.push_back({name, dir, s.element_count(), datapath_bits(s.element_type()), s.rank() == 0});
+  };
+  for (ir::InstrId p : entry.params)
+    if (p != ir::kNoId) add(m.name(p), m.shape(p), "in");
+  const ir::InstrId root = entry.root;
+  if (m.opcode(root) == ir::Opcode::kTuple) {
+    for (ir::InstrId o : m.operands(root)) add(m.name(o), m.shape(o), "out");
+  } else {
+    add(m.name(root), m.shape(root), "out");
+  }
+  return rows;
+}
+
+int64_t transfer_cycles(const std::vector<PortRow>& ports, const std::string& direction) {
+  int64_t n = 0;
+  for (const PortRow& p : ports)
+    if (p.direction == direction && !p.scalar) n += p.elements + (direction == "out" ? 1 : 0);
+  return n;
+}
+
+std::string tables_text(const ir::Module& m, const Estimate& e) {
+  if (!e.details) return "";
+  const EstimateDetails& d = *e.details;
+  std::string out = "+ Loops (one loop nest per task; II: issue cycles per iteration on a lane):\n";
+  out += fmt::format("    {:<18}{:<14}{:<12}{:>9}{:>6}{:>10}{:>9}{:>7}{:>10}\n", "name", "op", "unit", "trips", "lanes",
+                     "latency", "II", "start", "pipelined");
+  for (const LoopRow& r : loop_rows(m, d))
+    out += fmt::format("    {:<18}{:<14}{:<12}{:>9}{:>6}{:>10}{:>9.2f}{:>7}{:>10}\n", r.name.substr(0, 17),
+                       r.op.substr(0, 13), r.unit.substr(0, 11), r.trips, r.lanes, r.iteration_latency, r.ii, r.start,
+                       "yes");
+  out += "\n+ Memories (binding tracks; one element per word):\n";
+  out += fmt::format("    {:<6}{:<10}{:>14}{:>7}{:>9}{:>8}{:>8}  {}\n", "track", "kind", "words x bits", "ports", "BRAM18K",
+                     "FF", "LUT", "holds");
+  for (const MemoryRow& r : memory_rows(m, d))
+    out += fmt::format("    {:<6}{:<10}{:>14}{:>7}{:>9.0f}{:>8.0f}{:>8.0f}  {}\n", r.track, r.bram ? "BRAM" : "registers",
+                       fmt::format("{} x {}", r.words, r.bits), r.read_ports, r.area.bram18k, r.area.ff, r.area.lut,
+                       join(r.holds, 4));
+  const auto ports = port_rows(m);
+  out += "\n+ Interface (start/done handshake; arrays through address/data memory ports, one\n"
+         "  element per cycle while idle; outputs read one cycle after their address):\n";
+  for (const PortRow& p : ports)
+    out += fmt::format("    {:<4}{:<18}{}\n", p.direction, p.name.substr(0, 17),
+                       p.scalar ? fmt::format("scalar, {} bits", p.bits)
+                                : fmt::format("memory port, {} x {} bits", p.elements, p.bits));
+  out += fmt::format("    transfer: {} cycles in, {} cycles out\n", transfer_cycles(ports, "in"),
+                     transfer_cycles(ports, "out"));
+  return out;
+}
+
+std::string tables_json(const ir::Module& m, const Estimate& e) {
+  if (!e.details) return "";
+  const EstimateDetails& d = *e.details;
+  std::string out = ",\n  \"loops\": [";
+  bool first = true;
+  for (const LoopRow& r : loop_rows(m, d)) {
+    out += fmt::format("{}\n    {{\"name\": {}, \"op\": {}, \"unit\": {}, \"trips\": {}, \"lanes\": {}, \"issue_cycles\": {}, "
+                       "\"iteration_latency\": {}, \"ii\": {}, \"start\": {}, \"pipelined\": true}}",
+                       first ? "" : ",", quote(r.name), quote(r.op), quote(r.unit), r.trips, r.lanes, r.issue_cycles,
+                       r.iteration_latency, r.ii, r.start);
+    first = false;
+  }
+  out += "\n  ],\n  \"memories\": [";
+  first = true;
+  for (const MemoryRow& r : memory_rows(m, d)) {
+    std::string holds;
+    for (size_t k = 0; k < r.holds.size(); ++k) holds += (k ? ", " : "") + quote(r.holds[k]);
+    out += fmt::format("{}\n    {{\"track\": {}, \"kind\": {}, \"words\": {}, \"bits\": {}, \"read_ports\": {}, "
+                       "\"bram18k\": {}, \"ff\": {}, \"lut\": {}, \"holds\": [{}]}}",
+                       first ? "" : ",", r.track, r.bram ? "\"bram\"" : "\"registers\"", r.words, r.bits, r.read_ports,
+                       r.area.bram18k, r.area.ff, r.area.lut, holds);
+    first = false;
+  }
+  const auto ports = port_rows(m);
+  out += "\n  ],\n  \"interface\": {\"protocol\": \"start/done\", \"ports\": [";
+  first = true;
+  for (const PortRow& p : ports) {
+    out += fmt::format("{}\n    {{\"name\": {}, \"direction\": \"{}\", \"elements\": {}, \"bits\": {}, \"kind\": \"{}\"}}",
+                       first ? "" : ",", quote(p.name), p.direction, p.elements, p.bits, p.scalar ? "scalar" : "memory");
+    first = false;
+  }
+  out += fmt::format("\n  ], \"transfer_in_cycles\": {}, \"transfer_out_cycles\": {}}}", transfer_cycles(ports, "in"),
+                     transfer_cycles(ports, "out"));
+  return out;
+}
+
+}  // namespace hlsgym::hwmodel::report_detail

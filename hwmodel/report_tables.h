@@ -1,0 +1,51 @@
+// The HLS-style tables of a report, as rows that the text and the JSON views both print:
+// loops (one loop nest per task), memories (one per binding track) and the interface.
+// Private to report*.cc.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "hwmodel/estimate.h"
+#include "hwmodel/target.h"
+#include "ir/module.h"
+
+namespace hlsgym::hwmodel::report_detail {
+
+struct LoopRow {
+  std::string name, op, unit;
+  int64_t trips = 0;              // iterations of the loop nest (elements, or outputs x terms)
+  int64_t lanes = 1;
+  int64_t issue_cycles = 0;       // cycles it issues iterations (its unit's busy time)
+  int64_t iteration_latency = 0;  // read, then the unit's pipeline
+  int64_t start = 0;
+  double ii = 1;                  // issue cycles per iteration on one lane (idle slots included)
+};
+
+struct MemoryRow {
+  int track = 0;
+  bool bram = false;
+  int64_t words = 0;
+  int bits = 0;
+  int read_ports = 0;
+  Area area;
+  std::vector<std::string> holds;  // the values it holds over time
+};
+
+struct PortRow {
+  std::string name, direction;
+  int64_t elements = 1;
+  int bits = 0;
+  bool scalar = false;
+};
+
+std::vector<LoopRow> loop_rows(const ir::Module& m, const EstimateDetails& d);
+std::vector<MemoryRow> memory_rows(const ir::Module& m, const EstimateDetails& d);
+std::vector<PortRow> port_rows(const ir::Module& m);
+// Cycles to move the interface's data one element per cycle: inputs in, outputs out
+// (one more for the synchronous read of each array output).
+int64_t transfer_cycles(const std::vector<PortRow>& ports, const std::string& direction);
+
+std::string tables_text(const ir::Module& m, const Estimate& e);
+std::string tables_json(const ir::Module& m, const Estimate& e);
+
+}  // namespace hlsgym::hwmodel::report_detail
