@@ -95,8 +95,42 @@ class Verifier {
         return report(i, "constant value shape " + lit->shape().to_string(false) +
                              " differs from its declared shape " + m_.shape(i).to_string(false));
     }
+    if (!check_required_attributes(i)) return;
     check_shape(i);
     check_called_signatures(i);
+  }
+
+  // Attributes without which an op has no meaning (XLA's parser requires them too); the
+  // interpreter and the passes rely on them being present and in range.
+  bool check_required_attributes(InstrId i) {
+    const Opcode op = m_.opcode(i);
+    const Attributes& a = m_.attrs(i);
+    const Shape& s = m_.shape(i);
+    auto in_rank = [](int64_t d, const Shape& sh) { return sh.is_array() && d >= 0 && d < sh.rank(); };
+    switch (op) {
+      case Opcode::kIota:
+        if (!in_rank(a.iota_dimension, s))
+          return report(i, a.iota_dimension < 0 ? "iota needs iota_dimension="
+                                                : fmt::format("iota_dimension={} is outside {}", a.iota_dimension,
+                                                              s.to_string(false))),
+                 false;
+        return true;
+      case Opcode::kCompare:
+        if (!a.direction) return report(i, "compare needs direction= (EQ, NE, LT, LE, GT, GE)"), false;
+        return true;
+      case Opcode::kReducePrecision:
+        if (a.exponent_bits < 1 || a.mantissa_bits < 0)
+          return report(i, "reduce-precision needs exponent_bits= (at least 1) and mantissa_bits="), false;
+        return true;
+      case Opcode::kBatchNormTraining: case Opcode::kBatchNormInference: case Opcode::kBatchNormGrad: {
+        const auto ops = m_.operands(i);
+        if (ops.empty() || !in_rank(a.feature_index, m_.shape(ops[0])))
+          return report(i, fmt::format("{} needs feature_index= naming a dimension of its operand", name(op))), false;
+        return true;
+      }
+      default:
+        return true;
+    }
   }
 
   void check_shape(InstrId i) {

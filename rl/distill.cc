@@ -212,6 +212,12 @@ MappingMatch nearest_cluster(const Mapping& m, const std::vector<double>& normal
     const double d2 = squared_distance(m.clusters[c].centroid, normalized);
     if (d2 < best_d2) best_d2 = d2, best.cluster = static_cast<int>(c);
   }
+  // Finite numbers in the file can still overflow the distance (centroid 1e300): no
+  // cluster is then nearer than another, and that is the file's fault, not a choice.
+  if (best.cluster < 0)
+    throw Error("no cluster is at a finite distance from this graph's features (a centroid, center or scale in "
+                "the mapping file is out of range)",
+                {m.file.empty() ? std::string("mapping") : m.file});
   best.distance = std::sqrt(best_d2);
   return best;
 }
@@ -419,7 +425,9 @@ Mapping load_mapping(const std::string& path) {
     throw Error(e.msg, SourceLocation{path, e.mark.line >= 0 ? e.mark.line + 1 : 0, e.mark.column >= 0 ? e.mark.column + 1 : 0});
   }
   try {
-    return parse_mapping(path, root);
+    Mapping m = parse_mapping(path, root);
+    m.file = path;
+    return m;
   } catch (const YAML::Exception& e) {
     throw Error(e.msg, SourceLocation{path, e.mark.line >= 0 ? e.mark.line + 1 : 0, 0});
   }
