@@ -128,6 +128,27 @@ class Verifier {
           return report(i, fmt::format("{} needs feature_index= naming a dimension of its operand", name(op))), false;
         return true;
       }
+      case Opcode::kGather: {
+        const auto ops = m_.operands(i);
+        if (!a.gather_dims || ops.empty() ||
+            static_cast<int64_t>(a.gather_dims->slice_sizes.size()) != m_.shape(ops[0]).rank())
+          return report(i, "gather needs offset_dims=, collapsed_slice_dims=, start_index_map=, index_vector_dim= "
+                           "and slice_sizes= (one per operand dimension)"),
+                 false;
+        return true;
+      }
+      case Opcode::kScatter:
+        if (!a.scatter_dims)
+          return report(i, "scatter needs update_window_dims=, inserted_window_dims=, scatter_dims_to_operand_dims= "
+                           "and index_vector_dim="),
+                 false;
+        return true;
+      case Opcode::kCustomCall:
+        if (a.custom_call_target.empty()) return report(i, "custom-call needs custom_call_target=\"...\""), false;
+        return true;
+      case Opcode::kRng:
+        if (a.rng_distribution.empty()) return report(i, "rng needs distribution= (rng_uniform or rng_normal)"), false;
+        return true;
       default:
         return true;
     }

@@ -191,7 +191,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=30, help="seconds per command before it counts as a hang")
     ap.add_argument("--hlo-dir", default=os.environ.get("HLSGYM_HLO_DATA_DIR", os.path.join(ROOT, "..", "shared", "data", "hlo")))
-    ap.add_argument("--max-hlo-bytes", type=int, default=60000, help="real HLO files larger than this are not seeds")
+    ap.add_argument("--max-hlo-bytes", type=int, default=30000, help="real HLO files larger than this are not seeds")
     ap.add_argument("--no-rtl", action="store_true", help="skip `rtl` (emission only; it never runs Verilator here)")
     a = ap.parse_args()
     if not os.path.exists(a.hlsgym):

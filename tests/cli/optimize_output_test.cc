@@ -27,7 +27,7 @@ fs::path write(const std::string& name, const std::string& text) {
 }
 
 // A float sum scaled and converted to an integer: reassociating the sum moves its last
-// bits, which the integer output shows exactly, so tree-reduction-rewriter fails --check
+// bits, which the integer output shows exactly, so tree_reduction_rewriter fails --check
 // (the checker's tolerance is for float outputs only).
 const char* kIntegerOfFloatSum = R"(HloModule int_of_sum
 
@@ -51,12 +51,12 @@ TEST(OptimizeOutput, NotWrittenWhenTheCheckFails) {
   const fs::path in = write("int_of_sum.hlo", kIntegerOfFloatSum);
   const fs::path out = work_dir() / "failed.hlo";
   fs::remove(out);
-  const CliResult r = run_cli("optimize " + in.string() + " --order tree-reduction-rewriter --check -o " + out.string());
+  const CliResult r = run_cli("optimize " + in.string() + " --order tree_reduction_rewriter --check -o " + out.string());
   ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_NE(r.err.find("check FAILED"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find(out.string() + " was not written"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(out));
-  const CliResult j = run_cli("optimize " + in.string() + " --order tree-reduction-rewriter --check --json -o " + out.string());
+  const CliResult j = run_cli("optimize " + in.string() + " --order tree_reduction_rewriter --check --json -o " + out.string());
   EXPECT_EQ(j.exit_code, 1);
   EXPECT_EQ(nlohmann::json::parse(j.out)["output_written"], false);
   EXPECT_FALSE(fs::exists(out));
@@ -71,7 +71,7 @@ TEST(OptimizeOutput, WrittenWhenTheCheckPassesOrIsNotAsked) {
   EXPECT_TRUE(fs::exists(out));
   fs::remove(out);
   const fs::path in = write("int_of_sum2.hlo", kIntegerOfFloatSum);
-  const CliResult unchecked = run_cli("optimize " + in.string() + " --order tree-reduction-rewriter -o " + out.string());
+  const CliResult unchecked = run_cli("optimize " + in.string() + " --order tree_reduction_rewriter -o " + out.string());
   ASSERT_EQ(unchecked.exit_code, 0) << unchecked.err;
   EXPECT_TRUE(fs::exists(out));
 }

@@ -57,7 +57,7 @@ TEST(UserErrors, CommandLineOptionErrorsAreOneLineAndExitOne) {
   expect_one_error_line(run_cli("optimize " + design("fir8.yaml") + " --input-sets 0"), "--input-sets");
   expect_one_error_line(run_cli("stats"), "DESIGN");
   expect_one_error_line(run_cli("stats " + design("fir8.yaml") + " --frobnicate"), "--frobnicate");
-  expect_one_error_line(run_cli("frobnicate"), "frobnicate");
+  expect_one_error_line(run_cli("frobnicate"), "subcommand");
   const CliResult help = run_cli("stats --help");
   EXPECT_EQ(help.exit_code, 0);
   const CliResult version = run_cli("--version");

@@ -7,6 +7,7 @@
 
 #include "frontend/hlo_parser.h"
 #include "frontend/yaml_design.h"
+#include "ir/error.h"
 #include "ir/evaluate.h"
 #include "ir/printer.h"
 #include "ir/verifier.h"
@@ -29,18 +30,18 @@ void expect_fixed_point(const ir::Module& m) {
 
 TEST(PrintParseNames, InstructionNamedRoot) {
   const ir::Module m = load_yaml_design(
-      "design: d\ninputs: {x: f32[2]}\nops:\n  - {name: ROOT, op: negate, args: [x]}\n"
+      "design: d\ninputs: {x: \"f32[2]\"}\nops:\n  - {name: ROOT, op: negate, args: [x]}\n"
       "  - {name: y, op: add, args: [ROOT, x]}\noutputs: [y]\n",
       "d.yaml").module;
   expect_fixed_point(m);
   const ir::Module root_is_root = load_yaml_design(
-      "design: d\ninputs: {x: f32[2]}\nops:\n  - {name: ROOT, op: negate, args: [x]}\noutputs: [ROOT]\n", "d.yaml").module;
+      "design: d\ninputs: {x: \"f32[2]\"}\nops:\n  - {name: ROOT, op: negate, args: [x]}\noutputs: [ROOT]\n", "d.yaml").module;
   expect_fixed_point(root_is_root);
 }
 
 TEST(PrintParseNames, DesignNamedWithASpace) {
   const ir::Module m =
-      load_yaml_design("design: my design\ninputs: {x: f32[2]}\nops:\n  - {name: y, op: negate, args: [x]}\noutputs: [y]\n",
+      load_yaml_design("design: my design\ninputs: {x: \"f32[2]\"}\nops:\n  - {name: y, op: negate, args: [x]}\noutputs: [y]\n",
                        "d.yaml").module;
   const std::string text = ir::print_module(m);
   EXPECT_EQ(text.rfind("HloModule my_design\n", 0), 0u) << text;
@@ -49,7 +50,7 @@ TEST(PrintParseNames, DesignNamedWithASpace) {
 
 TEST(PrintParseNames, OpNamesWithOtherCharacters) {
   const ir::Module m = load_yaml_design(
-      "design: d\ninputs: {\"x 1\": f32[2]}\nops:\n  - {name: \"9y\", op: negate, args: [\"x 1\"]}\noutputs: [\"9y\"]\n",
+      "design: d\ninputs: {\"x 1\": \"f32[2]\"}\nops:\n  - {name: \"9y\", op: negate, args: [\"x 1\"]}\noutputs: [\"9y\"]\n",
       "d.yaml").module;
   expect_fixed_point(m);
 }

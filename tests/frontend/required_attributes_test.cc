@@ -47,13 +47,37 @@ TEST(RequiredAttributes, OtherRequiredAttributes) {
             std::string::npos);
 }
 
+TEST(RequiredAttributes, GatherScatterCustomCallRng) {
+  // Found by scripts/fuzz_cli.py: a gather without slice_sizes segfaulted the interpreter.
+  EXPECT_NE(error_of("HloModule m\n\nENTRY e {\n  a = f32[4,3] parameter(0)\n  i = s32[1] parameter(1)\n"
+                     "  ROOT g = f32[3] gather(a, i), offset_dims={0}, collapsed_slice_dims={0}, start_index_map={0}, "
+                     "index_vector_dim=0\n}\n")
+                .find("gather needs"),
+            std::string::npos);
+  EXPECT_NE(error_of("HloModule m\n\nENTRY e {\n  a = f32[4,3] parameter(0)\n  i = s32[1] parameter(1)\n"
+                     "  ROOT g = f32[3] gather(a, i)\n}\n")
+                .find("gather needs"),
+            std::string::npos);
+  EXPECT_NE(error_of(kAdd + "ENTRY e {\n  a = f32[4] parameter(0)\n  i = s32[1,1] parameter(1)\n  u = f32[1] parameter(2)\n"
+                            "  ROOT s = f32[4] scatter(a, i, u), to_apply=add\n}\n")
+                .find("scatter needs"),
+            std::string::npos);
+  EXPECT_NE(error_of("HloModule m\n\nENTRY e {\n  a = f32[4] parameter(0)\n  ROOT c = f32[4] custom-call(a)\n}\n")
+                .find("custom-call needs custom_call_target="),
+            std::string::npos);
+  EXPECT_NE(error_of("HloModule m\n\nENTRY e {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+                     "  ROOT r = f32[4] rng(a, b)\n}\n")
+                .find("rng needs distribution="),
+            std::string::npos);
+}
+
 TEST(RequiredAttributes, UnknownAttributeNamesAreErrors) {
   // The case: ENTRY= where to_apply= was meant; before, the reduce had no
   // computation and the attribute was kept as an opaque one.
   const std::string e = error_of(kAdd +
                                  "ENTRY e {\n  a = f32[4] parameter(0)\n  z = f32[] constant(0)\n"
                                  "  ROOT r = f32[] reduce(a, z), dimensions={0}, ENTRY=add\n}\n");
-  EXPECT_NE(e.find("in.hlo:13:"), std::string::npos) << e;
+  EXPECT_NE(e.find("in.hlo:12:"), std::string::npos) << e;
   EXPECT_NE(e.find("unknown attribute 'ENTRY' for reduce"), std::string::npos) << e;
   const std::string typo = error_of(kAdd +
                                     "ENTRY e {\n  a = f32[4] parameter(0)\n  z = f32[] constant(0)\n"

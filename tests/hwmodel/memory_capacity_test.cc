@@ -15,9 +15,9 @@
 namespace hlsgym::testing {
 namespace {
 
-// 2^20 x 2^10 f32 in and out: 4 GiB each, far over the FPGA target's 512 MB DRAM.
+// 2^20 x 2^14 f32 in and out: 64 GiB each, over the FPGA target's 512 MB and the CPU's 16 GiB of DRAM.
 const char* kHuge =
-    "design: huge\ninputs:\n  x: f32[1048576,1024]\nops:\n  - {name: y, op: negate, args: [x]}\noutputs: [y]\n";
+    "design: huge\ninputs:\n  x: f32[1048576,16384]\nops:\n  - {name: y, op: negate, args: [x]}\noutputs: [y]\n";
 
 TEST(MemoryCapacity, FpgaDesignBiggerThanDramDoesNotFit) {
   const ir::Module m = load_yaml(kHuge);
