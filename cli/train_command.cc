@@ -168,6 +168,7 @@ int run_train(const TrainFlags& f) {
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - last_checkpoint).count() >= f.checkpoint_s ||
         p.steps - last_checkpoint_steps >= f.checkpoint_steps) {
       save_checkpoint(policy, f.output, !data);
+      log.flush();  // the learning curve up to the checkpoint survives a kill with it
       last_checkpoint = std::chrono::steady_clock::now();
       last_checkpoint_steps = p.steps;
     }

@@ -107,6 +107,19 @@ class Verifier {
     const Attributes& a = m_.attrs(i);
     const Shape& s = m_.shape(i);
     auto in_rank = [](int64_t d, const Shape& sh) { return sh.is_array() && d >= 0 && d < sh.rank(); };
+    // The computations an op applies: without them the interpreter has nothing to run.
+    const size_t needs_called = op == Opcode::kSelectAndScatter ? 2
+                                : op == Opcode::kReduce || op == Opcode::kReduceWindow || op == Opcode::kScatter ||
+                                          op == Opcode::kSort || op == Opcode::kMap || op == Opcode::kAllReduce ||
+                                          op == Opcode::kAllReduceStart || op == Opcode::kReduceScatter ||
+                                          op == Opcode::kCall || op == Opcode::kFusion
+                                      ? 1 : 0;
+    if (m_.called(i).size() < needs_called)
+      return report(i, fmt::format("{} needs {}", name(op),
+                                   op == Opcode::kSelectAndScatter ? "select= and scatter="
+                                   : op == Opcode::kFusion         ? "calls="
+                                                                   : "to_apply=")),
+             false;
     switch (op) {
       case Opcode::kIota:
         if (!in_rank(a.iota_dimension, s))

@@ -52,7 +52,8 @@ TEST(TrainCheckpoint, ResumeWithoutACheckpointIsAnError) {
 }
 
 // A run killed (SIGKILL) long before the 120 s interval still leaves a checkpoint that
-// --resume continues: --checkpoint-steps bounds the interval in steps too.
+// --resume continues: with the default settings the interval is bounded by 10,000 steps
+// too (about a second on the designs).
 TEST(TrainCheckpoint, KillBeforeTheTimeIntervalKeepsTheStepsCheckpoint) {
   const fs::path dir = fresh_dir("kill");
   const std::string policy = (dir / "p.policy").string();
@@ -63,7 +64,7 @@ TEST(TrainCheckpoint, KillBeforeTheTimeIntervalKeepsTheStepsCheckpoint) {
     const int null = ::open("/dev/null", O_WRONLY);
     ::dup2(null, 1), ::dup2(null, 2);
     ::execl(cli.c_str(), cli.c_str(), "train", "--graphs", graphs.c_str(), "--steps", "100000000", "--episode-len", "8",
-            "--hidden", "8", "--checkpoint-steps", "512", "-o", policy.c_str(), static_cast<char*>(nullptr));
+            "--hidden", "8", "-o", policy.c_str(), static_cast<char*>(nullptr));
     ::_exit(127);
   }
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);
@@ -73,11 +74,11 @@ TEST(TrainCheckpoint, KillBeforeTheTimeIntervalKeepsTheStepsCheckpoint) {
   int status = 0;
   ::waitpid(pid, &status, 0);
   ASSERT_TRUE(fs::exists(policy)) << "no checkpoint within 90 s";
-  const CliResult r = run_cli("train --graphs " + designs() + " --steps 2048 --episode-len 8 -o " + policy + " --resume");
+  const CliResult r = run_cli("train --graphs " + designs() + " --steps 10240 --episode-len 8 -o " + policy + " --resume");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::smatch m;
   ASSERT_TRUE(std::regex_search(r.err, m, std::regex("resuming .* at step ([0-9]+)"))) << r.err;
-  EXPECT_GE(std::stoll(m[1]), 512);
+  EXPECT_GE(std::stoll(m[1]), 10000);
   fs::remove_all(dir);
 }
 

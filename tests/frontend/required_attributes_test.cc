@@ -71,6 +71,22 @@ TEST(RequiredAttributes, GatherScatterCustomCallRng) {
             std::string::npos);
 }
 
+TEST(RequiredAttributes, CalledComputations) {
+  // Found by scripts/fuzz_cli.py: a reduce whose to_apply= was dropped segfaulted --check.
+  EXPECT_NE(error_of(kAdd + "ENTRY e {\n  a = f32[4] parameter(0)\n  z = f32[] constant(0)\n"
+                            "  ROOT r = f32[] reduce(a, z), dimensions={0}\n}\n")
+                .find("in.hlo:12: r: reduce needs to_apply="),
+            std::string::npos);
+  EXPECT_NE(error_of(kAdd + "ENTRY e {\n  a = f32[4] parameter(0)\n  i = s32[1,1] parameter(1)\n  u = f32[1] parameter(2)\n"
+                            "  ROOT s = f32[4] scatter(a, i, u), update_window_dims={}, inserted_window_dims={0}, "
+                            "scatter_dims_to_operand_dims={0}, index_vector_dim=1, metadata={op_name=\"x\"}\n}\n")
+                .find("scatter needs to_apply="),
+            std::string::npos);
+  EXPECT_NE(error_of("HloModule m\n\nENTRY e {\n  a = f32[4] parameter(0)\n  ROOT s = f32[4] sort(a), dimensions={0}\n}\n")
+                .find("sort needs to_apply="),
+            std::string::npos);
+}
+
 TEST(RequiredAttributes, UnknownAttributeNamesAreErrors) {
   // The case: ENTRY= where to_apply= was meant; before, the reduce had no
   // computation and the attribute was kept as an opaque one.
