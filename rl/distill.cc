@@ -8,12 +8,14 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <limits>
 #include <map>
 #include <random>
 #include <set>
 
 #include "ir/error.h"
+#include "ir/line_endings.h"
 #include "ir/features.h"
 #include "passes/order.h"
 #include "passes/registry.h"
@@ -311,7 +313,10 @@ void save_mapping(const Mapping& m, const std::string& path) {
 bool is_mapping_file(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) return false;
-  std::ifstream in(path);
+  std::ifstream file(path, std::ios::binary);
+  std::ostringstream text;
+  text << file.rdbuf();
+  std::istringstream in(normalize_line_endings(std::move(text).str()));
   std::string line;
   while (std::getline(in, line)) {
     const size_t start = line.find_first_not_of(" \t\r");
@@ -416,11 +421,13 @@ Mapping parse_mapping(const std::string& path, const YAML::Node& root) {
 }  // namespace
 
 Mapping load_mapping(const std::string& path) {
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(path + ": cannot read the mapping file");
+  std::ostringstream text;
+  text << in.rdbuf();
   YAML::Node root;
   try {
-    root = YAML::Load(in);
+    root = YAML::Load(normalize_line_endings(std::move(text).str()));  // yaml-cpp reads no CR-only lines
   } catch (const YAML::Exception& e) {
     throw Error(e.msg, SourceLocation{path, e.mark.line >= 0 ? e.mark.line + 1 : 0, e.mark.column >= 0 ? e.mark.column + 1 : 0});
   }

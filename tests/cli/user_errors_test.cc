@@ -141,6 +141,34 @@ TEST(UserErrors, MappingWithAnInfiniteDistance) {
                         bad.string() + ": no cluster is at a finite distance");
 }
 
+TEST(UserErrors, MappingFilesWithCrlfOrCrLineEnds) {
+  const fs::path map = work_dir() / "plain.yaml";
+  const CliResult d = run_cli("distill --policy learned --graphs " + design("fir8.yaml") + " --clusters 1 -o " + map.string());
+  ASSERT_EQ(d.exit_code, 0) << d.err;
+  const CliResult plain = run_cli("optimize " + design("fir8.yaml") + " --order " + map.string() + " --json");
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  for (const char* end : {"\r\n", "\r"}) {
+    const fs::path p = write(std::string("mapping_") + (end[1] ? "crlf" : "cr") + ".yaml", with_line_ends(slurp(map), end));
+    const CliResult r = run_cli("optimize " + design("fir8.yaml") + " --order " + p.string() + " --json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["order"], nlohmann::json::parse(plain.out)["order"]);
+  }
+}
+
+TEST(UserErrors, DatasetsWithCrlfOrCrLineEnds) {
+  // Before: "column n: '0' is not a number" (CRLF) and a JSON error in the header (CR).
+  const fs::path data = work_dir() / "data.csv";
+  const CliResult c = run_cli("collect --graphs " + design("fir8.yaml") + " -o " + data.string() +
+                              " --episodes 2 --episode-len 4");
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  for (const char* end : {"\r\n", "\r"}) {
+    const fs::path p = write(std::string("data_") + (end[1] ? "crlf" : "cr") + ".csv", with_line_ends(slurp(data), end));
+    const CliResult r = run_cli("train --dataset " + p.string() + " --algo dqn --steps 10 --hidden 8 -o " +
+                                (work_dir() / "q.policy").string());
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+  }
+}
+
 TEST(UserErrors, FixedOnAnIntegerDesignIsRefused) {
   // Before: accepted and ignored.
   expect_one_error_line(run_cli("rtl " + design("fir8.yaml") + " --fixed 16,8 -o " + (work_dir() / "rtl").string()),
