@@ -57,7 +57,7 @@ int run_collect(const CollectFlags& f) {
     };
   }
   if (rl::needs_hardware(rl::parse_reward_space(f.reward)) || !f.target.empty()) eo.target = load_cli_target(f.target, "");
-  const auto graphs = load_graphs(f.graphs);
+  const auto graphs = keep_costable(load_graphs(f.graphs), eo, "collect");
   const rl::Dataset d = rl::collect(graphs, eo, co, make_behavior);
   rl::save_dataset(d, f.output);
 

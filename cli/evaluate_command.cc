@@ -33,6 +33,10 @@ struct EvaluateFlags {
 nlohmann::json to_json(const rl::EvalReport& r) {
   nlohmann::json graphs = nlohmann::json::array();
   for (const auto& g : r.graphs) {
+    if (!g.uncostable.empty()) {
+      graphs.push_back({{"graph", g.graph}, {"uncostable", g.uncostable}, {"order", g.order}});
+      continue;
+    }
     nlohmann::json j = {{"graph", g.graph}, {"initial", g.initial}, {"default", g.default_cost}, {"policy", g.policy_cost},
                         {"at_least_default", g.policy_cost <= g.default_cost}, {"order", g.order},
                         {"policy_seconds", g.policy_seconds}, {"speedup", g.speedup}};
@@ -44,7 +48,8 @@ nlohmann::json to_json(const rl::EvalReport& r) {
   return {{"policy", r.policy}, {"reward", r.reward}, {"geomean", r.geomean_ratio},
           {"at_least_default", r.at_least_default}, {"geomean_speedup", r.geomean_speedup},
           {"undefined_ratio", r.undefined_ratio}, {"geomean_random", r.geomean_ratio_random},
-          {"geomean_greedy", r.geomean_ratio_greedy}, {"graphs", graphs}};
+          {"geomean_greedy", r.geomean_ratio_greedy}, {"uncostable", r.uncostable},
+          {"uncostable_states", r.uncostable_states}, {"refused_steps", r.refused_steps}, {"graphs", graphs}};
 }
 
 void print_table(const rl::EvalReport& r) {
@@ -52,23 +57,31 @@ void print_table(const rl::EvalReport& r) {
   fmt::print("{:<48}{:>12}{:>12}{:>12}{:>9}{:>7}{:>12}{:>12}\n", "graph", "I", "D", "R", "ratio", "R<=D", "random", "greedy");
   auto opt = [](const std::optional<double>& x) { return x ? fmt::format("{:.6g}", *x) : std::string("-"); };
   for (const auto& g : r.graphs)
-    fmt::print("{:<48}{:>12.6g}{:>12.6g}{:>12.6g}{:>9}{:>7}{:>12}{:>12}\n", g.graph.substr(0, 47), g.initial,
+    if (!g.uncostable.empty())
+      fmt::print("{:<48}  no hardware cost, left out: {}\n", g.graph.substr(0, 47), g.uncostable);
+    else
+      fmt::print("{:<48}{:>12.6g}{:>12.6g}{:>12.6g}{:>9}{:>7}{:>12}{:>12}\n", g.graph.substr(0, 47), g.initial,
                g.default_cost, g.policy_cost, g.ratio ? fmt::format("{:.3f}", *g.ratio) : "n/a",
                g.policy_cost <= g.default_cost ? "yes" : "no", opt(g.random_cost), opt(g.greedy_cost));
-  const size_t defined = r.graphs.size() - static_cast<size_t>(r.undefined_ratio);
+  const size_t defined = r.costed() - static_cast<size_t>(r.undefined_ratio);
+  if (r.uncostable > 0 || r.uncostable_states > 0 || r.refused_steps > 0)
+    fmt::print("\nhardware costs: {} of {} graphs left out (a state the model cannot cost: a loop of unproven trip "
+               "count or an op without a cost model); {} distinct uncostable states met, {} steps into them refused\n",
+               r.uncostable, r.graphs.size(), r.uncostable_states, r.refused_steps);
   if (defined == 0)
-    fmt::print("\ngeomean (I-R)/(I-D) n/a: the default order gains nothing on any of the {} graphs\n", r.graphs.size());
+    fmt::print("\ngeomean (I-R)/(I-D) n/a: the default order gains nothing on any of the {} costed graphs\n", r.costed());
   else
     fmt::print("\ngeomean (I-R)/(I-D) {:.4f} over {} graphs ({} where the default order gains nothing: n/a)\n",
                r.geomean_ratio, defined, r.undefined_ratio);
-  fmt::print("at least as good as the default order on {:.1f} % of graphs\n", 100 * r.at_least_default);
+  fmt::print("at least as good as the default order on {:.1f} % of {} graphs\n", 100 * r.at_least_default, r.costed());
   fmt::print("geomean D/R {:.4f}\n", r.geomean_speedup);
   double seconds = 0;
   for (const auto& g : r.graphs) seconds += g.policy_seconds;
   if (!r.graphs.empty())
     fmt::print("policy wall-clock {:.3g} ms per graph on average (each search baseline gets the same per graph)\n",
                1e3 * seconds / static_cast<double>(r.graphs.size()));
-  if (defined > 0 && r.graphs.front().random_cost)
+  const bool baselines = std::any_of(r.graphs.begin(), r.graphs.end(), [](const rl::GraphEval& g) { return g.random_cost.has_value(); });
+  if (defined > 0 && baselines)
     fmt::print("baselines at the policy's wall-clock per graph: geomean ratio random {:.4f}, greedy {:.4f}\n",
                r.geomean_ratio_random, r.geomean_ratio_greedy);
 }

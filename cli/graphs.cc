@@ -1,5 +1,7 @@
 #include "cli/graphs.h"
 
+#include <fmt/core.h>
+
 #include <algorithm>
 #include <filesystem>
 
@@ -28,6 +30,20 @@ std::vector<std::pair<std::string, ir::Module>> load_graphs(const std::vector<st
   std::vector<std::pair<std::string, ir::Module>> out;
   for (const auto& f : files) out.emplace_back(f.stem().string(), frontend::load_design(f.string()).module);
   return out;
+}
+
+std::vector<std::pair<std::string, ir::Module>> keep_costable(std::vector<std::pair<std::string, ir::Module>> graphs,
+                                                              const rl::EnvOptions& o, const std::string& command) {
+  const size_t total = graphs.size();
+  rl::CostableSplit split = rl::split_costable(std::move(graphs), o);
+  if (split.left_out.empty()) return std::move(split.kept);
+  const auto& [id, why] = split.left_out.front();
+  if (split.kept.empty())
+    throw Error(fmt::format("{}: none of the {} graphs has a hardware cost for the reward '{}' ({}: {})", command, total,
+                            o.reward, id, why));
+  fmt::print(stderr, "note: {} left out {} of {} graphs: the hardware model cannot cost them for the reward '{}' "
+             "(first: {}: {})\n", command, split.left_out.size(), total, o.reward, id, why);
+  return std::move(split.kept);
 }
 
 }  // namespace hlsgym::cli

@@ -1,6 +1,8 @@
 // hlsgym optimize DESIGN --order default|p1,p2,...|FILE|POLICY|MAPPING [--check] [-o OUT] [--json]:
 // apply a pass order; print before/after instruction counts by opcode, flops,
-// transcendentals, bytes and the time taken; --check proves the outputs unchanged.
+// transcendentals, bytes and the time taken; --check proves the outputs unchanged;
+// --target T adds the hardware estimate before and after (cycles, II, DSP/LUT/FF/BRAM,
+// energy, memory), an error when the model cannot cost either (as in `report`).
 #include <fmt/core.h>
 #include <fmt/ranges.h>
 
@@ -12,6 +14,7 @@
 
 #include "cli/commands.h"
 #include "frontend/load.h"
+#include "hwmodel/estimate.h"
 #include "ir/error.h"
 #include "ir/features.h"
 #include "ir/printer.h"
@@ -26,7 +29,7 @@ namespace hlsgym::cli {
 namespace {
 
 struct OptimizeFlags {
-  std::string design, order, output;
+  std::string design, order, output, target;
   bool check = false, json = false;
   uint64_t seed = 1;
   int input_sets = 2, samples = 48;
@@ -51,8 +54,45 @@ nlohmann::json summary_json(const Summary& s) {
           {"depth", s.f.depth}};
 }
 
+// The hardware estimate of one side, never a guess: an op without a cost model or a loop
+// of unproven trip count is `report`'s error (with its file:line). A design too big for
+// the part is still estimated (fits = false), so the delta shows whether passes help.
+hwmodel::Estimate checked_estimate(const ir::Module& m, const hwmodel::Target& t, const char* which) {
+  hwmodel::EstimateOptions o;
+  o.lenient = true;
+  hwmodel::Estimate e = hwmodel::estimate(m, t, o);
+  if (e.uncosted_ops.empty() && e.unknown_trip_counts == 0) return e;
+  o.lenient = false;
+  try {
+    hwmodel::estimate(m, t, o);
+  } catch (const Error& err) {
+    throw Error(fmt::format("--target {}: the design {} the passes has no hardware cost: {}", t.name, which,
+                            err.message()), err.where());
+  }
+  throw Error(fmt::format("--target {}: the design {} the passes has no hardware cost", t.name, which));
+}
+
+struct HardwareDelta {
+  std::string target;
+  hwmodel::Estimate before, after;
+};
+
+std::vector<std::pair<std::string, std::pair<double, double>>> hardware_rows(const HardwareDelta& h) {
+  const auto& a = h.before;
+  const auto& b = h.after;
+  return {{"cycles", {static_cast<double>(a.cycles), static_cast<double>(b.cycles)}},
+          {"ii", {static_cast<double>(a.ii), static_cast<double>(b.ii)}},
+          {"dsp", {a.area.dsp, b.area.dsp}},
+          {"lut", {a.area.lut, b.area.lut}},
+          {"ff", {a.area.ff, b.area.ff}},
+          {"bram18k", {a.area.bram18k, b.area.bram18k}},
+          {"energy_pj", {a.energy_pj, b.energy_pj}},
+          {"memory_bytes", {static_cast<double>(a.memory_bytes), static_cast<double>(b.memory_bytes)}}};
+}
+
 void print_table(const std::string& design, const passes::Order& order, const Summary& a,
-                 const Summary& b, double seconds, const passes::EquivalenceResult* check) {
+                 const Summary& b, double seconds, const passes::EquivalenceResult* check,
+                 const std::optional<HardwareDelta>& hw) {
   fmt::print("design            {}\n", design);
   fmt::print("order             {} ({} passes): {}\n", order.spec, order.names.size(), fmt::join(order.names, ","));
   fmt::print("time              {:.3f} ms\n\n", seconds * 1e3);
@@ -67,6 +107,11 @@ void print_table(const std::string& design, const passes::Order& order, const Su
   row("transcendentals", a.f.transcendentals, b.f.transcendentals);
   row("bytes accessed", a.f.bytes_accessed, b.f.bytes_accessed);
   row("depth", static_cast<double>(a.f.depth), static_cast<double>(b.f.depth));
+  if (hw) {
+    fmt::print("\n{:<28}{:>12}{:>12}{:>10}\n", fmt::format("hardware ({})", hw->target), "before", "after", "change");
+    for (const auto& [n, v] : hardware_rows(*hw)) row(n, v.first, v.second);
+    fmt::print("{:<28}{:>12}{:>12}\n", "fits the part", hw->before.fits ? "yes" : "no", hw->after.fits ? "yes" : "no");
+  }
   fmt::print("\n{:<28}{:>12}{:>12}\n", "opcode", "before", "after");
   std::map<std::string, std::pair<int, int>> ops;
   for (const auto& [n, c] : a.opcodes) ops[n].first = c;
@@ -147,6 +192,12 @@ int run_optimize(const OptimizeFlags& flags) {
     out << ir::print_module(after);
   }
   const Summary a = summarize(before), b = summarize(after);
+  std::optional<HardwareDelta> hw;
+  if (!flags.target.empty()) {
+    const auto target = load_cli_target(flags.target, d.target);
+    hw = HardwareDelta{target->name, checked_estimate(before, *target, "before"),
+                       checked_estimate(after, *target, "after")};
+  }
   if (flags.json) {
     nlohmann::json j;
     j["design"] = d.name;
@@ -162,6 +213,17 @@ int run_optimize(const OptimizeFlags& flags) {
     j["check_compared"] = check.compared;
     j["float_tolerance"] = order.pipeline->reassociates_floats();
     if (!flags.output.empty()) j["output_written"] = write;
+    if (hw) {
+      nlohmann::json h = {{"target", hw->target}};
+      for (const auto& [n, v] : hardware_rows(*hw)) {
+        h["before"][n] = v.first;
+        h["after"][n] = v.second;
+        h["change"][n] = v.second - v.first;
+      }
+      h["before"]["fits"] = hw->before.fits;
+      h["after"]["fits"] = hw->after.fits;
+      j["hardware"] = h;
+    }
     fmt::print("{}\n", j.dump(2));
   } else {
     if (chosen.mapping) {
@@ -172,7 +234,7 @@ int run_optimize(const OptimizeFlags& flags) {
       fmt::print("mapping           cluster {} of {} (distance {:.4g}; distilled on {})\n", mj["cluster"].get<int>(),
                  mj["clusters"].get<size_t>(), mj["distance"].get<double>(), fmt::join(members, ", "));
     }
-    print_table(d.name, order, a, b, seconds, flags.check ? &check : nullptr);
+    print_table(d.name, order, a, b, seconds, flags.check ? &check : nullptr, hw);
   }
   if (check.status == passes::CheckStatus::kFailed) {
     fmt::print(stderr, "error: {}: check FAILED: the optimized module computes different outputs: {}{}\n",
@@ -214,6 +276,9 @@ void add_optimize_command(CLI::App& app) {
   cmd->add_option("--samples", flags->samples, "sampled elements per output on big graphs")
       ->check(CLI::Range(1, 100000))->capture_default_str();
   cmd->add_option("-o,--output", flags->output, "write the optimized module as HLO text");
+  cmd->add_option("--target", flags->target,
+                  "also estimate the hardware before and after on this target (fpga, cpu or\n"
+                  "FILE.yaml): cycles, II, DSP, LUT, FF, BRAM18K, energy and memory, and the change");
   cmd->add_flag("--json", flags->json, "print one JSON object instead of tables");
   cmd->callback([flags] {
     if (int rc = run_optimize(*flags); rc != 0) throw CLI::RuntimeError(rc);

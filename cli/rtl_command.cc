@@ -33,6 +33,7 @@ nlohmann::json sim_json(const rtl::SimResult& r) {
                    {"estimated_cycles", r.estimated_cycles},
                    {"measured_cycles", r.measured_cycles},
                    {"min_measured_cycles", r.min_measured_cycles},
+                   {"restart_interval", r.restart_interval},
                    {"timeouts", r.timeouts},
                    {"build_seconds", r.build_seconds},
                    {"run_seconds", r.run_seconds},
@@ -48,6 +49,8 @@ void print_sim(const rtl::SimResult& r) {
   fmt::print("cycles: estimated {}, measured {}{}\n", r.estimated_cycles, r.measured_cycles,
              r.measured_cycles == r.estimated_cycles && r.min_measured_cycles == r.estimated_cycles ? " (agree)"
                                                                                                     : " (DISAGREE)");
+  fmt::print("restart interval: {} cycles (start held high; the report's interval is {})\n", r.restart_interval,
+             r.estimated_cycles + 1);
   fmt::print("verilator build {:.2f} s, run {:.3f} s\n", r.build_seconds, r.run_seconds);
   if (r.first) fmt::print("first mismatch: {}\n", rtl::describe(*r.first));
   if (!r.vcd.empty()) fmt::print("trace: {}\n", r.vcd.string());

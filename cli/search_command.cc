@@ -51,20 +51,25 @@ int run_search(const SearchFlags& f) {
   if (f.json) {
     nlohmann::json j = {{"design", d.name}, {"algo", f.algo}, {"reward", f.reward}, {"order", r.order},
                         {"instructions", r.instructions}, {"cost", r.cost}, {"initial_cost", r.initial_cost},
-                        {"default_cost", r.default_cost}, {"evaluations", r.evaluations}, {"states", r.states},
-                        {"seconds", r.seconds}, {"optimal", r.optimal}, {"budget_exhausted", r.budget_exhausted}};
+                        {"default_cost", r.default_cost ? nlohmann::json(*r.default_cost) : nlohmann::json(nullptr)},
+                        {"evaluations", r.evaluations}, {"states", r.states}, {"seconds", r.seconds},
+                        {"optimal", r.optimal}, {"budget_exhausted", r.budget_exhausted}, {"refused", r.refused}};
+    if (!r.default_cost) j["default_uncostable"] = r.default_uncostable;
     if (eo.target) j["target"] = eo.target->name;
     fmt::print("{}\n", j.dump(2));
     return 0;
   }
   fmt::print("design        {}\nsearch        {} on reward {}{}\n", d.name, f.algo, f.reward,
              eo.target ? " (target " + eo.target->name + ")" : "");
-  fmt::print("cost          {:.6g} (initial {:.6g}, default order {:.6g})\n", r.cost, r.initial_cost, r.default_cost);
+  fmt::print("cost          {:.6g} (initial {:.6g}, default order {})\n", r.cost, r.initial_cost,
+             r.default_cost ? fmt::format("{:.6g}", *r.default_cost) : "not costable: " + r.default_uncostable);
   fmt::print("instructions  {:.0f}\n", r.instructions);
   fmt::print("order         {} passes: {}\n", r.order.size(), fmt::join(r.order, ","));
   fmt::print("evaluations   {} pass runs in {:.3f} s{}{}\n", r.evaluations, r.seconds,
              r.states ? fmt::format(", {} distinct states", r.states) : "",
              r.optimal ? " (exhaustive: optimal)" : (r.budget_exhausted ? " (budget exhausted)" : ""));
+  if (r.refused > 0)
+    fmt::print("refused       {} pass runs led to a state the hardware model cannot cost (never taken)\n", r.refused);
   return 0;
 }
 

@@ -124,7 +124,7 @@ int run_train(const TrainFlags& f) {
     observation_size = data->info.observation_size;
   } else {
     if (rl::needs_hardware(rl::parse_reward_space(f.reward)) || !f.target.empty()) eo.target = load_cli_target(f.target, "");
-    envs.push_back(std::make_unique<rl::GraphTrainEnv>(load_graphs(f.graphs), eo));
+    envs.push_back(std::make_unique<rl::GraphTrainEnv>(keep_costable(load_graphs(f.graphs), eo, "train"), eo));
     for (int w = 1; w < env_count; ++w) envs.push_back(envs[0]->worker_copy());
     observation_size = envs[0]->observation_size();
   }
@@ -186,6 +186,10 @@ int run_train(const TrainFlags& f) {
   write_curve_svg(f.output + ".svg", curve);
   fmt::print("policy {} ({} {}); learning curve {} and {}.svg\n", f.output, policy.agent->steps_done(),
              data ? "gradient steps on the dataset" : "steps", csv, f.output);
+  if (!envs.empty() && rl::needs_hardware(rl::parse_reward_space(eo.reward)))
+    fmt::print("hardware costs: {} distinct states met had none (a loop of unproven trip count or an op without a "
+               "cost model); {} steps into them were refused, never rewarded\n",
+               envs[0]->cache().uncostable_states(), envs[0]->cache().refused_steps());
   return 0;
 }
 

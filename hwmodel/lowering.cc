@@ -154,9 +154,11 @@ class Lowerer {
     const int lanes = lanes_for(k.instr);
     Timing tm;
     switch (w.form) {
-      case Form::kAccumulate: tm = accumulate_timing(w.n, w.k, lanes, w.mul_depth, w.depth); break;
+      // Operands come from synchronous memories: kMemoryReadLatency stages before the unit.
+      case Form::kAccumulate: tm = accumulate_timing(w.n, w.k, lanes, w.mul_depth + kMemoryReadLatency, w.depth); break;
       case Form::kSort: tm = sort_timing(w.k, w.n, lanes, w.depth); break;
-      default: tm = stream_timing(w.n, lanes, w.depth); break;
+      case Form::kScatter: tm = stream_timing(w.n, lanes, w.depth); break;
+      default: tm = stream_timing(w.n, lanes, w.depth + kMemoryReadLatency); break;
     }
     if (dram_bytes > 0) {
       const MemoryLevel& d = t_.dram();
@@ -261,7 +263,7 @@ void Lowerer::lower_while(InstrId i) {
   if (!trips) {
     if (!o_.lenient)
       throw Error(fmt::format("while {}: trip count not statically known (needs a known_trip_count backend_config "
-                              "or the counted-loop pattern i = S; i < N; i += 1); --lenient costs one trip",
+                              "or a counted loop i = S; while (i + c CMP N) i += k, with constants S, c, N, k); --lenient costs one trip",
                               m_.name(i)),
                   {m_.source_file(), m_.payload(i).line});
     trips = 1;

@@ -16,8 +16,8 @@
 // - sort: a bitonic network of the comparator; scatter: read-modify-write of updates.
 // - while: (trip count) x (condition + body) + condition, with the body scheduled alone
 //   on its own datapath; the trip count comes from a known_trip_count backend_config or
-//   the counted-loop pattern (i = S; while i < N; i += 1). conditional: the longest
-//   branch, each branch on its own datapath.
+//   a counted loop (while_trip_count). conditional: the longest branch, each branch on
+//   its own datapath.
 // - anything else (custom-call, collectives, send/recv, infeed/outfeed, rng, fft,
 //   cholesky, triangular-solve, batch-norm-*, select-and-scatter, top-k, async ops...)
 //   has no cost model: an Error naming the op, unless `lenient`, which costs it as a
@@ -77,7 +77,14 @@ class LoweringCache {
 TaskGraph lower(const ir::Module& m, ir::CompId c, const Target& t, const LoweringOptions& o,
                 const SubCoster& sub, LoweringCache* cache = nullptr);
 
-// The static trip count of a while loop, if known (see the file comment).
+// The static trip count of a while loop, if proven: a known_trip_count backend_config,
+// or a counted loop: a state element i (any tuple index, or the whole scalar state)
+// starts as a constant S, the body adds a nonzero constant k to it (`i + 1 + 1`,
+// `i - 2`, through get-tuple-element of tuples, copies, converts, rank-0 broadcasts,
+// reshapes, fusions and calls), and the condition compares i + c (either side, any direction) with a
+// constant N or with an element the body passes through unchanged that starts as one.
+// The count is exact (e.g. ceil((N - S) / k) for LT) and only given when no value on
+// the way wraps around its type; otherwise nullopt.
 std::optional<int64_t> while_trip_count(const ir::Module& m, ir::InstrId w);
 
 // Per-instruction lanes from frontend_attributes={lanes="N"}, if given.

@@ -20,7 +20,15 @@ void timing_section(std::string& out, const Target& t, const Estimate& e) {
   line(out, "+ Timing:");
   line(out, fmt::format("    * Clock: {} MHz ({:.2f} ns)", t.clock_mhz, 1e3 / t.clock_mhz));
   line(out, fmt::format("    * Latency: {} cycles = {:.4g} us", e.cycles, e.seconds * 1e6));
-  line(out, fmt::format("    * Interval (dataflow II): {} cycles", e.ii));
+  if (t.is_fpga()) {
+    // The emitted RTL (rtl/) runs one invocation at a time: `start` is taken again the
+    // clock edge after `done`. The dataflow bound is what overlapping invocations could
+    // reach (each unit busy at most II cycles per invocation); it is not built.
+    line(out, fmt::format("    * Interval: {} cycles (the RTL takes a new start the cycle after done)", e.cycles + 1));
+    line(out, fmt::format("    * Dataflow bound: II {} cycles if invocations overlapped (not built)", e.ii));
+  } else {
+    line(out, fmt::format("    * Interval: {} cycles (one core)", e.ii));
+  }
   std::string note;
   if (e.scheduler == "exact") {
     if (e.schedule_optimal) note = fmt::format(" (proven optimal, {} nodes)", e.schedule_nodes);

@@ -68,6 +68,9 @@ std::string report_json(const ir::Module& m, const Target& t, const Estimate& e,
                      quote(e.target), quote(e.scheduler), e.lanes);
   out += fmt::format("  \"cycles\": {},\n  \"ii\": {},\n  \"seconds\": {},\n  \"memory_bytes\": {},\n", e.cycles, e.ii,
                      num(e.seconds), e.memory_bytes);
+  // ii: the dataflow bound (FPGA, not built by the RTL); restart_interval: what the RTL takes.
+  out += fmt::format("  \"restart_interval\": {},\n  \"ii_built\": {},\n", t.is_fpga() ? e.cycles + 1 : e.ii,
+                     t.is_fpga() ? "false" : "true");
   out += fmt::format("  \"bram18k\": {},\n  \"energy_pj\": {},\n", num(e.bram18k), num(e.energy_pj));
   out += fmt::format(
       "  \"energy\": {{\"compute_pj\": {}, \"onchip_pj\": {}, \"dram_pj\": {}, \"static_pj\": {}}},\n",

@@ -31,8 +31,10 @@ Timing accumulate_timing(int64_t outputs, int64_t terms, int64_t lanes, int64_t 
     split = std::min(terms, l / outputs);
     k = ceil_div(terms, split);
   }
-  const int64_t round = std::max(per_lane, a);
-  const int64_t issue = (k - 1) * round + per_lane;
+  // l <= P: groups of g = min(p, A) outputs, rounds of A cycles; l > P: one output per
+  // lane (p = 1), so one group.
+  const int64_t group = std::min(per_lane, a);
+  const int64_t issue = ceil_div(per_lane, group) * (k - 1) * a + per_lane;
   const int64_t tree = static_cast<int64_t>(ceil_log2(split)) * a;
   Timing t;
   t.latency = mul_depth + a + issue - 1 + tree;

@@ -5,16 +5,21 @@
 // accepting another task's first input: its last input is issued at cycle busy - 1, so
 // busy = latency - depth + 1 for a single pipeline of depth `depth`.
 //
-// FPGA
+// FPGA. Every operand comes from a memory with a synchronous read: the address is issued
+// at the item's issue cycle and the data is there kMemoryReadLatency cycles later, so a
+// task's pipeline is R = kMemoryReadLatency read stage(s) followed by its unit.
 // - stream (elementwise ops, fused elementwise bodies, memory moves): N elements on
-//   l = min(lanes, N) lanes of depth L: latency = L + ceil(N / l) - 1, busy = ceil(N / l).
-//   A memory move uses the on-chip memory latency as L (read, then write).
-// - accumulate (reduce, reduce-window, dot, convolution): P outputs of K terms each; a
-//   multiplier of depth M (0 for reduce) feeds an accumulator of depth A that starts
-//   from the init value (reduce) or zero (dot).
-//     lanes l <= P: each lane owns p = ceil(P / l) outputs and interleaves them round
-//       robin, so an accumulator is revisited every r = max(p, A) cycles:
-//       issue = (K - 1) r + p, latency = M + A + issue - 1.
+//   l = min(lanes, N) lanes of depth D = R + L: latency = D + ceil(N / l) - 1,
+//   busy = ceil(N / l). A memory move uses the on-chip memory latency as L.
+// - accumulate (reduce, reduce-window, dot, convolution): P outputs of K terms each; the
+//   read stage and a multiplier of depth M' = R + M (M = 0 for reduce) feed an
+//   accumulator of depth A that starts from the init value (reduce) or zero (dot).
+//     lanes l <= P: each lane owns p = ceil(P / l) outputs, taken in groups of
+//       g = min(p, A) (the last group may be smaller) whose partial sums live in g
+//       accumulator registers; a group's outputs are interleaved round robin, one term
+//       each per round of A cycles (an accumulator is revisited only after its last
+//       update landed), K rounds per group, groups back to back:
+//       issue = G (K - 1) A + p with G = ceil(p / g), latency = M' + A + issue - 1.
 //     lanes l > P: each output's K terms are split over s = min(K, floor(l / P))
 //       lanes, k' = ceil(K / s) terms each (p = 1, r = A), then the s partial sums
 //       meet in a binary tree of ceil(log2 s) levels of A cycles:
@@ -36,6 +41,10 @@
 #include <cstdint>
 
 namespace hlsgym::hwmodel {
+
+// Cycles from a memory read's address to its data (synchronous block RAM and register
+// files alike), the first stage of every task's pipeline on an FPGA.
+inline constexpr int64_t kMemoryReadLatency = 1;
 
 struct Timing {
   int64_t latency = 0;

@@ -1,6 +1,7 @@
 #include "hwmodel/unit_model.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace hlsgym::hwmodel {
 using ir::ElementType;
@@ -36,18 +37,45 @@ int unit_depth(const Target& t, UnitClass c) {
 
 namespace {
 
-double packed_dsps(const Target& t, int bits) {
-  const int a = (bits + t.dsp_a_bits - 1) / t.dsp_a_bits;
-  const int b = (bits + t.dsp_b_bits - 1) / t.dsp_b_bits;
-  return static_cast<double>(a * b);
+// Offsets of the slices an operand of `bits` is cut into: `partial`-bit slices while the
+// rest exceeds `full`, then the rest.
+std::vector<int> slice_offsets(int bits, int full, int partial) {
+  std::vector<int> off;
+  int at = 0;
+  while (bits - at > full) off.push_back(at), at += partial;
+  off.push_back(at);
+  return off;
 }
+
+}  // namespace
+
+// An unsigned a x b product kept to `out` bits on signed a_bits x b_bits DSP slices, cut
+// as synthesis cuts it (Yosys mul2dsp, measured by scripts/calibrate_dsp.sh): the wider
+// operand in slices of b_bits - 1 while more than a_bits - 1 bits remain, the other in
+// slices of b_bits - 1; one slice per pair of slices whose partial product lands below
+// `out` (a truncated product drops the rest); products narrower than 9 bits use LUTs.
+int dsp_slices(const Target& t, int a, int b, int out) {
+  if (out < 9 || a < 2 || b < 2) return 0;
+  if (b > a) std::swap(a, b);
+  const int partial = t.dsp_b_bits - 1;
+  const auto oa = slice_offsets(a, t.dsp_a_bits - 1, partial), ob = slice_offsets(b, t.dsp_b_bits - 1, partial);
+  int n = 0;
+  for (int x : oa)
+    for (int y : ob) n += x + y < out;
+  return n;
+}
+
+namespace {
+
+double packed_dsps(const Target& t, int bits, int out) { return dsp_slices(t, bits, bits, out); }
 
 double dsps(const Target& t, UnitClass c, ElementType e) {
   const UnitSpec& u = t.unit(c);
   const int w = datapath_bits(e);
   if (u.dsp_packed) {
+    // a float multiplier keeps the whole mantissa product; an integer one the element width
     const int m = c == UnitClass::kFpMul ? std::max(1, mantissa_bits(e)) : w;
-    return packed_dsps(t, m);
+    return packed_dsps(t, m, c == UnitClass::kFpMul ? 2 * m : w);
   }
   return u.dsp * ((w + 31) / 32);
 }

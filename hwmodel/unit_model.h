@@ -3,10 +3,10 @@
 //
 // Width scaling (documented in README.md):
 // - LUT and FF of a lane scale linearly with the datapath width w: spec x w / 32.
-// - DSPs of a multiplier come from packing: ceil(a / dsp_a_bits) x ceil(b / dsp_b_bits)
-//   slices for an a x b product; for integers a = b = w, for floats the mantissa width
-//   with its hidden bit (f16 11, bf16 8, f32 24, f64 53). Other DSP users (fp_add,
-//   fp_special) take spec.dsp x ceil(w / 32).
+// - DSPs of a multiplier: dsp_slices() below, the decomposition synthesis uses, for an
+//   a x b product; for integers a = b = w kept to w bits, for floats the mantissa width
+//   with its hidden bit (f16 11, bf16 8, f32 24, f64 53), the whole 2m-bit product.
+//   Other DSP users (fp_add, fp_special) take spec.dsp x ceil(w / 32).
 // - Energy: multiplier-like units (int/fp mul, div, special) scale with (w / 32)^2,
 //   the rest with w / 32 -- Horowitz's 8/16-bit column comes out within ~20 %.
 //   On the FPGA a unit that uses DSPs pays the hard-block factor, one built from LUTs
@@ -24,6 +24,9 @@ namespace hlsgym::hwmodel {
 int datapath_bits(ir::ElementType t);
 // Mantissa bits including the hidden bit (0 for non-floats).
 int mantissa_bits(ir::ElementType t);
+
+// DSP slices of an unsigned a x b product kept to `out` bits (unit_model.cc).
+int dsp_slices(const Target& t, int a, int b, int out);
 
 // Pipeline depth in cycles on an FPGA (a MAC: multiplier + adder).
 int unit_depth(const Target& t, UnitClass c);

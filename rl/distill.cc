@@ -132,17 +132,20 @@ size_t best_sequence(const std::vector<std::vector<std::string>>& candidates, co
   std::vector<double> score(candidates.size(), 0.0);
   for (const DistillSample* s : members) {
     Env env(env_options);
+    if (!env.uncostable(s->graph).empty()) continue;  // no hardware cost to score it by
     env.reset(s->graph, s->name);
     const double initial = env.initial_cost();
     for (size_t c = 0; c < candidates.size(); ++c) {
       ir::Module m = s->graph;
       if (!candidates[c].empty()) passes::make_pipeline(candidates[c])->run(m);
-      const double cost = env.cost_of_module(m);
-      score[c] += initial > 0 ? cost / initial : cost;
+      // A sequence that leaves a member without a hardware cost is never the best.
+      const std::optional<double> cost = env.cost_of_module(m);
+      score[c] += !cost ? std::numeric_limits<double>::infinity() : initial > 0 ? *cost / initial : *cost;
     }
   }
   size_t best = 0;
   auto better = [&](size_t a, size_t b) {
+    if (std::isfinite(score[a]) != std::isfinite(score[b])) return std::isfinite(score[a]);
     const double tol = 1e-9 * std::max(1.0, std::abs(score[b]));
     if (score[a] < score[b] - tol) return true;
     if (score[a] > score[b] + tol) return false;

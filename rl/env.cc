@@ -51,11 +51,13 @@ Env::Env(EnvOptions options)
   if (options_.max_steps <= 0) throw Error("episode length must be positive");
   if (!(options_.gamma > 0 && options_.gamma <= 1)) throw Error("gamma must be in (0, 1]");
   const bool cost_obs = std::find(obs_kinds_.begin(), obs_kinds_.end(), ObservationKind::kCost) != obs_kinds_.end();
-  need_hardware_ = needs_hardware(reward_kind_) || (cost_obs && options_.target);
+  hardware_reward_ = needs_hardware(reward_kind_);
+  need_hardware_ = hardware_reward_ || (cost_obs && options_.target);
   if (needs_hardware(reward_kind_) && !options_.target)
     throw Error("reward '" + options_.reward + "' needs a hardware target (--target fpga|cpu|FILE)");
   cache_ = std::make_shared<MetricsCache>(options_.target.get(), options_.estimate);
   default_costs_ = std::make_shared<DefaultCosts>();
+  refusals_ = std::make_shared<Refusals>();
 }
 
 int Env::action_count() { return static_cast<int>(actions().size()); }
@@ -90,7 +92,17 @@ double Env::cost_of(const Metrics& m) const {
   return 0;
 }
 
-double Env::cost_of_module(const ir::Module& m) const { return cost_of(*measure(m, ir::structural_hash(m))); }
+std::string Env::unknown_cost(const Metrics& m) const {
+  return hardware_reward_ && m.has_hardware && !m.hardware.known() ? m.hardware.unknown : std::string();
+}
+
+std::optional<double> Env::cost_of_module(const ir::Module& m) const {
+  const auto metrics = measure(m, ir::structural_hash(m));
+  if (!unknown_cost(*metrics).empty()) return std::nullopt;
+  return cost_of(*metrics);
+}
+
+std::string Env::uncostable(const ir::Module& m) const { return unknown_cost(*measure(m, ir::structural_hash(m))); }
 
 double Env::potential(const Metrics& m) const {
   const auto& f0 = initial_metrics_->features;
@@ -105,12 +117,16 @@ std::vector<double> Env::reset(const ir::Module& design, const std::string& desi
   current_ = design;
   hash_ = ir::structural_hash(current_);
   metrics_ = initial_metrics_ = measure(current_, hash_);
+  if (const std::string why = unknown_cost(*initial_metrics_); !why.empty())
+    throw Error(fmt::format("design '{}' has no hardware cost for the reward '{}' (the model would have to guess): {}",
+                            design_id, options_.reward, why));
   actions_.clear();
+  steps_ = 0;
   histogram_.assign(actions().size(), 0);
   reassociated_ = false;
   scale_ = 1;
   if (options_.normalize_by_default) {
-    std::optional<double> default_cost;
+    std::optional<std::optional<double>> default_cost;  // nullopt inside: the default order's result has no cost
     {
       std::lock_guard<std::mutex> lock(default_costs_->mu);
       if (auto it = default_costs_->cost.find(hash_); it != default_costs_->cost.end()) default_cost = it->second;
@@ -122,7 +138,9 @@ std::vector<double> Env::reset(const ir::Module& design, const std::string& desi
       std::lock_guard<std::mutex> lock(default_costs_->mu);
       default_costs_->cost.emplace(hash_, *default_cost);
     }
-    const double gain = initial_cost() - *default_cost;
+    // Where the default order gains nothing, or leaves a state without a hardware cost,
+    // the scale is the initial cost (a normalizer, not a cost: rewards stay exact).
+    const double gain = *default_cost ? initial_cost() - **default_cost : 0.0;
     scale_ = gain > 0 ? gain : std::max(initial_cost(), 1e-12);
   }
   return observation();
@@ -131,22 +149,40 @@ std::vector<double> Env::reset(const ir::Module& design, const std::string& desi
 StepResult Env::step(int action) {
   if (action < 0 || action >= action_count())
     throw Error(fmt::format("action {} is out of range (0..{})", action, action_count() - 1));
-  if (actions_.size() >= static_cast<size_t>(options_.max_steps))
-    throw Error("step after the episode ended; call reset()");
+  if (steps_ >= options_.max_steps) throw Error("step after the episode ended; call reset()");
   auto& pass = (*passes_)[static_cast<size_t>(action)];
   if (!pass) pass = actions()[static_cast<size_t>(action)].make();
   StepResult r;
   r.info.pass = pass->name();
   const std::shared_ptr<const Metrics> before = metrics_;
-  r.info.changed = pass->run(current_);
+  const uint64_t before_hash = hash_;
+  if (hardware_reward_) r.info.refusal = refusals_->find(hash_, action);
+  if (!r.info.refusal.empty()) {
+    r.info.refused = true;  // known from an earlier visit: the pass is not run again
+  } else {
+    r.info.changed = pass->run(current_);
+  }
   if (r.info.changed) {
     hash_ = ir::structural_hash(current_);
     metrics_ = measure(current_, hash_);
-    reassociated_ |= pass->reassociates_floats();
+    if (std::string why = unknown_cost(*metrics_); !why.empty()) {
+      refusals_->add(before_hash, action, why);
+      restore(before_hash);
+      metrics_ = before;
+      r.info.changed = false;
+      r.info.refused = true;
+      r.info.refusal = std::move(why);
+    } else {
+      reassociated_ |= pass->reassociates_floats();
+    }
   }
-  actions_.push_back(action);
-  ++histogram_[static_cast<size_t>(action)];
-  r.truncated = actions_.size() >= static_cast<size_t>(options_.max_steps);
+  if (r.info.refused) cache_->count_refused_step();
+  ++steps_;
+  if (!r.info.refused) {
+    actions_.push_back(action);
+    ++histogram_[static_cast<size_t>(action)];
+  }
+  r.truncated = steps_ >= options_.max_steps;
   r.reward = (cost_of(*before) - cost_of(*metrics_)) / scale_;
   // The state after the last step is terminal, and a terminal state's potential is 0:
   // then the shaped return is the plain return minus phi(s0) for every order, so
@@ -156,6 +192,31 @@ StepResult Env::step(int action) {
   r.info.cost = cost_of(*metrics_);
   r.observation = observation();
   return r;
+}
+
+// Back to the state before a refused step: the episode's applied passes replayed on
+// the initial module (passes are deterministic; refusals are rare and then cached).
+void Env::restore(uint64_t expected_hash) {
+  current_ = initial_;
+  for (int a : actions_) {
+    auto& pass = (*passes_)[static_cast<size_t>(a)];
+    if (!pass) pass = actions()[static_cast<size_t>(a)].make();
+    pass->run(current_);
+  }
+  hash_ = ir::structural_hash(current_);
+  if (hash_ != expected_hash)
+    throw Error(fmt::format("internal error: replaying the episode of '{}' did not reproduce its state", design_id_));
+}
+
+std::string Env::Refusals::find(uint64_t hash, int action) {
+  std::lock_guard<std::mutex> lock(mu);
+  const auto it = why.find({hash, action});
+  return it == why.end() ? std::string() : it->second;
+}
+
+void Env::Refusals::add(uint64_t hash, int action, const std::string& reason) {
+  std::lock_guard<std::mutex> lock(mu);
+  why.emplace(std::make_pair(hash, action), reason);
 }
 
 StepResult Env::step(const std::string& pass_name) {
@@ -209,10 +270,14 @@ void Env::append_observation(ObservationKind k, std::vector<double>& out) const 
       const auto& h = m.hardware;
       const auto& h0 = m0.hardware;
       for (auto [x, x0] : {std::pair{m.instructions(), m0.instructions()}, {f.flops, f0.flops},
-                           {f.transcendentals, f0.transcendentals}, {f.bytes_accessed, f0.bytes_accessed},
-                           {h.cycles, h0.cycles}, {h.energy_pj, h0.energy_pj}, {h.area, h0.area},
-                           {h.memory_bytes, h0.memory_bytes}})
+                           {f.transcendentals, f0.transcendentals}, {f.bytes_accessed, f0.bytes_accessed}})
         out.push_back(relative(x, x0));
+      // A hardware cost the model cannot compute (possible only when the reward does not
+      // need it) is observed as -1, never as a number that looks like a cost.
+      const bool known = h.known() && h0.known();
+      for (auto [x, x0] : {std::pair{h.cycles, h0.cycles}, {h.energy_pj, h0.energy_pj}, {h.area, h0.area},
+                           {h.memory_bytes, h0.memory_bytes}})
+        out.push_back(known ? relative(x, x0) : -1.0);
       break;
     }
     case ObservationKind::kHistory:
@@ -233,12 +298,28 @@ std::string Env::render() const {
   s += fmt::format("  instructions {:.0f} (initial {:.0f})  flops {:.4g}  transcendentals {:.4g}\n",
                    metrics_->instructions(), initial_metrics_->instructions(), metrics_->features.flops,
                    metrics_->features.transcendentals);
-  if (metrics_->has_hardware)
+  if (metrics_->has_hardware && !metrics_->hardware.known())
+    s += "  hardware cost unknown: " + metrics_->hardware.unknown + "\n";
+  else if (metrics_->has_hardware)
     s += fmt::format("  cycles {:.0f}  energy {:.4g} pJ  area {:.4f}  memory {:.0f} B\n", metrics_->hardware.cycles,
                      metrics_->hardware.energy_pj, metrics_->hardware.area, metrics_->hardware.memory_bytes);
   s += fmt::format("  cost {:.6g} (initial {:.6g})\n  passes:", cost(), initial_cost());
   for (int a : actions_) s += " " + action_name(a);
   return s + "\n";
+}
+
+CostableSplit split_costable(std::vector<std::pair<std::string, ir::Module>> graphs, const EnvOptions& o) {
+  CostableSplit out;
+  if (!needs_hardware(parse_reward_space(o.reward))) {
+    out.kept = std::move(graphs);
+    return out;
+  }
+  const Env env(o);
+  for (auto& [id, g] : graphs) {
+    if (std::string why = env.uncostable(g); !why.empty()) out.left_out.emplace_back(id, std::move(why));
+    else out.kept.emplace_back(std::move(id), std::move(g));
+  }
+  return out;
 }
 
 }  // namespace hlsgym::rl

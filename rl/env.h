@@ -16,12 +16,23 @@
 // phi(s), phi(s) = -(flops(s) + 2 transcendentals(s)) / (flops(s0) + 2 transcendentals(s0)),
 // and phi = 0 after the episode's last step (terminal): potential-based, so the optimal
 // order is unchanged (Ng et al. 1999).
+//
+// Honest hardware costs: a hardware reward is never computed from a guess. A state the
+// hardware model cannot cost (a while loop whose trip count is not proven, an op without
+// a cost model) is never entered: reset() on such a design throws hlsgym::Error (the
+// reason `report` gives, with its file:line), and a step whose pass would lead to one is
+// refused: the module stays as it was, info.refused and info.refusal say so, the reward
+// is 0 (plus shaping) as for a pass that changed nothing, and the pass is not part of
+// state() (so every order an agent or a search reports replays through costed states).
+// A refused step counts towards max_steps. uncostable() tells callers (train, evaluate,
+// collect) which designs to leave out before they start.
 #pragma once
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <unordered_map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "hwmodel/estimate.h"
@@ -54,6 +65,8 @@ struct EnvOptions {
 struct StepInfo {
   std::string pass;
   bool changed = false;
+  bool refused = false;  // the pass would have led to a state without a hardware cost
+  std::string refusal;   // why (when refused)
   double instructions = 0;
   double cost = 0;  // the reward space's cost of the new state
 };
@@ -102,10 +115,13 @@ class Env {
   double cost() const { return cost_of(*metrics_); }
   // The reward space's cost of any module, relative to this episode's initial state
   // where the space is relative (hw); e.g. the cost after XLA's default order.
-  double cost_of_module(const ir::Module& m) const;
+  // nullopt when the reward needs a hardware cost the model cannot compute for `m`.
+  std::optional<double> cost_of_module(const ir::Module& m) const;
+  // Why the reward space cannot cost module `m` (empty: it can). Cached like any state.
+  std::string uncostable(const ir::Module& m) const;
   double initial_cost() const { return cost_of(*initial_metrics_); }
   double reward_scale() const { return scale_; }
-  int steps() const { return static_cast<int>(actions_.size()); }
+  int steps() const { return steps_; }
   uint64_t state_hash() const { return hash_; }
   std::vector<double> observation() const;
   const EnvOptions& options() const { return options_; }
@@ -113,9 +129,12 @@ class Env {
 
  private:
   double cost_of(const Metrics& m) const;
+  std::string unknown_cost(const Metrics& m) const;  // empty: the reward space can cost m
+  bool hardware_reward_ = false;
   double potential(const Metrics& m) const;
   std::shared_ptr<const Metrics> measure(const ir::Module& m, uint64_t hash) const;
   void append_observation(ObservationKind k, std::vector<double>& out) const;
+  void restore(uint64_t expected_hash);
 
   EnvOptions options_;
   std::vector<ObservationKind> obs_kinds_;
@@ -127,9 +146,21 @@ class Env {
   // forks, which may run on other threads, hence the lock.
   struct DefaultCosts {
     std::mutex mu;
-    std::unordered_map<uint64_t, double> cost;
+    std::unordered_map<uint64_t, std::optional<double>> cost;
   };
   std::shared_ptr<DefaultCosts> default_costs_;
+  // (state hash, action) pairs refused because the pass leads to a state without a
+  // hardware cost, with the reason; shared by forks, so a refusal is found once.
+  struct PairHash {
+    size_t operator()(const std::pair<uint64_t, int>& p) const { return p.first * 31 + static_cast<size_t>(p.second); }
+  };
+  struct Refusals {
+    std::mutex mu;
+    std::unordered_map<std::pair<uint64_t, int>, std::string, PairHash> why;
+    std::string find(uint64_t hash, int action);
+    void add(uint64_t hash, int action, const std::string& reason);
+  };
+  std::shared_ptr<Refusals> refusals_;
   // One pass object per action, created lazily, shared by forks (passes keep no state
   // between runs beyond reusable scratch, which is not shared across threads: forks
   // used on other threads must call unshare_passes()).
@@ -140,7 +171,8 @@ class Env {
   ir::Module initial_, current_;
   uint64_t hash_ = 0;
   std::shared_ptr<const Metrics> metrics_, initial_metrics_;
-  std::vector<int> actions_;
+  std::vector<int> actions_;  // applied or no-op steps (refused ones are left out)
+  int steps_ = 0;             // every step, refused ones included
   std::vector<int> histogram_;
   bool reassociated_ = false;  // a pass that may reround floats has changed the module
   double scale_ = 1;
@@ -149,5 +181,14 @@ class Env {
   // Gives this env its own pass objects (for use on another thread than its origin).
   void unshare_passes();
 };
+
+// Graphs split by whether an environment with options `o` can cost them: all are kept
+// unless the reward needs a hardware cost the model cannot compute (then left out, with
+// the reason). train, collect and evaluate use it before they start.
+struct CostableSplit {
+  std::vector<std::pair<std::string, ir::Module>> kept;
+  std::vector<std::pair<std::string, std::string>> left_out;  // graph id, why
+};
+CostableSplit split_costable(std::vector<std::pair<std::string, ir::Module>> graphs, const EnvOptions& o);
 
 }  // namespace hlsgym::rl

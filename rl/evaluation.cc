@@ -16,14 +16,23 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// The env cost of `graph` after `order` (the real pass pipeline, as `optimize` runs it).
-double cost_after(const Env& env, const ir::Module& graph, const std::vector<std::string>& order) {
-  if (order.empty()) return env.cost_of_module(graph);
-  std::string spec;
-  for (const auto& p : order) spec += (spec.empty() ? "" : ",") + p;
+std::optional<double> checked_cost(const Env& env, const ir::Module& m, std::string& why) {
+  const auto c = env.cost_of_module(m);
+  if (!c) why = env.uncostable(m);
+  return c;
+}
+
+// The env cost of `graph` after `order` (the real pass pipeline, as `optimize` runs it);
+// nullopt when the result has no hardware cost.
+std::optional<double> cost_after(const Env& env, const ir::Module& graph, const std::vector<std::string>& order,
+                                 std::string& why) {
   ir::Module m = graph;
-  passes::parse_order(spec).pipeline->run(m);
-  return env.cost_of_module(m);
+  if (!order.empty()) {
+    std::string spec;
+    for (const auto& p : order) spec += (spec.empty() ? "" : ",") + p;
+    passes::parse_order(spec).pipeline->run(m);
+  }
+  return checked_cost(env, m, why);
 }
 
 double geomean(const std::vector<double>& v) {
@@ -45,7 +54,7 @@ double baseline_cost(const ir::Module& g, const std::string& id, const EnvOption
   so.budget_seconds = budget_s;
   so.seed = seed;
   so.patience = 1 << 30;  // the wall clock is the budget
-  return search(g, id, env, so).cost;
+  return search(g, id, env, so).cost;  // a search state is always costed (search.h)
 }
 
 }  // namespace
@@ -59,17 +68,36 @@ EvalReport evaluate_policy(const std::vector<std::pair<std::string, ir::Module>>
   int at_least = 0;
   for (const auto& [id, g] : graphs) {
     Env env(env_options);
-    env.reset(g, id, o.seed);
     GraphEval e;
     e.graph = id;
+    if (std::string why = env.uncostable(g); !why.empty()) {
+      e.uncostable = "initial state: " + why;
+      ++rep.uncostable;
+      rep.uncostable_states += env.cache().uncostable_states();
+      rep.graphs.push_back(std::move(e));
+      continue;
+    }
+    env.reset(g, id, o.seed);
     e.initial = env.initial_cost();
+    std::string why;
     ir::Module d = g;
     passes::make_default_order()->run(d);
-    e.default_cost = env.cost_of_module(d);
+    const auto default_cost = checked_cost(env, d, why);
+    if (!default_cost) e.uncostable = "after the default order: " + why;
     const auto t0 = std::chrono::steady_clock::now();
     e.order = policy.order(g, id);
     e.policy_seconds = seconds_since(t0);
-    e.policy_cost = cost_after(env, g, e.order);
+    const auto policy_cost = cost_after(env, g, e.order, why);
+    if (!policy_cost && e.uncostable.empty()) e.uncostable = "after the policy's order: " + why;
+    rep.uncostable_states += env.cache().uncostable_states();
+    rep.refused_steps += env.cache().refused_steps();
+    if (!e.uncostable.empty()) {
+      ++rep.uncostable;
+      rep.graphs.push_back(std::move(e));
+      continue;
+    }
+    e.default_cost = *default_cost;
+    e.policy_cost = *policy_cost;
     e.ratio = ratio(e.initial, e.default_cost, e.policy_cost);
     if (e.ratio) ratios.push_back(*e.ratio);
     else ++rep.undefined_ratio;
@@ -88,7 +116,7 @@ EvalReport evaluate_policy(const std::vector<std::pair<std::string, ir::Module>>
   rep.geomean_speedup = geomean(speedups);
   rep.geomean_ratio_random = geomean(random_ratios);
   rep.geomean_ratio_greedy = geomean(greedy_ratios);
-  rep.at_least_default = graphs.empty() ? 0 : static_cast<double>(at_least) / static_cast<double>(graphs.size());
+  rep.at_least_default = rep.costed() == 0 ? 0 : static_cast<double>(at_least) / static_cast<double>(rep.costed());
   return rep;
 }
 

@@ -4,6 +4,10 @@
 // default order gains nothing: those graphs are listed apart), the geomean of the defined
 // ratios, the share of graphs where R <= D, and for hardware rewards the speed-up D / R.
 // Random and greedy search run as baselines with the policy's wall-clock time per graph.
+// With a hardware reward, a graph whose initial state, default-order result or policy
+// result the hardware model cannot cost (a loop of unproven trip count, an op without a
+// cost model) is listed with `uncostable` set and left out of every aggregate: no number
+// of the table is a guess.
 #pragma once
 #include <functional>
 #include <optional>
@@ -35,6 +39,7 @@ struct GraphEval {
   double policy_seconds = 0;
   std::vector<std::string> order;
   std::optional<double> random_cost, greedy_cost;
+  std::string uncostable;  // non-empty: which state has no hardware cost and why (costs above unset)
 };
 
 struct EvalReport {
@@ -45,6 +50,10 @@ struct EvalReport {
   double geomean_speedup = 0;    // D / R over graphs with R > 0
   int undefined_ratio = 0;       // graphs where the default order gains nothing
   double geomean_ratio_random = 0, geomean_ratio_greedy = 0;
+  int uncostable = 0;             // graphs left out: a state without a hardware cost
+  int64_t uncostable_states = 0;  // distinct states met that had none
+  int64_t refused_steps = 0;      // search/policy steps refused for that reason
+  size_t costed() const { return graphs.size() - static_cast<size_t>(uncostable); }
 };
 
 EvalReport evaluate_policy(const std::vector<std::pair<std::string, ir::Module>>& graphs, const EnvOptions& env,

@@ -29,6 +29,8 @@ class GraphTrainEnv final : public TrainEnv {
   // metrics of every state met, the default order's cost per graph), so what one worker
   // measured is free to the others; the episode and the pass objects are its own.
   std::unique_ptr<GraphTrainEnv> worker_copy() const;
+  // The state caches shared with worker copies (uncostable states, refused steps).
+  const MetricsCache& cache() const { return env_.cache(); }
 
  private:
   GraphTrainEnv(const GraphTrainEnv&) = default;

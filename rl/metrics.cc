@@ -1,5 +1,11 @@
 #include "rl/metrics.h"
 
+#include <fmt/core.h>
+
+#include <limits>
+
+#include "ir/error.h"
+
 namespace hlsgym::rl {
 
 MetricsCache::MetricsCache(const hwmodel::Target* target, hwmodel::EstimateOptions options)
@@ -12,6 +18,20 @@ HardwareCost hardware_cost(const ir::Module& m, const hwmodel::Target& t, const 
   c.energy_pj = e.energy_pj;
   c.memory_bytes = static_cast<double>(e.memory_bytes);
   c.area = e.utilization.dsp + e.utilization.lut + e.utilization.ff + e.utilization.bram18k;
+  if (e.uncosted_ops.empty() && e.unknown_trip_counts == 0) return c;
+  // What `report` says about it: the strict estimate's error, with the op's file:line
+  // (a lowering error comes before any fit check, so this is the first unknown).
+  hwmodel::EstimateOptions strict = o;
+  strict.lenient = false;
+  try {
+    hwmodel::estimate(m, t, strict);
+    c.unknown = "the hardware model had to guess a cost";  // not expected: lenient guessed, strict did not
+  } catch (const Error& err) {
+    c.unknown = err.what();
+  }
+  if (c.unknown.empty()) c.unknown = fmt::format("{} ops without a cost model, {} loops of unknown trip count",
+                                                 e.uncosted_ops.size(), e.unknown_trip_counts);
+  c.cycles = c.energy_pj = c.memory_bytes = c.area = std::numeric_limits<double>::quiet_NaN();  // not costs
   return c;
 }
 
@@ -38,7 +58,10 @@ std::shared_ptr<const Metrics> MetricsCache::get(const ir::Module& m, uint64_t h
   }
   std::lock_guard lock(mu_);
   auto& slot = map_[hash];
-  if (!slot || (!slot->has_hardware && fresh->has_hardware)) slot = fresh;
+  if (!slot || (!slot->has_hardware && fresh->has_hardware)) {
+    if (fresh->has_hardware && !fresh->hardware.known()) ++uncostable_;
+    slot = fresh;
+  }
   return slot;
 }
 

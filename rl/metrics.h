@@ -7,6 +7,7 @@
 #include <memory>
 #include <atomic>
 #include <mutex>
+#include <string>
 #include <unordered_map>
 
 #include "hwmodel/estimate.h"
@@ -19,6 +20,11 @@ struct HardwareCost {
   double cycles = 0, energy_pj = 0, memory_bytes = 0;
   // Sum of the FPGA utilization fractions (DSP + LUT + FF + BRAM); 0 on a CPU target.
   double area = 0;
+  // Empty when the numbers above are the hardware model's; otherwise why the model
+  // cannot cost this state (a while loop whose trip count is not proven, an op without
+  // a cost model: `report`'s error, with its file:line), and the numbers are not costs.
+  std::string unknown;
+  bool known() const { return unknown.empty(); }
 };
 
 struct Metrics {
@@ -37,15 +43,22 @@ class MetricsCache {
   size_t size() const;
   int64_t hits() const { return hits_; }
   int64_t misses() const { return misses_; }
+  // Distinct states met whose hardware cost could not be computed, and environment
+  // steps refused because they would have led to one (Env::step).
+  int64_t uncostable_states() const { return uncostable_; }
+  int64_t refused_steps() const { return refused_; }
+  void count_refused_step() { ++refused_; }
 
  private:
   const hwmodel::Target* target_;
   hwmodel::EstimateOptions options_;
   mutable std::mutex mu_;
   std::unordered_map<uint64_t, std::shared_ptr<Metrics>> map_;
-  std::atomic<int64_t> hits_{0}, misses_{0};
+  std::atomic<int64_t> hits_{0}, misses_{0}, uncostable_{0}, refused_{0};
 };
 
+// The estimate as the environment's costs. Never a guess: when the estimate had to
+// cost an op as a memory move or a loop as one trip (lenient), `unknown` says why.
 HardwareCost hardware_cost(const ir::Module& m, const hwmodel::Target& t, const hwmodel::EstimateOptions& o);
 
 }  // namespace hlsgym::rl

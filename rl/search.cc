@@ -259,6 +259,8 @@ SearchResult search(const ir::Module& design, const std::string& design_id, cons
   ir::Module d = design;
   passes::make_default_order()->run(d);
   r.default_cost = base.cost_of_module(d);
+  if (!r.default_cost) r.default_uncostable = base.uncostable(d);
+  r.refused = base.cache().refused_steps();
   Env replay = base.fork();
   for (int a : best.actions) replay.step(a);
   r.instructions = replay.metrics().instructions();

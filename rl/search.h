@@ -11,8 +11,12 @@
 //               reachable state space within max_len closes inside the budget
 // Every evaluation is one environment step (one pass run); `evaluations` counts them.
 // Costs are the env's cost (lower is better); the order replays through `optimize`.
+// With a hardware reward every state searched has a real hardware cost: a design the
+// model cannot cost is an Error, and steps into uncostable states are refused by the
+// environment (counted in `refused`), so the best state is never a guess.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,13 +44,16 @@ struct SearchOptions {
 
 struct SearchResult {
   std::vector<std::string> order;
-  double cost = 0, initial_cost = 0, default_cost = 0;
+  double cost = 0, initial_cost = 0;
+  std::optional<double> default_cost;  // nullopt: the default order's result has no hardware cost
+  std::string default_uncostable;      // why, then
   double instructions = 0;
   int64_t evaluations = 0;
   int64_t states = 0;       // distinct states seen (beam, exhaustive)
   double seconds = 0;
   bool optimal = false;     // exhaustive proved optimality
   bool budget_exhausted = false;
+  int64_t refused = 0;      // steps refused: the pass led to a state without a hardware cost
 };
 
 SearchResult search(const ir::Module& design, const std::string& design_id, const EnvOptions& env,

@@ -222,6 +222,9 @@ SimResult simulate(const ir::Module& m, const EmittedDesign& d, const Files& f, 
     throw Error(fmt::format("rtl: the simulation failed (exit {}); log: {}: {}", rc, log.string(), read_text(log)));
   std::ifstream res(results);
   for (int64_t v = 0; v < o.vectors; ++v) check_vector(res, m, d, o, v, r);
+  std::string word;
+  if (!(res >> word >> r.restart_interval) || word != "restart")
+    throw Error("rtl: the simulation results end before the restart interval");
   return r;
 }
 

@@ -63,6 +63,7 @@ struct SimResult {
   int64_t estimated_cycles = 0;
   int64_t measured_cycles = 0;   // start to done, the largest over the vectors
   int64_t min_measured_cycles = 0;
+  int64_t restart_interval = 0;  // clock edges from an accepted start to the next, start held high
   int timeouts = 0;
   std::optional<Mismatch> first;
   double build_seconds = 0, run_seconds = 0;

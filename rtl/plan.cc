@@ -27,12 +27,40 @@ int PlanContext::buffer_of(InstrId value) const {
   return l.buffer;
 }
 
+int PlanContext::rom_of(InstrId i) const {
+  if (auto it = roms.find(i); it != roms.end()) return it->second;
+  const ir::Literal& l = m.literal(i);
+  if (l.elided()) refuse(i, "elided constants ({...}) have no values to put in hardware");
+  Buffer b;
+  b.origin = Buffer::kConstant;
+  b.name = fmt::format("rom{}", plan.buffers.size());
+  b.type = m.shape(i).element_type();
+  b.elements = m.shape(i).element_count();
+  b.instr = i;
+  for (int64_t k = 0; k < b.elements; ++k) b.init.push_back(literal_bits(l, k));
+  plan.buffers.push_back(std::move(b));
+  const int id = static_cast<int>(plan.buffers.size()) - 1;
+  roms.emplace(i, id);
+  return id;
+}
+
 void PlanContext::refuse(InstrId i, const std::string& why) const {
   throw Error(fmt::format("rtl: op {} ('{}'): {}", ir::name(m.opcode(i)), m.name(i), why),
               {m.source_file(), m.payload(i).line});
 }
 
 }  // namespace plan_detail
+
+int64_t TaskPlan::lane_first(int q) const {
+  if (split > 1) return q / split;
+  return q * loops.per_lane;
+}
+
+int64_t TaskPlan::lane_count(int q) const {
+  if (q >= lanes) return 0;
+  if (split > 1) return std::clamp<int64_t>(terms - (q % split) * chunk, 0, chunk);
+  return std::clamp<int64_t>(outputs - q * loops.per_lane, 0, loops.per_lane);
+}
 
 namespace {
 
@@ -201,6 +229,10 @@ class Planner {
       return;
     }
     if (ops.size() != 1) c_.refuse(i, "expected one operand");
+    if (op == Opcode::kBitcastConvert &&
+        ir::bit_width(m_.shape(i).element_type()) != ir::bit_width(m_.shape(ops[0]).element_type()))
+      c_.refuse(i, "bitcast-convert between element types of different widths is not supported (memories hold one "
+                   "element per word)");
     if (m_.shape(i).element_type() == ElementType::kPred || m_.shape(ops[0]).element_type() == ElementType::kPred)
       if (op == Opcode::kBitcastConvert && m_.shape(i).element_type() != m_.shape(ops[0]).element_type())
         c_.refuse(i, "bitcast-convert to or from pred is not supported");

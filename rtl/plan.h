@@ -5,21 +5,21 @@
 // - Buffer: one array value that owns storage (an entry parameter, a constant or a
 //   computing task's result). Aliases (reshape, bitcast, tuple, get-tuple-element)
 //   read their operand's buffer. Every buffer lives on a binding track.
-// - Track: one storage vector, as large as the largest buffer the binding's left-edge
-//   allocation put on it; buffers on a track never overlap in time. Elements are packed
-//   little-endian at their byte width, exactly as ir::Literal stores them, so a bitcast
-//   is a plain reinterpretation of the same bits.
+// - Track: one memory, as large as the largest buffer the binding's left-edge allocation
+//   put on it; buffers on a track never overlap in time. One element per word; a
+//   bitcast reads the same words at another type of the same width.
 // - Unit: one functional-unit instance of the binding, with its lanes; the tasks bound to
 //   it issue through it one after another (the binding guarantees their issue windows
 //   [start, start + busy) do not overlap).
-// - TaskPlan: one computing task: when it issues, on which unit, and for each lane and
-//   issue cycle which item it computes, with the static sources of its operands.
+// - TaskPlan: one computing task: when it issues, on which unit, the loop nest it runs on
+//   each lane, and its operands as index expressions over the loop counters.
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "hwmodel/estimate.h"
+#include "rtl/index_expr.h"
 #include "ir/literal.h"
 #include "ir/module.h"
 
@@ -29,15 +29,22 @@ namespace hlsgym::rtl {
 int datapath_width(ir::ElementType t);
 int storage_width(ir::ElementType t);
 
-// One operand value for one item: an element of a buffer, a constant, the lane's partial
-// sum (kAcc: a reduction split over lanes), an element at `index` plus the task's run-time
-// offset (kDyn: dynamic-slice), or nothing (a padding term the item skips, or the unused
-// accumulator of a chunk's first term).
-struct Source {
-  enum Kind : uint8_t { kNone, kRead, kConst, kAcc, kDyn } kind = kNone;
-  int32_t buffer = -1;
-  int64_t index = 0;   // element index in the buffer, at the leaf's element type
-  uint64_t bits = 0;   // kConst: the value at the leaf's datapath width
+// One way a leaf gets its value for the current item: the first alternative whose guard
+// holds gives it. A read's element index, an index value (iota) and the guards are index
+// expressions (index_expr.h) over the task's loop counters, evaluated by the hardware.
+struct Alt {
+  enum Kind : uint8_t {
+    kRead,   // element `index` of `buffer`
+    kConst,  // `bits`
+    kIndex,  // the value of index expression `index` (iota)
+    kAcc,    // the lane's partial sum (a reduction split over lanes)
+    kSlot,   // the output so far: the accumulator register of the item's slot
+    kNone,   // nothing (the unused accumulator of a chunk's first term)
+  } kind = kRead;
+  Guard guard;
+  int buffer = -1;
+  int index = -1;
+  uint64_t bits = 0;  // kConst: the value at the leaf's datapath width
 };
 
 // A scalar expression over the leaves of a task (operand values of the current item).
@@ -60,30 +67,44 @@ struct Expr {
   }
 };
 
+// When no alternative holds, the item is a term the task skips (window padding).
 struct Leaf {
   ir::ElementType type{};
-  std::vector<Source> sources;  // by item id
+  std::vector<Alt> alts;
 };
 
 // How a task's items flow through its unit.
 enum class Engine : uint8_t {
-  kStream,  // item = output element; value = expr(leaves) at issue, written `depth` cycles later
-  kReduce,  // item = (output, term); value = combiner(acc leaf, x leaf) at issue, written back
-  kMac,     // item = (output, term); product at issue, accumulated `mul_depth` cycles later
+  kStream,  // item = output element; value = expr(leaves) after the read, written at `depth` - 1
+  kReduce,  // item = (output, term); value = combiner(acc leaf, x leaf) after the read
+  kMac,     // item = (output, term); product after the read, accumulated at stage `mul_depth`
 };
 
-// dynamic-slice: one start index, clamped to [0, max] and scaled by `stride`.
+// dynamic-slice: one start index, clamped to [0, max]; index expressions read it as
+// run-time value `dim` (IxNode::kDyn).
 struct DynStart {
   int buffer = -1;  // the scalar holding it
   ir::ElementType type{};
-  int64_t max = 0, stride = 1;
+  int64_t max = 0;
 };
 
-struct Item {
-  int64_t id = -1;   // -1: this lane idles in this cycle
-  int64_t out = 0;   // output element it writes
-  bool first = false, skip = false;
-  bool seed = false;  // split reduce: the first term of a chunk other than the first (value = x)
+// The loop nest a task runs on each lane. Counters: the output index (one counter per
+// output dimension, IxPool variables 0 .. out_dims.size() - 1) and, for accumulating
+// tasks, the term index (variables after them, over term_dims, row-major as the
+// interpreter sums). Lane q's share and order (hwmodel/timing.h):
+// - stream: flat outputs [q c, min(N, (q + 1) c)), c = per_lane, one per cycle.
+// - accumulate: outputs q p .. q p + p - 1 (p = per_lane) in groups of `group` outputs,
+//   one slot per cycle over `period` slots (slots past the group idle), one term per
+//   output per round, all rounds of a group before the next (hwmodel/timing.h).
+// - split: output q / split, terms [(q % split) chunk, ...), one every `period` cycles.
+struct LoopNest {
+  std::vector<int64_t> out_dims, term_dims;
+  int64_t per_lane = 1;
+  int64_t period = 1;
+  int64_t group = 1;   // accumulate: outputs in flight per lane (accumulator registers)
+  int out_flat = -1;   // ix: the flat output index
+  int term_flat = -1;  // ix: the flat term index (accumulating tasks)
+  int vars() const { return static_cast<int>(out_dims.size() + term_dims.size()); }
 };
 
 struct TaskPlan {
@@ -95,15 +116,16 @@ struct TaskPlan {
   int slot = 0;       // its number among the unit's tasks
   int64_t start = 0, busy = 0, latency = 0;
   int lanes = 1;
-  int depth = 1;      // issue to write: stream/reduce: unit depth; mac: multiplier + adder
-  int mul_depth = 0;  // mac only
+  int depth = 1;      // issue to write: the read stage, then the unit (mac: multiplier + adder)
+  int mul_depth = 0;  // accumulating tasks: stages before the accumulator (read, multiplier)
   int out_buffer = -1;
   ir::ElementType out_type{};
   int64_t outputs = 0, terms = 1;  // P and K (stream: outputs elements, terms 1)
   Expr expr;                       // stream and reduce (reduce: leaf 0 = acc, leaf 1 = x)
   std::vector<Leaf> leaves;        // mac: leaf 0 = lhs/input, leaf 1 = rhs/kernel
-  std::vector<std::vector<Item>> items;  // [lane][issue cycle]
-  bool has_skips = false;
+  IxPool ix;                       // the index expressions of leaves and guards
+  LoopNest loops;
+  bool has_skips = false;          // some item skips its term (window padding)
   // More lanes than outputs (hwmodel/timing.h): lane q accumulates chunk q % split of
   // output q / split (`chunk` terms each) in a partial register; an adder tree of
   // ceil(log2 split) levels of the adder's depth joins the partials.
@@ -112,7 +134,10 @@ struct TaskPlan {
   ir::Opcode combiner = ir::Opcode::kAdd;  // the tree's op (reduce: its combiner)
   bool simple_combiner = false;            // the combiner is one associative, commutative op
   std::vector<DynStart> dyn;  // dynamic-slice: the start indices, per operand dimension
-  int64_t dyn_elements = 0;   // dynamic-slice: elements of the sliced operand
+  int skip_leaf() const { return engine == Engine::kMac ? 0 : 1; }
+  // Lane q's first output (stream: flat element), its count, and for a split its first term.
+  int64_t lane_first(int q) const;
+  int64_t lane_count(int q) const;
   int add_depth() const { return depth - mul_depth; }
   // The cycle (from start) at which tree level `level` (1-based) is computed; its result
   // is registered at the end of that cycle.
@@ -127,7 +152,7 @@ struct Buffer {
   int track = -1;
   int param = -1;                   // kParameter: parameter number
   ir::InstrId instr = ir::kNoId;    // kConstant: the constant; kTask: the producer
-  std::vector<uint64_t> init;       // kConstant: element bits
+  std::vector<uint64_t> init;       // kConstant: element bits (a ROM in the Verilog)
 };
 
 struct Track {

@@ -1,8 +1,8 @@
 // ExprBuilder: one task's element computation as a scalar expression over leaves.
 // Index-mapping ops (broadcast, transpose, slice, reverse, reshape, iota, pad,
-// concatenate) vanish into the leaves' per-item sources: a leaf says, for every item,
-// which buffer element (or constant) it reads, so the hardware needs no address
-// arithmetic, only a multiplexer per leaf driven by the issue counter.
+// concatenate) vanish into the leaves' index expressions: a leaf says which buffer
+// element it reads as a function of the task's loop counters, so the hardware computes
+// the address (index_expr.h) and the Verilog does not grow with the tensors.
 #include <fmt/core.h>
 
 #include "rtl/plan_internal.h"
@@ -50,9 +50,10 @@ bool supported_elementwise(Opcode op) {
 }
 
 
-ExprBuilder::Index ExprBuilder::identity() const {
-  Index idx(static_cast<size_t>(items_));
-  for (int64_t e = 0; e < items_; ++e) idx[e] = e;
+ExprBuilder::Index ExprBuilder::output_index() {
+  Index idx;
+  for (size_t d = 0; d < tp_.loops.out_dims.size(); ++d)
+    idx.push_back(tp_.ix.var(static_cast<int>(d), tp_.loops.out_dims[d]));
   return idx;
 }
 
@@ -65,24 +66,24 @@ int ExprBuilder::leaf(Leaf l) {
   return tp_.expr.add(n);
 }
 
-int ExprBuilder::read_leaf(int buffer, ElementType type, const Index& idx) {
-  auto key = std::make_tuple(buffer, type, idx);
+int ExprBuilder::read_alt_leaf(ElementType type, int buffer, int flat) {
+  auto key = std::make_tuple(buffer, type, flat);
   if (auto it = reads_.find(key); it != reads_.end()) return it->second;
   Leaf l;
   l.type = type;
-  l.sources.resize(idx.size());
-  for (size_t e = 0; e < idx.size(); ++e) l.sources[e] = {Source::kRead, buffer, idx[e], 0};
+  Alt a;
+  a.kind = Alt::kRead;
+  a.buffer = buffer;
+  a.index = flat;
+  l.alts.push_back(std::move(a));
   const int n = leaf(std::move(l));
   reads_.emplace(std::move(key), n);
   return n;
 }
 
-int ExprBuilder::const_leaf(ElementType type, const std::vector<uint64_t>& bits) {
-  Leaf l;
-  l.type = type;
-  l.sources.resize(bits.size());
-  for (size_t e = 0; e < bits.size(); ++e) l.sources[e] = {Source::kConst, -1, 0, bits[e]};
-  return leaf(std::move(l));
+int ExprBuilder::read_leaf(InstrId value, const Index& idx) {
+  const ir::Shape& s = c_.m.shape(value);
+  return read_alt_leaf(s.element_type(), c_.buffer_of(value), tp_.ix.ravel(idx, s.dims()));
 }
 
 int ExprBuilder::constant(ElementType type, uint64_t bits) {
@@ -102,80 +103,86 @@ int ExprBuilder::op(Opcode o, ElementType type, std::vector<int> args) {
   return tp_.expr.add(std::move(n));
 }
 
-// Where each item's element of operand 0 lies, for the ops that only move elements.
-ExprBuilder::Index ExprBuilder::remap(InstrId i, const Index& idx) const {
+// Where element `idx` of the op's result lies in operand 0, for the ops that only move
+// elements.
+ExprBuilder::Index ExprBuilder::remap(InstrId i, const Index& o) {
   const ir::Module& m = c_.m;
   const ir::Attributes& a = m.attrs(i);
   const std::vector<int64_t>& od = m.shape(i).dims();
   const std::vector<int64_t>& id = m.shape(m.operand(i, 0)).dims();
-  Index out(idx.size());
-  for (size_t e = 0; e < idx.size(); ++e) {
-    const std::vector<int64_t> o = unravel(idx[e], od);
-    std::vector<int64_t> s(id.size(), 0);
-    switch (m.opcode(i)) {
-      case Opcode::kBroadcast:
-        for (size_t k = 0; k < a.dimensions.size(); ++k) s[k] = o[a.dimensions[k]];
-        break;
-      case Opcode::kTranspose:
-        for (size_t k = 0; k < a.dimensions.size(); ++k) s[a.dimensions[k]] = o[k];
-        break;
-      case Opcode::kSlice:
-        for (size_t k = 0; k < o.size(); ++k) s[k] = a.slice[k].start + o[k] * a.slice[k].stride;
-        break;
-      case Opcode::kReverse:
-        s = o;
-        for (int64_t d : a.dimensions) s[d] = id[d] - 1 - o[d];
-        break;
-      default:  // reshape, bitcast, copy: the same row-major element
-        out[e] = idx[e];
-        continue;
-    }
-    out[e] = ravel(s, id);
+  IxPool& ix = tp_.ix;
+  Index s(id.size(), -1);
+  switch (m.opcode(i)) {
+    case Opcode::kBroadcast:
+      for (size_t k = 0; k < a.dimensions.size(); ++k) s[k] = o[a.dimensions[k]];
+      return s;
+    case Opcode::kTranspose:
+      for (size_t k = 0; k < a.dimensions.size(); ++k) s[a.dimensions[k]] = o[k];
+      return s;
+    case Opcode::kSlice:
+      for (size_t k = 0; k < o.size(); ++k) s[k] = ix.add_const(ix.scale(o[k], a.slice[k].stride), a.slice[k].start);
+      return s;
+    case Opcode::kReverse:
+      s = o;
+      for (int64_t d : a.dimensions) s[d] = ix.linear({{o[d], -1}}, id[d] - 1);
+      return s;
+    default:  // reshape, bitcast, copy: the same row-major element
+      if (od == id) return o;
+      return ix.unravel(ix.ravel(o, od), id);
   }
-  return out;
 }
 
-// pad, concatenate and iota choose per item among operands and constants: one leaf whose
-// sources say which (their operands must be buffers, i.e. outside any fused body).
-int ExprBuilder::movement(InstrId i, const Index& idx) {
+// pad, concatenate and iota choose among operands and constants by the output index:
+// one leaf whose guarded alternatives say which (their operands must be buffers, i.e.
+// outside any fused body).
+int ExprBuilder::movement(InstrId i, const Index& o) {
   const ir::Module& m = c_.m;
   const ir::Shape& out = m.shape(i);
+  IxPool& ix = tp_.ix;
   Leaf l;
   l.type = out.element_type();
-  l.sources.resize(idx.size());
-  for (size_t e = 0; e < idx.size(); ++e) {
-    const std::vector<int64_t> o = unravel(idx[e], out.dims());
-    Source& src = l.sources[e];
-    if (m.opcode(i) == Opcode::kIota) {
-      src = {Source::kConst, -1, 0, static_cast<uint64_t>(o[m.attrs(i).iota_dimension])};
-      if (l.type == ElementType::kPred) src.bits &= 1;
-      continue;
+  if (m.opcode(i) == Opcode::kIota) {
+    Alt a;
+    a.kind = Alt::kIndex;
+    a.index = o[m.attrs(i).iota_dimension];
+    l.alts.push_back(a);
+    return leaf(std::move(l));
+  }
+  if (m.opcode(i) == Opcode::kPad) {
+    const auto& pads = m.attrs(i).padding;
+    const ir::Shape& in = m.shape(m.operand(i, 0));
+    Alt inside;
+    inside.kind = Alt::kRead;
+    inside.buffer = c_.buffer_of(m.operand(i, 0));
+    Index s(o.size());
+    for (size_t d = 0; d < o.size(); ++d) {
+      const int64_t step = pads[d].interior + 1;
+      const int u = ix.add_const(o[d], -pads[d].low);
+      ix.require(inside.guard, u, 0, (in.dim(static_cast<int64_t>(d)) - 1) * step, step);
+      s[d] = ix.div(u, step);
     }
-    if (m.opcode(i) == Opcode::kPad) {
-      const auto& pads = m.attrs(i).padding;
-      const ir::Shape& in = m.shape(m.operand(i, 0));
-      std::vector<int64_t> s(o.size());
-      bool inside = true;
-      for (size_t d = 0; d < o.size() && inside; ++d) {
-        const int64_t u = o[d] - pads[d].low;
-        const int64_t step = pads[d].interior + 1;
-        if (u < 0 || u % step != 0 || u / step >= in.dim(static_cast<int64_t>(d))) inside = false;
-        s[d] = u / step;
-      }
-      src = inside ? Source{Source::kRead, c_.buffer_of(m.operand(i, 0)), ravel(s, in.dims()), 0}
-                   : Source{Source::kRead, c_.buffer_of(m.operand(i, 1)), 0, 0};
-      continue;
-    }
-    const int64_t cd = m.attrs(i).dimensions.at(0);  // concatenate
-    std::vector<int64_t> s = o;
-    for (InstrId part : m.operands(i)) {
-      const ir::Shape& ps = m.shape(part);
-      if (s[cd] < ps.dim(cd)) {
-        src = {Source::kRead, c_.buffer_of(part), ravel(s, ps.dims()), 0};
-        break;
-      }
-      s[cd] -= ps.dim(cd);
-    }
+    inside.index = ix.ravel(s, in.dims());
+    if (!inside.guard.never) l.alts.push_back(std::move(inside));
+    Alt value;
+    value.kind = Alt::kRead;
+    value.buffer = c_.buffer_of(m.operand(i, 1));
+    value.index = ix.constant(0);
+    l.alts.push_back(std::move(value));
+    return leaf(std::move(l));
+  }
+  const int64_t cd = m.attrs(i).dimensions.at(0);  // concatenate
+  int64_t offset = 0;
+  for (InstrId part : m.operands(i)) {
+    const ir::Shape& ps = m.shape(part);
+    Alt a;
+    a.kind = Alt::kRead;
+    a.buffer = c_.buffer_of(part);
+    ix.require(a.guard, o[cd], offset, offset + ps.dim(cd) - 1);
+    Index s = o;
+    s[cd] = ix.add_const(o[cd], -offset);
+    a.index = ix.ravel(s, ps.dims());
+    offset += ps.dim(cd);
+    if (!a.guard.never) l.alts.push_back(std::move(a));
   }
   return leaf(std::move(l));
 }
@@ -192,9 +199,10 @@ int ExprBuilder::elementwise(InstrId i, const Index& idx) {
   std::vector<int> args;
   for (InstrId a : m.operands(i)) {
     // select's predicate and clamp's bounds may be scalars broadcast to every element
-    const bool scalar = m.shape(a).element_count() == 1 && n != 1;
-    args.push_back(node(a, scalar ? Index(idx.size(), 0) : idx));
+    const bool scalar = m.shape(a).rank() == 0 && m.shape(i).rank() != 0;
+    args.push_back(node(a, scalar ? Index{} : idx));
   }
+  (void)n;
   const int r = op(o, m.shape(i).element_type(), std::move(args));
   if (o == Opcode::kCompare) tp_.expr.nodes[r].direction = m.attrs(i).direction.value_or(ir::ComparisonDirection::kEq);
   return r;
@@ -202,8 +210,7 @@ int ExprBuilder::elementwise(InstrId i, const Index& idx) {
 
 int ExprBuilder::node(InstrId i, const Index& idx) {
   const ir::Module& m = c_.m;
-  if (i != root_ && m.computation_of(i) == m.entry())
-    return read_leaf(c_.buffer_of(i), m.shape(i).element_type(), idx);
+  if (i != root_ && m.computation_of(i) == m.entry()) return read_leaf(i, idx);
   const auto key = std::make_pair(i, idx);
   if (auto it = memo_.find(key); it != memo_.end()) return it->second;
   int r = -1;
@@ -216,13 +223,8 @@ int ExprBuilder::node(InstrId i, const Index& idx) {
     case Opcode::kConstant: {
       const ir::Literal& l = m.literal(i);
       if (l.is_tuple()) c_.refuse(i, "tuple constants are not supported");
-      if (m.shape(i).element_count() == 1) {
-        r = constant(m.shape(i).element_type(), literal_bits(l, 0));
-      } else {
-        std::vector<uint64_t> bits(idx.size());
-        for (size_t e = 0; e < idx.size(); ++e) bits[e] = literal_bits(l, idx[e]);
-        r = const_leaf(m.shape(i).element_type(), bits);
-      }
+      if (m.shape(i).element_count() == 1) r = constant(m.shape(i).element_type(), literal_bits(l, 0));
+      else r = read_alt_leaf(m.shape(i).element_type(), c_.rom_of(i), tp_.ix.ravel(idx, m.shape(i).dims()));
       break;
     }
     case Opcode::kFusion: case Opcode::kMap: {
@@ -245,7 +247,7 @@ int ExprBuilder::node(InstrId i, const Index& idx) {
       const ElementType from = m.shape(m.operand(i, 0)).element_type(), to = m.shape(i).element_type();
       if (ir::bit_width(from) != ir::bit_width(to) || (from != to && (from == ElementType::kPred || to == ElementType::kPred)))
         c_.refuse(i, "a bitcast that changes the element width inside a fused body is not supported");
-      r = op(Opcode::kBitcastConvert, to, {node(m.operand(i, 0), idx)});
+      r = op(Opcode::kBitcastConvert, to, {node(m.operand(i, 0), o == Opcode::kBitcast ? remap(i, idx) : idx)});
       break;
     }
     default:

@@ -3,6 +3,7 @@
 #pragma once
 #include <functional>
 #include <map>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -26,9 +27,12 @@ class PlanContext {
   const hwmodel::Target& t;
   Plan& plan;
   std::vector<Loc> loc;  // by instruction
+  mutable std::map<ir::InstrId, int> roms;  // constants inside fused bodies -> their ROM buffer
 
   // The buffer an array operand lives in (throws for tuples and unplaced values).
   int buffer_of(ir::InstrId value) const;
+  // The ROM buffer holding constant `i` (made on first use).
+  int rom_of(ir::InstrId i) const;
   // A user-facing refusal naming the op, its name and its design line.
   [[noreturn]] void refuse(ir::InstrId i, const std::string& why) const;
 };
@@ -44,38 +48,39 @@ bool supported_elementwise(ir::Opcode op);
 std::vector<int64_t> unravel(int64_t linear, const std::vector<int64_t>& dims);
 int64_t ravel(const std::vector<int64_t>& index, const std::vector<int64_t>& dims);
 
-// Builds scalar expressions; nodes for the same (instruction, per-item index) are shared.
+// Builds scalar expressions; nodes for the same (instruction, index) are shared.
 class ExprBuilder {
  public:
-  using Index = std::vector<int64_t>;  // per item: the element of the value it needs
+  using Index = std::vector<int>;  // the element of a value: one index expression per dimension
   using ParamFn = std::function<int(int64_t number, const Index& idx)>;
-  ExprBuilder(const PlanContext& c, TaskPlan& tp, int64_t items) : c_(c), tp_(tp), items_(items) {}
+  ExprBuilder(const PlanContext& c, TaskPlan& tp) : c_(c), tp_(tp) {}
 
-  int read_leaf(int buffer, ir::ElementType type, const Index& idx);
-  int const_leaf(ir::ElementType type, const std::vector<uint64_t>& bits);
-  int leaf(Leaf l);  // an arbitrary per-item leaf (acc, gathers)
+  // A leaf reading element `idx` of `value` (an array in a buffer) at its element type.
+  int read_leaf(ir::InstrId value, const Index& idx);
+  int leaf(Leaf l);  // an arbitrary leaf (accumulator, movement)
   int constant(ir::ElementType type, uint64_t bits);
   int op(ir::Opcode op, ir::ElementType type, std::vector<int> args);
-  // The node computing instruction `i` at per-item element `idx`. Instructions of the
-  // entry other than `root` are leaves (reads of their buffers); parameters of a called
-  // body go through `params`.
+  // The node computing instruction `i` at element `idx`. Instructions of the entry other
+  // than `root` are leaves (reads of their buffers); parameters of a called body go
+  // through `params`.
   int node(ir::InstrId i, const Index& idx);
   void set_root(ir::InstrId root) { root_ = root; }
   void set_params(ParamFn f) { params_ = std::move(f); }
-  Index identity() const;
+  // The output index of the task's loop nest (its first out_dims.size() counters).
+  Index output_index();
 
  private:
   int elementwise(ir::InstrId i, const Index& idx);
   int movement(ir::InstrId i, const Index& idx);
-  Index remap(ir::InstrId i, const Index& idx) const;
+  Index remap(ir::InstrId i, const Index& idx);
+  int read_alt_leaf(ir::ElementType type, int buffer, int flat);
 
   const PlanContext& c_;
   TaskPlan& tp_;
-  int64_t items_;
   ir::InstrId root_ = ir::kNoId;
   ParamFn params_;
   std::map<std::pair<ir::InstrId, Index>, int> memo_;
-  std::map<std::tuple<int, ir::ElementType, Index>, int> reads_;
+  std::map<std::tuple<int, ir::ElementType, int>, int> reads_;
 };
 
 // The bits of element `k` of a literal at the element type's datapath width.

@@ -1,10 +1,10 @@
-// plan_task: the engine, leaves and item schedule of one computing task, and the check
-// that the item schedule takes exactly the cycles the hardware model charges
+// plan_task: the engine, leaves and loop nest of one computing task, and the check that
+// its item schedule takes exactly the cycles the hardware model charges
 // (hwmodel/timing.h): a task issues items during [start, start + busy) and its last
 // result is written at start + latency.
 //
 // Item schedules (lane q, issue cycle j, unit of depth D):
-// - stream, l lanes: element e = j l + q, for j < ceil(N / l); written at j + D.
+// - stream, l lanes: element e = q c + j (c = ceil(N / l)), for j < c; written at j + D.
 // - accumulate (l <= P outputs): lane q owns outputs q p .. q p + p - 1 (p = ceil(P / l))
 //   and visits them round robin, one term per output per round of r = max(p, A) cycles,
 //   so an accumulator is reread only after its last update (A cycles) landed:
@@ -27,53 +27,83 @@ namespace {
 
 std::vector<int64_t> dims_of(const ir::Shape& s) { return s.dims(); }
 
-// Accumulating ops fill leaves indexed by item id o * K + k.
-struct Accumulation {
-  int64_t outputs = 0, terms = 0;
-  int64_t id(int64_t o, int64_t k) const { return o * terms + k; }
-  size_t size() const { return static_cast<size_t>(outputs * terms); }
-};
+int64_t product(const std::vector<int64_t>& v) {
+  int64_t p = 1;
+  for (int64_t x : v) p *= x;
+  return p;
+}
 
-Leaf make_leaf(ElementType type, size_t n) {
+// Sets the task's loop nest: output dims, term dims; returns the counters as index
+// expressions (output ones, then term ones).
+struct Counters {
+  std::vector<int> out, term;
+};
+Counters set_loops(TaskPlan& tp, std::vector<int64_t> out_dims, std::vector<int64_t> term_dims) {
+  tp.loops.out_dims = std::move(out_dims);
+  tp.loops.term_dims = std::move(term_dims);
+  Counters c;
+  int v = 0;
+  for (int64_t d : tp.loops.out_dims) c.out.push_back(tp.ix.var(v++, d));
+  for (int64_t d : tp.loops.term_dims) c.term.push_back(tp.ix.var(v++, d));
+  tp.loops.out_flat = tp.ix.ravel(c.out, tp.loops.out_dims);
+  tp.loops.term_flat = tp.ix.ravel(c.term, tp.loops.term_dims);
+  tp.outputs = product(tp.loops.out_dims);
+  tp.terms = product(tp.loops.term_dims);
+  return c;
+}
+
+Alt read(int buffer, int index, Guard g = {}) {
+  Alt a;
+  a.kind = Alt::kRead;
+  a.buffer = buffer;
+  a.index = index;
+  a.guard = std::move(g);
+  return a;
+}
+
+Leaf one_alt_leaf(ElementType type, Alt a) {
   Leaf l;
   l.type = type;
-  l.sources.resize(n);
+  if (!a.guard.never) l.alts.push_back(std::move(a));
   return l;
 }
 
 void plan_stream(const PlanContext& c, TaskPlan& tp) {
   tp.engine = Engine::kStream;
-  tp.outputs = c.m.shape(tp.instr).element_count();
-  ExprBuilder b(c, tp, tp.outputs);
+  set_loops(tp, dims_of(c.m.shape(tp.instr)), {});
+  ExprBuilder b(c, tp);
   b.set_root(tp.instr);
-  tp.expr.root = b.node(tp.instr, b.identity());
+  tp.expr.root = b.node(tp.instr, b.output_index());
 }
 
 // The accumulator leaf: the init value for the first term, else the output so far.
-Leaf acc_leaf(const TaskPlan& tp, const Accumulation& a, int init_buffer) {
-  Leaf l = make_leaf(tp.out_type, a.size());
-  for (int64_t o = 0; o < a.outputs; ++o)
-    for (int64_t k = 0; k < a.terms; ++k)
-      l.sources[a.id(o, k)] = k == 0 ? Source{Source::kRead, init_buffer, 0, 0} : Source{Source::kRead, tp.out_buffer, o, 0};
+Leaf acc_leaf(TaskPlan& tp, int init_buffer) {
+  Leaf l;
+  l.type = tp.out_type;
+  Guard first;
+  tp.ix.require(first, tp.loops.term_flat, 0, 0);
+  if (!first.never) l.alts.push_back(read(init_buffer, tp.ix.constant(0), first));
+  Alt so_far;
+  so_far.kind = Alt::kSlot;
+  l.alts.push_back(so_far);
   return l;
 }
 
 // reduce and reduce-window: the combiner body over (acc, x).
-void finish_reduce(const PlanContext& c, TaskPlan& tp, const Accumulation& a, Leaf x) {
+void finish_reduce(const PlanContext& c, TaskPlan& tp, Leaf x) {
   const InstrId i = tp.instr;
   if (c.m.operands(i).size() != 2) c.refuse(i, "variadic reductions are not supported");
   tp.engine = Engine::kReduce;
-  tp.outputs = a.outputs;
-  tp.terms = a.terms;
-  ExprBuilder b(c, tp, static_cast<int64_t>(a.size()));
-  const int acc = b.leaf(acc_leaf(tp, a, c.buffer_of(c.m.operand(i, 1))));
+  tp.mul_depth = static_cast<int>(hwmodel::kMemoryReadLatency);
+  ExprBuilder b(c, tp);
+  const int acc = b.leaf(acc_leaf(tp, c.buffer_of(c.m.operand(i, 1))));
   const int xv = b.leaf(std::move(x));
   b.set_params([&](int64_t k, const ExprBuilder::Index&) {
     if (k > 1) c.refuse(i, "the combiner has more than two parameters");
     return k == 0 ? acc : xv;
   });
   const ir::Computation& body = c.m.computation(c.m.called(i).at(0));
-  tp.expr.root = b.node(body.root, ExprBuilder::Index(a.size(), 0));
+  tp.expr.root = b.node(body.root, {});
   if (c.m.shape(body.root).is_tuple()) c.refuse(i, "the combiner returns a tuple");
   // Whether the partial results may be joined in a tree (reassociated and reordered).
   const Opcode op = c.m.opcode(body.root);
@@ -99,21 +129,20 @@ void plan_reduce(const PlanContext& c, TaskPlan& tp) {
   }
   std::vector<int64_t> out_dims;
   for (int64_t d : keep) out_dims.push_back(in.dim(d));
-  Accumulation a{m.shape(i).element_count(), 1};
-  for (int64_t s : rsizes) a.terms *= s;
-  Leaf x = make_leaf(in.element_type(), a.size());
-  const int in_buffer = c.buffer_of(m.operand(i, 0));
-  std::vector<int64_t> idx(in.rank());
-  for (int64_t o = 0; o < a.outputs; ++o) {
-    const auto oi = unravel(o, out_dims);
-    for (size_t q = 0; q < keep.size(); ++q) idx[keep[q]] = oi[q];
-    for (int64_t k = 0; k < a.terms; ++k) {
-      const auto ri = unravel(k, rsizes);  // the interpreter's order: row-major over rdims
-      for (size_t q = 0; q < rdims.size(); ++q) idx[rdims[q]] = ri[q];
-      x.sources[a.id(o, k)] = {Source::kRead, in_buffer, ravel(idx, in.dims()), 0};
-    }
-  }
-  finish_reduce(c, tp, a, std::move(x));
+  const Counters k = set_loops(tp, out_dims, rsizes);  // terms: row-major over rdims, as the interpreter
+  std::vector<int> idx(static_cast<size_t>(in.rank()));
+  for (size_t q = 0; q < keep.size(); ++q) idx[keep[q]] = k.out[q];
+  for (size_t q = 0; q < rdims.size(); ++q) idx[rdims[q]] = k.term[q];
+  Leaf x = one_alt_leaf(in.element_type(), read(c.buffer_of(m.operand(i, 0)), tp.ix.ravel(idx, in.dims())));
+  finish_reduce(c, tp, std::move(x));
+}
+
+// The input position a window tap reads (ir::window_source) as an index expression,
+// with the conditions that it exists (not padding, not between dilated elements).
+int window_tap(IxPool& ix, Guard& g, const ir::WindowDim& wd, int out, int tap, int64_t input_size) {
+  const int u = ix.linear({{out, wd.stride}, {tap, wd.window_dilation}}, -wd.pad_low);
+  ix.require(g, u, 0, (input_size - 1) * wd.base_dilation, wd.base_dilation);
+  return ix.div(u, wd.base_dilation);
 }
 
 void plan_reduce_window(const PlanContext& c, TaskPlan& tp) {
@@ -122,31 +151,19 @@ void plan_reduce_window(const PlanContext& c, TaskPlan& tp) {
   if (!m.attrs(i).window) c.refuse(i, "reduce-window without a window");
   const ir::Window& w = *m.attrs(i).window;
   const ir::Shape& in = m.shape(m.operand(i, 0));
-  const std::vector<int64_t> out_dims = dims_of(m.shape(i));
   std::vector<int64_t> wsizes;
   for (const auto& wd : w) wsizes.push_back(wd.size);
-  Accumulation a{m.shape(i).element_count(), 1};
-  for (int64_t s : wsizes) a.terms *= s;
-  Leaf x = make_leaf(in.element_type(), a.size());
-  const int in_buffer = c.buffer_of(m.operand(i, 0));
-  std::vector<int64_t> src(in.rank());
-  for (int64_t o = 0; o < a.outputs; ++o) {
-    const auto oi = unravel(o, out_dims);
-    for (int64_t k = 0; k < a.terms; ++k) {
-      const auto wi = unravel(k, wsizes);
-      bool inside = true;
-      for (size_t d = 0; d < w.size() && inside; ++d) {
-        src[d] = ir::window_source(w[d], oi[d], wi[d], in.dim(static_cast<int64_t>(d)));
-        inside = src[d] >= 0;
-      }
-      if (inside) x.sources[a.id(o, k)] = {Source::kRead, in_buffer, ravel(src, in.dims()), 0};
-    }
-  }
-  finish_reduce(c, tp, a, std::move(x));
+  const Counters k = set_loops(tp, dims_of(m.shape(i)), wsizes);
+  Guard g;
+  std::vector<int> src(static_cast<size_t>(in.rank()));
+  for (size_t d = 0; d < w.size(); ++d) src[d] = window_tap(tp.ix, g, w[d], k.out[d], k.term[d], in.dim(static_cast<int64_t>(d)));
+  tp.has_skips = !g.always();
+  Leaf x = one_alt_leaf(in.element_type(), read(c.buffer_of(m.operand(i, 0)), g.never ? tp.ix.constant(0) : tp.ix.ravel(src, in.dims()), g));
+  finish_reduce(c, tp, std::move(x));
 }
 
-// Output element o reads operand element ravel(o) + sum_d clamp(start_d) * stride_d: a
-// static base per item plus one run-time offset per task (clamped as HLO defines).
+// Output element o reads operand element o + clamp(start) in every dimension; the
+// clamped starts are run-time values of the task (IxNode::kDyn).
 void plan_dynamic_slice(const PlanContext& c, TaskPlan& tp) {
   const ir::Module& m = c.m;
   const InstrId i = tp.instr;
@@ -155,25 +172,20 @@ void plan_dynamic_slice(const PlanContext& c, TaskPlan& tp) {
   if (m.operands(i).size() != static_cast<size_t>(1 + in.rank()))
     c.refuse(i, "dynamic-slice with a vector of start indices is not supported (one scalar per dimension is)");
   tp.engine = Engine::kStream;
-  tp.outputs = out.element_count();
-  tp.dyn_elements = in.element_count();
-  const std::vector<int64_t> strides = ir::row_major_strides(in.dims());
+  const Counters k = set_loops(tp, dims_of(out), {});
+  std::vector<int> src;
   for (int64_t d = 0; d < in.rank(); ++d) {
     const InstrId s = m.operand(i, static_cast<size_t>(1 + d));
-    tp.dyn.push_back({c.buffer_of(s), m.shape(s).element_type(), in.dim(d) - out.dim(d), strides[d]});
+    tp.dyn.push_back({c.buffer_of(s), m.shape(s).element_type(), in.dim(d) - out.dim(d)});
+    src.push_back(tp.ix.add(k.out[d], tp.ix.dyn(static_cast<int>(d), 0, in.dim(d) - out.dim(d))));
   }
-  Leaf l = make_leaf(in.element_type(), static_cast<size_t>(tp.outputs));
-  const int buffer = c.buffer_of(m.operand(i, 0));
-  for (int64_t e = 0; e < tp.outputs; ++e) l.sources[e] = {Source::kDyn, buffer, ravel(unravel(e, out.dims()), in.dims()), 0};
-  ExprBuilder b(c, tp, tp.outputs);
-  tp.expr.root = b.leaf(std::move(l));
+  ExprBuilder b(c, tp);
+  tp.expr.root = b.leaf(one_alt_leaf(in.element_type(), read(c.buffer_of(m.operand(i, 0)), tp.ix.ravel(src, in.dims()))));
 }
 
-void finish_mac(const PlanContext& c, TaskPlan& tp, const Accumulation& a, Leaf lhs, Leaf rhs) {
+void finish_mac(const PlanContext& c, TaskPlan& tp, Leaf lhs, Leaf rhs) {
   tp.engine = Engine::kMac;
-  tp.outputs = a.outputs;
-  tp.terms = a.terms;
-  tp.mul_depth = c.t.unit(hwmodel::UnitClass::kIntMul).latency;
+  tp.mul_depth = static_cast<int>(hwmodel::kMemoryReadLatency) + c.t.unit(hwmodel::UnitClass::kIntMul).latency;
   tp.combiner = Opcode::kAdd;
   tp.simple_combiner = true;
   tp.leaves.push_back(std::move(lhs));
@@ -197,29 +209,17 @@ void plan_dot(const PlanContext& c, TaskPlan& tp) {
   const auto rfree = free_dims(rs, d.rhs_batch, d.rhs_contracting);
   std::vector<int64_t> csizes;
   for (int64_t x : d.lhs_contracting) csizes.push_back(ls.dim(x));
-  Accumulation a{m.shape(i).element_count(), 1};
-  for (int64_t s : csizes) a.terms *= s;
-  Leaf lhs = make_leaf(ls.element_type(), a.size()), rhs = make_leaf(rs.element_type(), a.size());
-  const int lb = c.buffer_of(m.operand(i, 0)), rb = c.buffer_of(m.operand(i, 1));
-  std::vector<int64_t> li(ls.rank()), ri(rs.rank());
-  for (int64_t o = 0; o < a.outputs; ++o) {
-    const auto oi = unravel(o, m.shape(i).dims());
-    size_t q = 0;
-    for (size_t k = 0; k < d.lhs_batch.size(); ++k, ++q) li[d.lhs_batch[k]] = ri[d.rhs_batch[k]] = oi[q];
-    for (int64_t x : lfree) li[x] = oi[q++];
-    for (int64_t x : rfree) ri[x] = oi[q++];
-    for (int64_t k = 0; k < a.terms; ++k) {
-      const auto ci = unravel(k, csizes);
-      for (size_t j = 0; j < ci.size(); ++j) li[d.lhs_contracting[j]] = ri[d.rhs_contracting[j]] = ci[j];
-      lhs.sources[a.id(o, k)] = {Source::kRead, lb, ravel(li, ls.dims()), 0};
-      rhs.sources[a.id(o, k)] = {Source::kRead, rb, ravel(ri, rs.dims()), 0};
-    }
-  }
-  finish_mac(c, tp, a, std::move(lhs), std::move(rhs));
+  const Counters k = set_loops(tp, dims_of(m.shape(i)), csizes);
+  std::vector<int> li(static_cast<size_t>(ls.rank())), ri(static_cast<size_t>(rs.rank()));
+  size_t q = 0;
+  for (size_t b = 0; b < d.lhs_batch.size(); ++b, ++q) li[d.lhs_batch[b]] = ri[d.rhs_batch[b]] = k.out[q];
+  for (int64_t x : lfree) li[x] = k.out[q++];
+  for (int64_t x : rfree) ri[x] = k.out[q++];
+  for (size_t j = 0; j < csizes.size(); ++j) li[d.lhs_contracting[j]] = ri[d.rhs_contracting[j]] = k.term[j];
+  finish_mac(c, tp, one_alt_leaf(ls.element_type(), read(c.buffer_of(m.operand(i, 0)), tp.ix.ravel(li, ls.dims()))),
+             one_alt_leaf(rs.element_type(), read(c.buffer_of(m.operand(i, 1)), tp.ix.ravel(ri, rs.dims()))));
 }
 
-// The interpreter's convolution (ir/evaluate_contraction.cc), term by term: input
-// feature, then kernel spatial positions in row-major order; padding terms are skipped.
 void plan_convolution(const PlanContext& c, TaskPlan& tp) {
   const ir::Module& m = c.m;
   const InstrId i = tp.instr;
@@ -233,39 +233,26 @@ void plan_convolution(const PlanContext& c, TaskPlan& tp) {
   const size_t ns = d.input_spatial.size();
   const int64_t kin = ks.dim(d.kernel_input_feature), out_feat = ks.dim(d.kernel_output_feature);
   const int64_t per_group = std::max<int64_t>(out_feat / fg, 1), per_bgroup = std::max<int64_t>(out_feat / bg, 1);
-  std::vector<int64_t> ksizes;
-  for (size_t s = 0; s < ns; ++s) ksizes.push_back(ks.dim(d.kernel_spatial[s]));
-  int64_t kn = 1;
-  for (int64_t s : ksizes) kn *= s;
-  Accumulation a{os.element_count(), kin * kn};
-  Leaf in = make_leaf(ins.element_type(), a.size()), ker = make_leaf(ks.element_type(), a.size());
-  const int ib = c.buffer_of(m.operand(i, 0)), kb = c.buffer_of(m.operand(i, 1));
-  std::vector<int64_t> ii(ins.rank()), ki(ks.rank());
-  for (int64_t o = 0; o < a.outputs; ++o) {
-    const auto oi = unravel(o, os.dims());
-    const int64_t b = oi[d.output_batch], f = oi[d.output_feature];
-    for (int64_t ci = 0; ci < kin; ++ci) {
-      ii[d.input_feature] = f / per_group * kin + ci;
-      ii[d.input_batch] = f / per_bgroup * os.dim(d.output_batch) + b;
-      ki[d.kernel_input_feature] = ci;
-      ki[d.kernel_output_feature] = f;
-      for (int64_t k = 0; k < kn; ++k) {
-        const auto kk = unravel(k, ksizes);
-        bool inside = true;
-        for (size_t s = 0; s < ns && inside; ++s) {
-          const ir::WindowDim& wd = w[s];
-          ii[d.input_spatial[s]] = ir::window_source(wd, oi[d.output_spatial[s]], kk[s], ins.dim(d.input_spatial[s]));
-          inside = ii[d.input_spatial[s]] >= 0;
-          ki[d.kernel_spatial[s]] = wd.reversal ? ksizes[s] - 1 - kk[s] : kk[s];
-        }
-        if (!inside) continue;
-        const int64_t id = a.id(o, ci * kn + k);
-        in.sources[id] = {Source::kRead, ib, ravel(ii, ins.dims()), 0};
-        ker.sources[id] = {Source::kRead, kb, ravel(ki, ks.dims()), 0};
-      }
-    }
+  std::vector<int64_t> terms{kin};  // input feature, then kernel spatial positions, row-major
+  for (size_t s = 0; s < ns; ++s) terms.push_back(ks.dim(d.kernel_spatial[s]));
+  const Counters k = set_loops(tp, dims_of(os), terms);
+  IxPool& ix = tp.ix;
+  const int b = k.out[d.output_batch], f = k.out[d.output_feature], ci = k.term[0];
+  std::vector<int> ii(static_cast<size_t>(ins.rank())), ki(static_cast<size_t>(ks.rank()));
+  ii[d.input_feature] = ix.linear({{ix.div(f, per_group), kin}, {ci, 1}}, 0);
+  ii[d.input_batch] = ix.linear({{ix.div(f, per_bgroup), os.dim(d.output_batch)}, {b, 1}}, 0);
+  ki[d.kernel_input_feature] = ci;
+  ki[d.kernel_output_feature] = f;
+  Guard g;
+  for (size_t s = 0; s < ns; ++s) {
+    const int kk = k.term[1 + s];
+    ii[d.input_spatial[s]] = window_tap(ix, g, w[s], k.out[d.output_spatial[s]], kk, ins.dim(d.input_spatial[s]));
+    ki[d.kernel_spatial[s]] = w[s].reversal ? ix.linear({{kk, -1}}, terms[1 + s] - 1) : kk;
   }
-  finish_mac(c, tp, a, std::move(in), std::move(ker));
+  tp.has_skips = !g.always();
+  const int zero = ix.constant(0);
+  finish_mac(c, tp, one_alt_leaf(ins.element_type(), read(c.buffer_of(m.operand(i, 0)), g.never ? zero : ix.ravel(ii, ins.dims()), g)),
+             one_alt_leaf(ks.element_type(), read(c.buffer_of(m.operand(i, 1)), g.never ? zero : ix.ravel(ki, ks.dims()), g)));
 }
 
 // More lanes than outputs: each output's terms in `split` chunks joined by a tree. The
@@ -276,10 +263,7 @@ void plan_split(const PlanContext& c, TaskPlan& tp) {
     c.refuse(tp.instr, fmt::format("internal: {} lanes do not split {} outputs evenly", tp.lanes, tp.outputs));
   tp.split = static_cast<int>(tp.lanes / tp.outputs);
   tp.chunk = hwmodel::ceil_div(tp.terms, tp.split);
-  const int skip_leaf = tp.engine == Engine::kMac ? 0 : 1;
-  bool skips = false;
-  for (const Source& s : tp.leaves[skip_leaf].sources) skips |= s.kind == Source::kNone;
-  if (!tp.simple_combiner || (skips && tp.engine == Engine::kReduce))
+  if (!tp.simple_combiner || (tp.has_skips && tp.engine == Engine::kReduce))
     c.refuse(tp.instr, fmt::format("{} lanes for {} outputs split each output over {} lanes, which regroups its "
                                    "terms: the RTL emitter does that only for a combiner that is one associative, "
                                    "commutative op without padding; use at most {} lanes",
@@ -287,9 +271,17 @@ void plan_split(const PlanContext& c, TaskPlan& tp) {
   if (tp.engine != Engine::kReduce) return;
   // The accumulator of a reduce: the init value for chunk 0's first term, nothing for the
   // other chunks' first terms (they start from x), the lane's partial sum after that.
-  for (int64_t o = 0; o < tp.outputs; ++o)
-    for (int64_t k = 1; k < tp.terms; ++k)
-      tp.leaves[0].sources[o * tp.terms + k] = {k % tp.chunk == 0 ? Source::kNone : Source::kAcc, -1, 0, 0};
+  Leaf& acc = tp.leaves[0];
+  const Alt init = acc.alts.front();
+  acc.alts.clear();
+  if (init.kind == Alt::kRead && !init.guard.conds.empty()) acc.alts.push_back(init);
+  Alt none;
+  none.kind = Alt::kNone;
+  tp.ix.require(none.guard, tp.loops.term_flat, 0, tp.terms - 1, tp.chunk);
+  if (!none.guard.never) acc.alts.push_back(none);
+  Alt partial;
+  partial.kind = Alt::kAcc;
+  acc.alts.push_back(partial);
 }
 
 [[noreturn]] void timing_disagrees(const PlanContext& c, const TaskPlan& tp, const hwmodel::Timing& mine) {
@@ -313,40 +305,20 @@ void check_timing(const PlanContext& c, TaskPlan& tp) {
   if (mine.latency != tp.latency || mine.busy != tp.busy || mine.lanes_used != tp.lanes) timing_disagrees(c, tp, mine);
 }
 
-void schedule_items(TaskPlan& tp) {
-  tp.items.assign(static_cast<size_t>(tp.lanes), std::vector<Item>(static_cast<size_t>(tp.busy)));
+// The lane partition of the loop nest (plan.h, LoopNest).
+void set_lane_partition(TaskPlan& tp) {
   const int64_t l = tp.lanes;
   if (tp.engine == Engine::kStream) {
-    for (int64_t q = 0; q < l; ++q)
-      for (int64_t j = 0; j < tp.busy; ++j)
-        if (const int64_t e = j * l + q; e < tp.outputs) tp.items[q][j] = {e, e, false, false};
-    return;
+    tp.loops.per_lane = hwmodel::ceil_div(tp.outputs, l);
+    tp.loops.period = 1;
+  } else if (tp.split > 1) {
+    tp.loops.per_lane = tp.chunk;
+    tp.loops.period = tp.add_depth();
+  } else {
+    tp.loops.per_lane = hwmodel::ceil_div(tp.outputs, l);
+    tp.loops.period = tp.add_depth();
+    tp.loops.group = std::min<int64_t>(tp.loops.per_lane, tp.add_depth());
   }
-  const int skip_leaf = tp.engine == Engine::kMac ? 0 : 1;
-  if (tp.split > 1) {  // lane q: chunk q % split of output q / split, one term every A cycles
-    const int64_t a = tp.add_depth();
-    for (int64_t q = 0; q < l; ++q)
-      for (int64_t i = 0; i < tp.chunk && i * a < tp.busy; ++i) {
-        const int64_t o = q / tp.split, k = (q % tp.split) * tp.chunk + i;
-        if (k >= tp.terms) break;
-        const int64_t id = o * tp.terms + k;
-        const bool skip = tp.leaves[skip_leaf].sources[id].kind == Source::kNone;
-        tp.items[q][i * a] = {id, o, i == 0, skip, i == 0 && k != 0 && tp.engine == Engine::kReduce};
-        tp.has_skips |= skip;
-      }
-    return;
-  }
-  const int64_t p = hwmodel::ceil_div(tp.outputs, l);
-  const int64_t r = std::max<int64_t>(p, tp.depth - tp.mul_depth);
-  for (int64_t q = 0; q < l; ++q)
-    for (int64_t j = 0; j < tp.busy; ++j) {
-      const int64_t k = j / r, s = j % r, o = q * p + s;
-      if (s >= p || o >= tp.outputs || k >= tp.terms) continue;
-      const int64_t id = o * tp.terms + k;
-      const bool skip = tp.leaves[skip_leaf].sources[id].kind == Source::kNone;
-      tp.items[q][j] = {id, o, k == 0, skip};
-      tp.has_skips |= skip;
-    }
 }
 
 bool is_stream_op(Opcode op) {
@@ -379,7 +351,7 @@ void plan_task(const PlanContext& c, TaskPlan& tp) {
       break;
   }
   check_timing(c, tp);
-  schedule_items(tp);
+  set_lane_partition(tp);
 }
 
 }  // namespace hlsgym::rtl::plan_detail

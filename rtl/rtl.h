@@ -23,7 +23,10 @@ struct Inventory {
   int dividers = 0;         // `/` and `%`
   int control_adders = 0;   // the cycle counter and one issue counter per unit
   int64_t register_bits = 0;  // tracks the binding put in registers
-  int64_t bram_bits = 0;      // tracks the binding put in BRAM (emitted as registers too)
+  int64_t bram_bits = 0;      // tracks the binding put in BRAM (emitted as memories too)
+  int64_t rom_bits = 0;       // constants (initialized, read-only memories)
+  int address_multipliers = 0;  // constant scalings of index arithmetic (`*` by a constant)
+  int64_t read_bits = 0;      // data registers of the synchronous memory reads (inside a BRAM when mapped)
   int64_t pipeline_bits = 0;  // unit pipeline and tag registers
   int64_t control_bits = 0;   // FSM, cycle and issue counters
   int64_t lines = 0;

@@ -31,7 +31,7 @@ std::string read_outputs(const EmittedDesign& d) {
     }
     s += fmt::format(
         "    for (size_t e = 0; e < {1}; ++e) {{\n      top->{0}_addr = static_cast<port_t<decltype(top->{0}_addr)>>(e);\n"
-        "      top->eval();\n      std::fprintf(res, \"%\" PRIx64 \" \", static_cast<uint64_t>(top->{0}_dout));\n    }}\n"
+        "      tick();  // a synchronous read port\n      std::fprintf(res, \"%\" PRIx64 \" \", static_cast<uint64_t>(top->{0}_dout));\n    }}\n"
         "    std::fprintf(res, \"\\n\");\n",
         out.port, out.elements);
   }
@@ -140,6 +140,21 @@ int main(int argc, char** argv) {{
     }}
     std::fprintf(res, "vector %ld cycles %ld%s\n", v, cycles, top->done ? "" : " timeout");
 {4}  }}
+  // The restart interval: `start` held high, edges from one accepted start to the next
+  // (the next one makes `done` fall).
+  top->start = 1;
+  tick();
+  long edges = 1;
+  while (!top->done && edges <= max_cycles + 2) {{
+    tick();
+    ++edges;
+  }}
+  while (top->done && edges <= 2 * max_cycles + 4) {{
+    tick();
+    ++edges;
+  }}
+  top->start = 0;
+  std::fprintf(res, "restart %ld\n", edges - 1);
   top->final();
 #if VM_TRACE
   if (vcd) vcd->close();

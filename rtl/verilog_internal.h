@@ -31,32 +31,57 @@ struct Text {
   void line(const std::string& s) { logic += s + "\n"; }
 };
 
+// Storage: every binding track is a Verilog memory (reg [W-1:0] trkK [0:D-1]) whose words
+// are as wide as the widest value it holds; every constant is a ROM (rom_<name>).
 class Emitter {
  public:
-  Emitter(const Plan& p) : plan(p), read(p.tracks.size()), writes(p.tracks.size()) {
-    for (size_t k = 0; k < p.tracks.size(); ++k) read[k].assign(static_cast<size_t>(p.tracks[k].bytes * 8), false);
-  }
+  explicit Emitter(const Plan& p);
   const Plan& plan;
   Text text;
   Inventory inv;
-  std::vector<std::vector<bool>> read;       // per track: bits some logic reads
-  std::vector<std::string> writes;           // per track: statements of its clocked block
+  std::vector<int> track_width;             // word bits per track
+  std::vector<int64_t> track_depth;         // words per track
+  std::vector<bool> track_read;             // some logic reads the track
+  std::set<int> roms_read;                   // constant buffers some logic reads
+  int rom_reads_ = 0;                        // read registers of ROMs so far (names)
+  // Memory ports. A port serves users that are never active in the same cycle (their
+  // conditions exclude each other): one write port per writing lane, and read ports
+  // shared by readers whose issue windows do not overlap (interval partitioning), so a
+  // track with one writing lane and one reader at a time is a simple dual-port memory.
+  struct PortUse {
+    std::string cond, addr, value, comment;
+    int64_t from = 0, to = 0;  // read: the schedule cycles [from, to) it may issue in
+  };
+  std::vector<std::vector<std::vector<PortUse>>> write_ports, read_ports;  // [track][port]
   std::map<std::string, std::string> functions;  // popcount/clz helpers by name
   std::set<std::string> unused;              // selects of bits dropped on purpose (truncations)
 
   // `name` resized like resize(); bits a truncation drops are recorded in `unused`.
   std::string narrow(const std::string& name, int from_width, bool is_signed, int to);
 
-  // A static select of element `index` of buffer `buffer` read at element type `type`
-  // (its datapath bits); marks the bits as read.
-  std::string element(int buffer, ir::ElementType type, int64_t index);
-  // Verilog for one source at the leaf type's datapath width.
-  std::string source(const Source& s, ir::ElementType type);
-  // The target bits of element `index` of `buffer` at its own type (storage width).
-  std::string element_lhs(int buffer, int64_t index) const;
-  // `value` (datapath width of `type`) widened to the storage width of `type`.
-  static std::string to_storage(const std::string& value, ir::ElementType type);
+  // The Verilog array holding buffer `b` and the address bits of its words.
+  std::string array_of(int buffer) const;
+  int addr_bits(int buffer) const;
+  // Element `addr` (an expression of addr_bits(buffer) bits) of `buffer` read at element
+  // type `type`, as a value of its datapath width, without a port: combinational (small
+  // register tracks only: scalars) or inside a clocked block (ROMs). Marks it read.
+  std::string read(int buffer, ir::ElementType type, const std::string& addr);
+  // A synchronous read through a read port of the buffer's track: `addr` is presented
+  // while `cond` holds (during schedule cycles [from, to)); the returned expression is the
+  // data one cycle later.
+  std::string read_port(int buffer, ir::ElementType type, const std::string& cond, const std::string& addr,
+                        int64_t from, int64_t to);
+  // `addr` (a signed index-width expression) as the address of buffer `b`.
+  std::string address(int buffer, const std::string& index_signal);
+  // A clocked write of `value` (datapath width of the buffer's type) to element `addr`
+  // through write port `port` of the buffer's track.
+  void write(int buffer, int port, const std::string& cond, const std::string& addr, const std::string& value,
+             const std::string& comment = "");
+  int track_of(int buffer) const { return plan.buffers[buffer].track; }
 };
+
+// Bits of the signed index arithmetic (index_expr.h) in the emitted Verilog.
+inline constexpr int kIndexBits = 32;
 
 // Statements computing expression node `n` into `dst`; `args` are the signal names of
 // its arguments. Extra declarations it needs go to `e.text`.

@@ -1,7 +1,7 @@
 // The module around the units: ports, the FSM (a cycle counter that runs the schedule),
-// the storage tracks with their one clocked block each (constants and scalar inputs
-// loaded on start, array inputs through their write ports while idle, results from the
-// units), the output read ports, and the `emit` entry point.
+// the storage tracks as memories with one clocked block each (scalar inputs loaded on
+// start, array inputs through their write ports while idle, results from the units),
+// constants as ROMs, the output read ports, and the `emit` entry point.
 #include <algorithm>
 #include <cctype>
 
@@ -37,30 +37,76 @@ std::string Emitter::narrow(const std::string& name, int from, bool is_signed, i
   return resize(name, from, is_signed, to);
 }
 
-std::string Emitter::element(int buffer, ir::ElementType type, int64_t index) {
+Emitter::Emitter(const Plan& p)
+    : plan(p), track_width(p.tracks.size(), 1), track_depth(p.tracks.size(), 1), track_read(p.tracks.size(), false),
+      write_ports(p.tracks.size()), read_ports(p.tracks.size()) {
+  for (const Buffer& b : p.buffers) {
+    if (b.track < 0) continue;
+    track_width[b.track] = std::max(track_width[b.track], datapath_width(b.type));
+    track_depth[b.track] = std::max(track_depth[b.track], b.elements);
+  }
+}
+
+std::string Emitter::array_of(int buffer) const {
   const Buffer& b = plan.buffers[buffer];
-  const int sw = storage_width(type), dw = datapath_width(type);
-  const int64_t lo = index * sw;
-  std::vector<bool>& r = read[b.track];
-  if (lo + dw > static_cast<int64_t>(r.size())) throw std::logic_error("rtl: read past the end of a track");
-  for (int64_t k = lo; k < lo + dw; ++k) r[k] = true;
-  if (dw == 1) return fmt::format("trk{}[{}]", b.track, lo);
-  return fmt::format("trk{}[{}:{}]", b.track, lo + dw - 1, lo);
+  return b.origin == Buffer::kConstant ? "rom_" + b.name : fmt::format("trk{}", b.track);
 }
 
-std::string Emitter::source(const Source& s, ir::ElementType type) {
-  if (s.kind == Source::kRead) return element(s.buffer, type, s.index);
-  return sized(datapath_width(type), s.bits);  // kConst (kNone: a skipped term, any value)
-}
-
-std::string Emitter::element_lhs(int buffer, int64_t index) const {
+int Emitter::addr_bits(int buffer) const {
   const Buffer& b = plan.buffers[buffer];
-  const int sw = storage_width(b.type);
-  return fmt::format("trk{}[{}:{}]", b.track, (index + 1) * sw - 1, index * sw);
+  return bits_for((b.origin == Buffer::kConstant ? b.elements : track_depth[b.track]) - 1);
 }
 
-std::string Emitter::to_storage(const std::string& value, ir::ElementType type) {
-  return resize(value, datapath_width(type), false, storage_width(type));
+std::string Emitter::read(int buffer, ir::ElementType type, const std::string& addr) {
+  const Buffer& b = plan.buffers[buffer];
+  const int word = b.origin == Buffer::kConstant ? datapath_width(b.type) : track_width[b.track];
+  if (b.origin != Buffer::kConstant) track_read[b.track] = true;
+  else roms_read.insert(buffer);
+  const int w = datapath_width(type);
+  const std::string at = fmt::format("{}[{}]", array_of(buffer), addr);
+  if (w >= word) return w == word ? at : resize(at, word, false, w);
+  return w == 1 ? at + "[0]" : fmt::format("{}[{}:0]", at, w - 1);
+}
+
+std::string Emitter::address(int buffer, const std::string& index_signal) {
+  const int aw = addr_bits(buffer);
+  if (aw >= kIndexBits) return index_signal;
+  unused.insert(aw + 1 == kIndexBits ? fmt::format("{}[{}]", index_signal, kIndexBits - 1)
+                                     : fmt::format("{}[{}:{}]", index_signal, kIndexBits - 1, aw));
+  return aw == 1 ? fmt::format("{}[0]", index_signal) : fmt::format("{}[{}:0]", index_signal, aw - 1);
+}
+
+void Emitter::write(int buffer, int port, const std::string& cond, const std::string& addr, const std::string& value,
+                    const std::string& comment) {
+  const Buffer& b = plan.buffers[buffer];
+  auto& ports = write_ports[b.track];
+  if (ports.size() <= static_cast<size_t>(port)) ports.resize(static_cast<size_t>(port) + 1);
+  ports[port].push_back({cond, addr, resize(value, datapath_width(b.type), false, track_width[b.track]), comment, 0, 0});
+}
+
+std::string Emitter::read_port(int buffer, ir::ElementType type, const std::string& cond, const std::string& addr,
+                               int64_t from, int64_t to) {
+  const Buffer& b = plan.buffers[buffer];
+  const int w = datapath_width(type);
+  if (b.origin == Buffer::kConstant) {  // a ROM: a read register of its own
+    const std::string rd = fmt::format("rom_{}_rd{}", b.name, rom_reads_++);
+    const int word = datapath_width(b.type);
+    text.decl(fmt::format("  reg {}{};", range(word), rd));
+    inv.read_bits += word;
+    text.line(fmt::format("  always @(posedge clk) {} <= {};", rd, read(buffer, b.type, addr)));
+    return narrow(rd, word, false, w);
+  }
+  track_read[b.track] = true;
+  auto& ports = read_ports[b.track];
+  size_t p = 0;
+  for (; p < ports.size(); ++p) {
+    bool free = true;
+    for (const PortUse& u : ports[p]) free = free && (u.to <= from || to <= u.from);
+    if (free) break;
+  }
+  if (p == ports.size()) ports.emplace_back();
+  ports[p].push_back({cond, addr, "", "", from, to});
+  return narrow(fmt::format("trk{}_rd{}", b.track, p), track_width[b.track], false, w);
 }
 
 namespace {
@@ -84,7 +130,7 @@ std::string port_list(const Plan& p) {
       continue;
     }
     ports.push_back(fmt::format("input wire {}{}_addr", range(bits_for(out.elements - 1)), out.name));
-    ports.push_back(fmt::format("output reg {}{}_dout", range(w), out.name));
+    ports.push_back(fmt::format("output wire {}{}_dout", range(w), out.name));
   }
   std::string s;
   for (size_t k = 0; k < ports.size(); ++k) s += "  " + ports[k] + (k + 1 < ports.size() ? ",\n" : "\n");
@@ -117,86 +163,114 @@ void emit_control(Emitter& e) {
   e.inv.control_adders += 1;
 }
 
-// Constants and scalar inputs are written on start (their tracks may have held other
-// buffers during the previous run); array inputs through their ports while idle.
+// Constants are ROMs (initialized memories, read-only). Scalar inputs are written on
+// start (their tracks may have held other buffers during the previous run); array
+// inputs through their ports while idle.
 void emit_inputs(Emitter& e) {
   const Plan& p = e.plan;
   const std::string idle = p.cycles == 0 ? "" : "!running && ";
-  for (size_t b = 0; b < p.buffers.size(); ++b) {
-    const Buffer& buf = p.buffers[b];
-    if (buf.origin != Buffer::kConstant) continue;
-    std::string s = fmt::format("    if (start_fire) begin  // constant {}\n", buf.name);
-    const int sw = storage_width(buf.type);
-    for (int64_t k = 0; k < buf.elements; ++k)
-      s += fmt::format("      {} <= {};\n", e.element_lhs(static_cast<int>(b), k), sized(sw, buf.init[k]));
-    e.writes[buf.track] += s + "    end\n";
-  }
   for (const Port& in : p.inputs) {
     const Buffer& buf = p.buffers[in.buffer];
-    std::string& w = e.writes[buf.track];
     if (in.scalar) {
-      w += fmt::format("    if (start_fire) {} <= {};\n", e.element_lhs(in.buffer, 0), Emitter::to_storage(in.name, in.type));
+      e.write(in.buffer, 0, "start_fire", sized(e.addr_bits(in.buffer), 0), in.name, "input " + buf.name);
       continue;
     }
     const int aw = bits_for(in.elements - 1);
-    w += fmt::format("    if ({}{}_we) begin\n      case ({}_addr)\n", idle, in.name, in.name);
-    for (int64_t k = 0; k < in.elements; ++k)
-      w += fmt::format("        {}: {} <= {};\n", sized(aw, static_cast<uint64_t>(k)), e.element_lhs(in.buffer, k),
-                       Emitter::to_storage(in.name + "_din", in.type));
-    w += "        default: ;\n      endcase\n    end\n";
+    e.write(in.buffer, 0, fmt::format("{}{}_we", idle, in.name), resize(in.name + "_addr", aw, false, e.addr_bits(in.buffer)),
+            in.name + "_din", "input " + buf.name);
+  }
+}
+
+void emit_roms(Emitter& e) {
+  const Plan& p = e.plan;
+  for (size_t b = 0; b < p.buffers.size(); ++b) {
+    const Buffer& buf = p.buffers[b];
+    if (buf.origin != Buffer::kConstant || !e.roms_read.count(static_cast<int>(b))) continue;
+    const int w = datapath_width(buf.type);
+    e.text.decl(fmt::format("  reg {}rom_{} [0:{}];  // constant, {} x {} bits", range(w), buf.name, buf.elements - 1,
+                            buf.elements, w));
+    std::string s = "  initial begin\n";
+    for (int64_t k = 0; k < buf.elements; ++k) s += fmt::format("    rom_{}[{}] = {};\n", buf.name, k, sized(w, buf.init[k]));
+    e.text.line(s + "  end");
+    e.inv.rom_bits += static_cast<int64_t>(w) * buf.elements;
   }
 }
 
 void emit_outputs(Emitter& e) {
   for (const Port& out : e.plan.outputs) {
     if (out.scalar) {
-      e.text.line(fmt::format("  assign {} = {};", out.name, e.element(out.buffer, out.type, 0)));
+      e.text.line(fmt::format("  assign {} = {};", out.name, e.read(out.buffer, out.type, sized(e.addr_bits(out.buffer), 0))));
       continue;
     }
-    const int w = datapath_width(out.type), aw = bits_for(out.elements - 1);
-    std::string s = fmt::format("  always @* begin\n    {}_dout = {};\n    case ({}_addr)\n", out.name, sized(w, 0), out.name);
-    for (int64_t k = 0; k < out.elements; ++k)
-      s += fmt::format("      {}: {}_dout = {};\n", sized(aw, static_cast<uint64_t>(k)), out.name,
-                       e.element(out.buffer, out.type, k));
-    e.text.line(s + "      default: ;\n    endcase\n  end");
+    const int aw = bits_for(out.elements - 1);
+    const std::string data = e.read_port(out.buffer, out.type, e.plan.cycles == 0 ? "1'b1" : "!running",
+                                         resize(out.name + "_addr", aw, false, e.addr_bits(out.buffer)), e.plan.cycles,
+                                         e.plan.cycles + 1);
+    e.text.line(fmt::format("  assign {}_dout = {};  // through a synchronous read port", out.name, data));
   }
+}
+
+// A port's users, one at a time: a priority chain of their conditions.
+std::string port_mux(const std::vector<Emitter::PortUse>& users, const std::string& en, const std::string& addr,
+                     const std::string& data) {
+  std::string s;
+  for (size_t k = 0; k < users.size(); ++k) {
+    const auto& u = users[k];
+    s += fmt::format("    {}if ({}) begin{}\n", k ? "else " : "", u.cond, u.comment.empty() ? "" : "  // " + u.comment);
+    if (!en.empty()) s += fmt::format("      {} = 1'b1;\n", en);
+    s += fmt::format("      {} = {};\n", addr, u.addr);
+    if (!data.empty()) s += fmt::format("      {} = {};\n", data, u.value);
+    s += "    end\n";
+  }
+  return s;
 }
 
 void emit_tracks(Emitter& e) {
   const Plan& p = e.plan;
   for (size_t k = 0; k < p.tracks.size(); ++k) {
     const Track& t = p.tracks[k];
+    const auto& wp = e.write_ports[k];
+    const auto& rp = e.read_ports[k];
+    if (!e.track_read[k] && wp.empty()) continue;  // constants only: they live in ROMs
     std::string holds;
-    for (int b : t.buffers) holds += (holds.empty() ? "" : ", ") + p.buffers[b].name;
-    e.text.decl(fmt::format("  reg [{}:0] trk{};  // {} bytes ({}): {}", t.bytes * 8 - 1, k, t.bytes,
-                            t.bram ? "BRAM in the binding, registers here" : "registers", holds));
-    (t.bram ? e.inv.bram_bits : e.inv.register_bits) += t.bytes * 8;
-    if (!e.writes[k].empty()) e.text.line("  always @(posedge clk) begin\n" + e.writes[k] + "  end");
+    for (int b : t.buffers)
+      if (p.buffers[b].origin != Buffer::kConstant) holds += (holds.empty() ? "" : ", ") + p.buffers[b].name;
+    const int w = e.track_width[k], aw = bits_for(e.track_depth[k] - 1);
+    const int64_t bits = w * e.track_depth[k];
+    e.text.decl(fmt::format("  reg {}trk{} [0:{}];  // {} x {} bits, {} write / {} read port(s) ({}): {}", range(w), k,
+                            e.track_depth[k] - 1, e.track_depth[k], w, wp.size(), rp.size(),
+                            t.bram ? "BRAM in the binding" : "registers in the binding", holds));
+    (t.bram ? e.inv.bram_bits : e.inv.register_bits) += bits;
+    std::string clocked;
+    for (size_t q = 0; q < wp.size(); ++q) {
+      if (wp[q].empty()) continue;
+      const std::string we = fmt::format("trk{}_we{}", k, q), wa = fmt::format("trk{}_wa{}", k, q),
+                        wd = fmt::format("trk{}_wd{}", k, q);
+      e.text.decl(fmt::format("  reg {};\n  reg {}{};\n  reg {}{};", we, range(aw), wa, range(w), wd));
+      e.text.line(fmt::format("  always @* begin\n    {} = 1'b0;\n    {} = {};\n    {} = {};\n{}  end", we, wa, sized(aw, 0), wd,
+                              sized(w, 0), port_mux(wp[q], we, wa, wd)));
+      clocked += fmt::format("    if ({}) trk{}[{}] <= {};\n", we, k, wa, wd);
+    }
+    for (size_t q = 0; q < rp.size(); ++q) {
+      const std::string ra = fmt::format("trk{}_ra{}", k, q), rd = fmt::format("trk{}_rd{}", k, q);
+      e.text.decl(fmt::format("  reg {}{};\n  reg {}{};", range(aw), ra, range(w), rd));
+      e.inv.read_bits += w;
+      e.text.line(fmt::format("  always @* begin\n    {} = {};\n{}  end", ra, sized(aw, 0), port_mux(rp[q], "", ra, "")));
+      clocked += fmt::format("    {} <= trk{}[{}];\n", rd, k, ra);
+    }
+    if (!e.track_read[k]) e.unused.insert(fmt::format("trk{}[0]", k));  // a dead value's buffer
+    if (!clocked.empty()) e.text.line("  always @(posedge clk) begin\n" + clocked + "  end");
   }
 }
 
 // Bits no logic reads (the unread tail of a track, the upper bits of a stored pred)
 // are collected in one sink so that lint sees every bit used on purpose.
 void emit_unused(Emitter& e) {
-  std::vector<std::string> parts;
-  for (size_t k = 0; k < e.read.size(); ++k) {
-    const auto& r = e.read[k];
-    for (size_t lo = 0; lo < r.size();) {
-      if (r[lo]) {
-        ++lo;
-        continue;
-      }
-      size_t hi = lo;
-      while (hi + 1 < r.size() && !r[hi + 1]) ++hi;
-      parts.push_back(lo == hi ? fmt::format("trk{}[{}]", k, lo) : fmt::format("trk{}[{}:{}]", k, hi, lo));
-      lo = hi + 1;
-    }
-  }
-  parts.insert(parts.end(), e.unused.begin(), e.unused.end());
+  std::vector<std::string> parts(e.unused.begin(), e.unused.end());
   if (parts.empty()) return;
   std::string s = "  wire unused_bits = &{1'b0";
   for (const auto& x : parts) s += ", " + x;
-  e.text.line(s + "};  // stored but never read, or dropped by a narrowing");
+  e.text.line(s + "};  // computed but never read, or dropped by a narrowing");
 }
 
 std::string assemble(Emitter& e) {
@@ -205,7 +279,8 @@ std::string assemble(Emitter& e) {
       "// {}: generated by hlsgym rtl from the hardware model's schedule ({} cycles) and binding.\n"
       "// Protocol: load array inputs through <in>_we/_addr/_din while idle; pulse start; done rises\n"
       "// exactly {} clock edges later and stays high until the next start; read array outputs\n"
-      "// through <out>_addr/_dout. Scalar inputs are sampled on start.\n"
+      "// through <out>_addr/_dout (data one clock edge after the address). Scalar inputs are\n"
+      "// sampled on start.\n"
       "`default_nettype none\n\nmodule {} (\n{});\n",
       p.module_name, p.cycles, p.cycles, p.module_name, port_list(p));
   for (const auto& [name, f] : e.functions) v += f;
@@ -222,6 +297,7 @@ std::string emit_verilog(const Plan& p, Inventory& inv) {
   emit_units(e);
   emit_inputs(e);
   emit_outputs(e);
+  emit_roms(e);
   emit_tracks(e);
   emit_unused(e);
   std::string v = assemble(e);

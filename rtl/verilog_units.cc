@@ -1,27 +1,43 @@
 // One block per bound functional-unit instance (the binding's interval partitioning):
 //
-//   issue counter j  --+--> per task and lane: a case on j loads the item's leaves
-//   act_s (cycle in   |     (static track selects), output index, first/skip flags
-//   the task's window)|--> expression of the active task -> stage-0 value (stream, reduce)
-//                     |    or operand pair -> the lane's one multiplier (mac)
-//                     +--> pipeline registers carry {valid, task, index, value}; each task
-//                          writes its track at its own depth (stage depth - 1).
+//   per task and lane: loop counters (the task's LoopNest) --> index arithmetic
+//   (index_expr.h) --> addresses of the leaves' memory reads, their guards, the output
+//   index --> expression of the active task --> stage-0 value (stream, reduce) or operand
+//   pair --> the lane's one multiplier (mac); pipeline registers carry {valid, task,
+//   output index, value}; each task writes its output memory at its own depth.
 //
 // A mac lane has one multiplier and one accumulator adder shared by all its tasks: the
-// product travels `mul_depth` stages, then adds to the output so far (or zero for the
-// first term), and the sum travels the adder's depth to the write.
+// product travels `mul_depth` stages, then adds to the output so far (read back from the
+// output memory, or zero for the first term), and the sum travels the adder's depth to
+// the write.
 //
 // A reduction split over more lanes than outputs (TaskPlan::split) accumulates in one
 // partial register per lane (pacc) instead of the output; once the last partial lands,
 // a tree joins them, one level every `add_depth` cycles, the last level writing the
 // output exactly at the task's latency.
 #include <algorithm>
+#include <functional>
 #include <set>
 
+#include "hwmodel/timing.h"
 #include "rtl/verilog_internal.h"
 
 namespace hlsgym::rtl::verilog_detail {
 namespace {
+
+// The emitter registers every read once (the read stage is stage 0 -> 1).
+static_assert(hwmodel::kMemoryReadLatency == 1, "the RTL emitter builds a one-cycle synchronous read");
+
+std::string signed_const(int64_t v) {
+  return v < 0 ? fmt::format("(-{}'sd{})", kIndexBits, -v) : fmt::format("{}'sd{}", kIndexBits, v);
+}
+
+bool power_of_two(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+int log2_of(int64_t v) {
+  int k = 0;
+  while ((int64_t{1} << k) < v) ++k;
+  return k;
+}
 
 class UnitEmitter {
  public:
@@ -31,7 +47,6 @@ class UnitEmitter {
       const TaskPlan& tp = task(t);
       outs = std::max(outs, tp.outputs);
       busy = std::max(busy, tp.busy);
-      split_ |= tp.split > 1;
     }
     accumulates_ = u_.mac;  // only a mac reads the first-term flag (a reduce's acc leaf knows)
     for (int q = 0; q < u_.lanes; ++q) {  // a lane is as wide as the widest task it runs
@@ -49,7 +64,7 @@ class UnitEmitter {
   void run() {
     emit_counter();
     for (int t : u_.tasks)
-      if (!task(t).dyn.empty()) emit_offset(task(t));
+      if (!task(t).dyn.empty()) emit_dyn_starts(task(t));
     pacc_writes_.assign(static_cast<size_t>(u_.lanes), "");
     for (int q = 0; q < u_.lanes; ++q) {
       if (!lane_used(q)) continue;  // e.g. 3 lanes for 4 outputs: 2 each, the third idles
@@ -59,10 +74,23 @@ class UnitEmitter {
           skips_ |= task(t).has_skips;
           seeds_ |= task(t).split > 1 && task(t).engine == Engine::kReduce;
         }
+      slots_ = 0;
+      reduce_slots_ = false;
+      for (int t : u_.tasks)
+        if (on_lane(task(t), q) && task(t).split == 1 &&
+            (task(t).engine == Engine::kMac || (task(t).engine == Engine::kReduce && reads_slot(task(t))))) {
+          slots_ = std::max<int>(slots_, static_cast<int>(task(t).loops.group));
+          reduce_slots_ |= task(t).engine == Engine::kReduce;
+        }
+      slb_ = bits_for(std::max(slots_, 1) - 1);
       if (lane_used(q, true)) reg(lw(q), sig(q, "pacc"), true);
+      for (int t : u_.tasks)
+        if (on_lane(task(t), q)) emit_loops(task(t), q), emit_reads(task(t), q);
       emit_issue(q);
       emit_pipeline(q);
+      emit_operands(q);
       if (u_.mac) emit_accumulate(q);
+      emit_slot_registers(q);
       for (int t : u_.tasks)
         if (on_lane(task(t), q)) emit_writes(t, q);
       // partial sums go to pacc by task, so a split-only lane never reads its last index tag
@@ -77,12 +105,7 @@ class UnitEmitter {
  private:
   const TaskPlan& task(int t) const { return e_.plan.tasks[t]; }
   // Whether task tp issues anything on lane q (3 lanes for 4 outputs: the third idles).
-  static bool on_lane(const TaskPlan& tp, int q) {
-    if (q >= tp.lanes) return false;
-    for (const Item& it : tp.items[q])
-      if (it.id >= 0) return true;
-    return false;
-  }
+  static bool on_lane(const TaskPlan& tp, int q) { return tp.lane_count(q) > 0; }
   // Whether some task (some split task) has items on lane q.
   bool lane_used(int q, bool split_only = false) const {
     for (int t : u_.tasks)
@@ -99,61 +122,379 @@ class UnitEmitter {
     e_.text.decl(fmt::format("  reg {}{};", range(width), name));
     if (pipeline) e_.inv.pipeline_bits += width;
   }
+  std::string restart(const TaskPlan& tp) const {
+    if (tp.start == 0) return "start_fire";
+    return fmt::format("(running && cyc == {})", sized(bits_for(e_.plan.cycles), static_cast<uint64_t>(tp.start - 1)));
+  }
 
   // The issue counter restarts at every task's first cycle; act_s marks task s's window.
   void emit_counter() {
     const int cw = bits_for(e_.plan.cycles);
-    std::string desc, restart = "start_fire";
+    std::string desc, restarts = "start_fire";
     for (int t : u_.tasks) {
       const TaskPlan& tp = task(t);
       desc += fmt::format(" {} [{}, {})", tp.name, tp.start, tp.start + tp.busy);
       std::string w = "running";
       if (tp.start > 0) {
         w += fmt::format(" && cyc >= {}", sized(cw, static_cast<uint64_t>(tp.start)));
-        restart += fmt::format(" || (running && cyc == {})", sized(cw, static_cast<uint64_t>(tp.start - 1)));
+        restarts += " || " + restart(tp);
       }
       w += fmt::format(" && cyc < {}", sized(cw, static_cast<uint64_t>(tp.start + tp.busy)));
       e_.text.decl(fmt::format("  wire {} = {};", act(tp.slot), w));
     }
     e_.text.line(fmt::format("\n  // ---- unit {} #{}: {} lane(s), depth {}; tasks [issue window):{}", u_.cls, u_.index,
                              u_.lanes, u_.depth, desc));
+    // Only a stream whose lane runs short of the window reads the issue counter.
+    bool needed = false;
+    for (int t : u_.tasks)
+      for (int q = 0; q < u_.lanes; ++q)
+        needed |= task(t).engine == Engine::kStream && on_lane(task(t), q) && task(t).lane_count(q) < task(t).busy;
+    if (!needed) return;
     reg(jb_, j());
-    e_.text.line(fmt::format("  always @(posedge clk) begin\n    if ({}) {} <= {};\n    else {} <= {} + {};\n  end", restart,
-                             j(), sized(jb_, 0), j(), j(), sized(jb_, 1)));
+    e_.text.line(fmt::format("  always @(posedge clk) begin\n    if ({}) {} <= {};\n    else {} <= {} + {};\n  end",
+                             restarts, j(), sized(jb_, 0), j(), j(), sized(jb_, 1)));
     e_.inv.control_bits += jb_;
     e_.inv.control_adders += 1;
   }
 
+  // ---- loop counters and index arithmetic of one task on one lane ----
+
+  std::string var_name(const TaskPlan& tp, int q, int v) const { return fmt::format("{}_q{}_c{}", tp.name, q, v); }
+  std::string slot_name(const TaskPlan& tp, int q) const { return fmt::format("{}_q{}_slot", tp.name, q); }
+  std::string round_name(const TaskPlan& tp, int q) const { return fmt::format("{}_q{}_round", tp.name, q); }
+  std::string ix_name(const TaskPlan& tp, int q, int n) const { return fmt::format("{}_q{}_x{}", tp.name, q, n); }
+  std::string ok_name(const TaskPlan& tp, int q) const { return fmt::format("{}_q{}_ok", tp.name, q); }
+  std::string dyn_name(const TaskPlan& tp, int d) const { return fmt::format("{}_start{}", tp.name, d); }
+
+  int64_t extent(const TaskPlan& tp, int v) const {
+    const size_t r = tp.loops.out_dims.size();
+    return static_cast<size_t>(v) < r ? tp.loops.out_dims[v] : tp.loops.term_dims[v - r];
+  }
+
+  // The next value of the counters of variables [first, last) advanced as one row-major
+  // odometer (`<var>_nx`), and whether all of them are at their last value (`<name>_wrap`).
+  std::string emit_next(const TaskPlan& tp, int q, int first, int last, const std::string& name) {
+    (void)name;
+    std::string body, all;
+    std::string carry = "1'b1";
+    for (int v = last - 1; v >= first; --v) {
+      if (extent(tp, v) <= 1) continue;
+      const int b = bits_for(extent(tp, v) - 1);
+      const std::string c = var_name(tp, q, v);
+      const std::string at_max = fmt::format("({} == {})", c, sized(b, static_cast<uint64_t>(extent(tp, v) - 1)));
+      reg(b, c + "_nx");
+      ++e_.inv.control_adders;
+      body += fmt::format("    {}_nx = {};\n    if ({}) {}_nx = {} ? {} : {} + {};\n", c, c, carry, c, at_max, sized(b, 0), c,
+                          sized(b, 1));
+      all += (all.empty() ? "" : " && ") + at_max;
+      carry = carry == "1'b1" ? at_max : fmt::format("{} && {}", carry, at_max);
+    }
+    if (!body.empty()) e_.text.line("  always @* begin\n" + body + "  end");
+    return all.empty() ? "1'b1" : all;
+  }
+
+  // Statements assigning the counters of variables [first, last) from `<var><suffix>`.
+  std::string assign_vars(const TaskPlan& tp, int q, int first, int last, const std::string& suffix,
+                          const std::string& indent, const std::string& to_prefix = "") const {
+    std::string s;
+    for (int v = first; v < last; ++v)
+      if (extent(tp, v) > 1) s += fmt::format("{}{}{} <= {}{};\n", indent, to_prefix.empty() ? var_name(tp, q, v) : var_name(tp, q, v) + to_prefix, "", var_name(tp, q, v), suffix);
+    return s;
+  }
+
+  std::string load_vars(const TaskPlan& tp, int q, int first, int last, const std::vector<int64_t>& values,
+                        const std::string& indent, const std::string& suffix = "") const {
+    std::string s;
+    for (int v = first; v < last; ++v)
+      if (extent(tp, v) > 1)
+        s += fmt::format("{}{}{} <= {};\n", indent, var_name(tp, q, v), suffix,
+                         sized(bits_for(extent(tp, v) - 1), static_cast<uint64_t>(values[v - first])));
+    return s;
+  }
+
+  // Counters of the loop nest (plan.h, LoopNest) and the index wires the leaves use.
+  void emit_loops(const TaskPlan& tp, int q) {
+    const LoopNest& L = tp.loops;
+    const int R = static_cast<int>(L.out_dims.size()), V = L.vars();
+    const bool grouped = tp.engine != Engine::kStream && tp.split == 1;
+    for (int v = 0; v < V; ++v)
+      if (extent(tp, v) > 1) {
+        const int b = bits_for(extent(tp, v) - 1);
+        reg(b, var_name(tp, q, v));
+        e_.inv.control_bits += b;
+        if (grouped && v < R) reg(b, var_name(tp, q, v) + "_base"), e_.inv.control_bits += b;
+      }
+    const std::vector<int64_t> out0 = plan_detail_unravel(tp.lane_first(q), L.out_dims);
+    const std::vector<int64_t> term0 =
+        tp.split > 1 ? plan_detail_unravel((q % tp.split) * tp.chunk, L.term_dims) : std::vector<int64_t>(L.term_dims.size(), 0);
+    std::string init = load_vars(tp, q, 0, R, out0, "      ") + load_vars(tp, q, R, V, term0, "      ");
+    if (grouped) init += load_vars(tp, q, 0, R, out0, "      ", "_base");
+    std::string advance;
+    const int sb = bits_for(L.period - 1);
+    const int64_t count = tp.lane_count(q);
+    std::string ok = act(tp.slot);
+    if (tp.engine == Engine::kStream) {
+      emit_next(tp, q, 0, R, "out");
+      advance = assign_vars(tp, q, 0, R, "_nx", "      ");
+      if (count < tp.busy) ok += fmt::format(" && {} < {}", j(), sized(jb_, static_cast<uint64_t>(count)));
+    } else {
+      const bool split = tp.split > 1;
+      if (L.period > 1) {
+        reg(sb, slot_name(tp, q));
+        e_.inv.control_bits += sb;
+        ++e_.inv.control_adders;
+        init += fmt::format("      {} <= {};\n", slot_name(tp, q), sized(sb, 0));
+      }
+      const int rb = bits_for(tp.chunk);
+      if (split) {
+        reg(rb, round_name(tp, q));
+        e_.inv.control_bits += rb;
+        ++e_.inv.control_adders;
+        init += fmt::format("      {} <= {};\n", round_name(tp, q), sized(rb, 0));
+      }
+      std::string group_step;
+      if (!split) {
+        const int64_t g = L.group, groups = hwmodel::ceil_div(count, g), last = count - (groups - 1) * g;
+        if (groups > 1 && last != g) {
+          const std::string grp = fmt::format("{}_q{}_group", tp.name, q);
+          group_step = fmt::format("          {} <= {} + {};\n", grp, grp, sized(bits_for(groups - 1), 1));
+        }
+      }
+      const std::string term_wrap = emit_next(tp, q, R, V, "term");
+      std::string round_end = assign_vars(tp, q, R, V, "_nx", "        ");
+      if (split) {
+        round_end += fmt::format("        {} <= {} + {};\n", round_name(tp, q), round_name(tp, q), sized(rb, 1));
+      } else {
+        // A group's last round ends: the next group starts past its outputs; else the
+        // group's outputs come round again.
+        emit_next(tp, q, 0, R, "out");
+        std::string next_group = assign_vars(tp, q, 0, R, "_nx", "          ") + assign_vars(tp, q, 0, R, "_nx", "          ", "_base") + group_step;
+        std::string again;
+        for (int v = 0; v < R; ++v)
+          if (extent(tp, v) > 1) again += fmt::format("          {} <= {}_base;\n", var_name(tp, q, v), var_name(tp, q, v));
+        if (!next_group.empty())
+          round_end += fmt::format("        if ({}) begin\n{}        end else begin\n{}        end\n", term_wrap, next_group, again);
+      }
+      const std::string in_round = split ? "" : assign_vars(tp, q, 0, R, "_nx", "        ");
+      if (L.period > 1)
+        advance = fmt::format("      if ({} == {}) begin\n        {} <= {};\n{}      end else begin\n        {} <= {} + {};\n{}      end\n",
+                              slot_name(tp, q), sized(sb, static_cast<uint64_t>(L.period - 1)), slot_name(tp, q),
+                              sized(sb, 0), round_end, slot_name(tp, q), slot_name(tp, q), sized(sb, 1), in_round);
+      else
+        advance = round_end;
+      if (split) {
+        if (L.period > 1) ok += fmt::format(" && {} == {}", slot_name(tp, q), sized(sb, 0));
+        ok += fmt::format(" && {} < {}", round_name(tp, q), sized(rb, static_cast<uint64_t>(count)));
+      } else {
+        // Slots past the group idle: every group has `group` outputs but the lane's last.
+        const int64_t g = L.group, groups = hwmodel::ceil_div(count, g), last = count - (groups - 1) * g;
+        const std::string slot = slot_name(tp, q);
+        auto below = [&](int64_t n) { return n >= L.period ? std::string("1'b1") : fmt::format("{} < {}", slot, sized(sb, static_cast<uint64_t>(n))); };
+        if (groups > 1 && last != g) {
+          const int gb = bits_for(groups - 1);
+          const std::string grp = fmt::format("{}_q{}_group", tp.name, q);
+          reg(gb, grp);
+          e_.inv.control_bits += gb;
+          ++e_.inv.control_adders;
+          init += fmt::format("      {} <= {};\n", grp, sized(gb, 0));
+          ok += fmt::format(" && (({} == {}) ? {} : {})", grp, sized(gb, static_cast<uint64_t>(groups - 1)), below(last), below(g));
+        } else if (last < L.period) {
+          ok += " && " + below(last);
+        }
+      }
+    }
+    if (!init.empty() || !advance.empty())
+      e_.text.line(fmt::format("  always @(posedge clk) begin  // {} lane {}: loop counters\n    if ({}) begin\n{}    end else if ({}) begin\n{}    end\n  end",
+                               tp.name, q, restart(tp), init, act(tp.slot), advance));
+    e_.text.decl(fmt::format("  wire {} = {};", ok_name(tp, q), ok));
+    emit_index_wires(tp, q);
+  }
+
+  static std::vector<int64_t> plan_detail_unravel(int64_t linear, const std::vector<int64_t>& dims) {
+    std::vector<int64_t> idx(dims.size());
+    for (size_t d = dims.size(); d-- > 0;) {
+      if (dims[d] == 0) return idx;
+      idx[d] = linear % dims[d];
+      linear /= dims[d];
+    }
+    return idx;
+  }
+
+  // The index nodes the task's leaves, guards and output index use, as signed wires.
+  void emit_index_wires(const TaskPlan& tp, int q) {
+    std::vector<bool> used(tp.ix.size(), false);
+    std::function<void(int)> mark = [&](int n) {
+      if (n < 0 || used[n]) return;
+      used[n] = true;
+      const IxNode& x = tp.ix[n];
+      if (x.arg >= 0) mark(x.arg);
+      for (const auto& [a, k] : x.terms) mark(a);
+    };
+    for (const Leaf& l : tp.leaves)
+      for (const Alt& a : l.alts) {
+        mark(a.index);
+        for (const Cond& c : a.guard.conds) mark(c.ix);
+      }
+    mark(tp.loops.out_flat);
+    if (tp.split == 1) mark(tp.loops.term_flat);
+    for (size_t n = 0; n < tp.ix.size(); ++n) {
+      if (!used[n] || tp.ix[static_cast<int>(n)].kind == IxNode::kConst) continue;  // constants: inline or ix_ref_wire
+      const std::string name = ix_name(tp, q, static_cast<int>(n));
+      e_.text.decl(fmt::format("  wire signed [{}:0] {} = {};", kIndexBits - 1, name, ix_expr(tp, q, static_cast<int>(n))));
+    }
+  }
+
+  std::string ix_ref(const TaskPlan& tp, int q, int n) const {
+    const IxNode& x = tp.ix[n];
+    return x.kind == IxNode::kConst ? signed_const(x.c) : ix_name(tp, q, n);
+  }
+
+  std::string ix_expr(const TaskPlan& tp, int q, int n) {
+    const IxNode& x = tp.ix[n];
+    switch (x.kind) {
+      case IxNode::kConst: return signed_const(x.c);
+      case IxNode::kVar: {
+        const int b = bits_for(extent(tp, x.var) - 1);
+        return fmt::format("$signed({{{}'d0, {}}})", kIndexBits - b, var_name(tp, q, x.var));
+      }
+      case IxNode::kDyn: {
+        const int b = bits_for(tp.dyn[x.var].max);
+        return fmt::format("$signed({{{}'d0, {}}})", kIndexBits - b, dyn_name(tp, x.var));
+      }
+      case IxNode::kLin: {
+        std::string s;
+        for (const auto& [a, k] : x.terms) {
+          std::string term = ix_ref(tp, q, a);
+          const int64_t mag = k < 0 ? -k : k;
+          if (mag != 1) {
+            if (power_of_two(mag)) {
+              term = fmt::format("({} <<< {})", term, log2_of(mag));
+            } else {
+              term = fmt::format("({} * {})", term, signed_const(mag));
+              ++e_.inv.address_multipliers;
+            }
+          }
+          if (s.empty()) s = k < 0 ? "-" + term : term;
+          else s += (k < 0 ? " - " : " + ") + term, ++e_.inv.control_adders;
+        }
+        if (x.c != 0) s += (x.c < 0 ? " - " : " + ") + signed_const(x.c < 0 ? -x.c : x.c), ++e_.inv.control_adders;
+        if (s[0] == '-') ++e_.inv.control_adders;
+        return s;
+      }
+      case IxNode::kDiv:
+        if (power_of_two(x.c)) return fmt::format("{} >>> {}", ix_ref(tp, q, x.arg), log2_of(x.c));
+        ++e_.inv.dividers;
+        return fmt::format("{} / {}", ix_ref(tp, q, x.arg), signed_const(x.c));
+      case IxNode::kMod:
+        if (power_of_two(x.c)) return fmt::format("{} & {}", ix_ref(tp, q, x.arg), signed_const(x.c - 1));
+        ++e_.inv.dividers;
+        return fmt::format("{} % {}", ix_ref(tp, q, x.arg), signed_const(x.c));
+    }
+    return "";
+  }
+
+  std::string guard_expr(const TaskPlan& tp, int q, const Guard& g) const {
+    if (g.never) return "1'b0";
+    std::string s;
+    auto add = [&](const std::string& c) { s += (s.empty() ? "" : " && ") + c; };
+    for (const Cond& c : g.conds) {
+      const IxNode& x = tp.ix[c.ix];
+      const std::string v = ix_ref(tp, q, c.ix);
+      if (c.lo == c.hi) {
+        add(fmt::format("{} == {}", v, signed_const(c.lo)));
+      } else {
+        if (c.lo > x.lo) add(fmt::format("{} >= {}", v, signed_const(c.lo)));
+        if (c.hi < x.hi) add(fmt::format("{} <= {}", v, signed_const(c.hi)));
+      }
+      if (c.multiple > 1)
+        add(power_of_two(c.multiple) ? fmt::format("({} & {}) == {}", v, signed_const(c.multiple - 1), signed_const(0))
+                                     : fmt::format("({} % {}) == {}", v, signed_const(c.multiple), signed_const(0)));
+    }
+    return s.empty() ? "1'b1" : s;
+  }
+
+  // ---- issue (stage 0): tags, read addresses, guards; operands (stage 1) ----
+
   std::string leaf_name(const TaskPlan& tp, int q, int leaf) const { return fmt::format("{}_q{}_l{}", tp.name, q, leaf); }
+  std::string alt_name(const TaskPlan& tp, int q, size_t leaf, size_t alt, const char* what) const {
+    return fmt::format("{}_q{}_l{}a{}_{}", tp.name, q, leaf, alt, what);
+  }
   std::string node_name(const TaskPlan& tp, int q, int n) const {
     const Node& node = tp.expr.nodes[n];
     return node.kind == Node::kLeaf ? leaf_name(tp, q, node.leaf) : fmt::format("{}_q{}_n{}", tp.name, q, n);
   }
 
-  // One case arm per issue cycle: which item, and where its operands come from.
-  std::string item_arms(const TaskPlan& tp, int q) {
-    std::string s;
-    for (int64_t jj = 0; jj < tp.busy; ++jj) {
-      const Item& it = tp.items[q][jj];
-      if (it.id < 0) continue;
-      s += fmt::format("        {}: begin\n          {} = 1'b1;\n          {} = {};\n", sized(jb_, static_cast<uint64_t>(jj)),
-                       sig(q, "ok", 0), sig(q, "o", 0), sized(ob_, static_cast<uint64_t>(it.out)));
-      if (accumulates_ && it.first) s += fmt::format("          {} = 1'b1;\n", sig(q, "f", 0));
-      if (skips_ && it.skip) s += fmt::format("          {} = 1'b1;\n", sig(q, "k", 0));
-      if (seeds_ && it.seed) s += fmt::format("          {} = 1'b1;\n", sig(q, "s", 0));
-      for (size_t l = 0; l < tp.leaves.size(); ++l) {
-        const Source& src = tp.leaves[l].sources[it.id];
-        const ir::ElementType lt = tp.leaves[l].type;
-        if (src.kind == Source::kNone) continue;
-        if (src.kind == Source::kDyn) {  // the static part of the index; dynamic_read adds the offset
-          s += fmt::format("          {} = {};\n", base_name(tp, q), sized(dyn_bits(tp), static_cast<uint64_t>(src.index)));
-          continue;
+  // A constant index as a wire too (addresses and narrowings need a name to select from).
+  std::string ix_ref_wire(const TaskPlan& tp, int q, int n) {
+    const IxNode& x = tp.ix[n];
+    if (x.kind != IxNode::kConst) return ix_name(tp, q, n);
+    const std::string name = fmt::format("{}_q{}_x{}", tp.name, q, n);
+    if (const_wires_.insert(name).second)
+      e_.text.decl(fmt::format("  wire signed [{}:0] {} = {};", kIndexBits - 1, name, signed_const(x.c)));
+    return name;
+  }
+
+  // Stage 0 -> 1 of every alternative: the memory read (synchronous: its data register is
+  // the read port), the guard bit and the index value, registered.
+  void emit_reads(const TaskPlan& tp, int q) {
+    std::string clocked;
+    for (size_t l = 0; l < tp.leaves.size(); ++l) {
+      const Leaf& leaf = tp.leaves[l];
+      const int w = datapath_width(leaf.type);
+      for (size_t a = 0; a < leaf.alts.size(); ++a) {
+        const Alt& alt = leaf.alts[a];
+        if (!alt.guard.always()) {
+          reg(1, alt_name(tp, q, l, a, "g"), true);
+          clocked += fmt::format("    {} <= {};\n", alt_name(tp, q, l, a, "g"), guard_expr(tp, q, alt.guard));
         }
-        const std::string v = src.kind == Source::kAcc ? e_.narrow(sig(q, "pacc"), lw(q), false, datapath_width(lt))
-                                                       : e_.source(src, lt);
-        s += fmt::format("          {} = {};\n", leaf_name(tp, q, static_cast<int>(l)), v);
+        if (alt.kind == Alt::kRead) {
+          const std::string data = e_.read_port(alt.buffer, leaf.type, ok_name(tp, q),
+                                                e_.address(alt.buffer, ix_ref_wire(tp, q, alt.index)), tp.start,
+                                                tp.start + tp.busy);
+          e_.text.decl(fmt::format("  wire {}{} = {};", range(w), alt_name(tp, q, l, a, "rd"), data));
+        } else if (alt.kind == Alt::kIndex) {
+          reg(w, alt_name(tp, q, l, a, "ix"), true);
+          clocked += fmt::format("    {} <= {};\n", alt_name(tp, q, l, a, "ix"), e_.narrow(ix_ref_wire(tp, q, alt.index), kIndexBits, true, w));
+        }
       }
-      s += "        end\n";
+    }
+    if (!clocked.empty()) e_.text.line(fmt::format("  always @(posedge clk) begin  // {} lane {}: reads\n{}  end", tp.name, q, clocked));
+  }
+
+  std::string alt_value(const TaskPlan& tp, int q, size_t l, size_t a) {
+    const Alt& alt = tp.leaves[l].alts[a];
+    const ir::ElementType lt = tp.leaves[l].type;
+    const int w = datapath_width(lt);
+    switch (alt.kind) {
+      case Alt::kRead: return alt_name(tp, q, l, a, "rd");
+      case Alt::kIndex: return alt_name(tp, q, l, a, "ix");
+      case Alt::kConst: return sized(w, alt.bits);
+      case Alt::kAcc: return e_.narrow(sig(q, "pacc"), lw(q), false, w);
+      case Alt::kSlot: return e_.narrow(sig(q, "accsel", 1), lw(q), false, w);
+      case Alt::kNone: return sized(w, 0);
+    }
+    return "";
+  }
+
+  // Stage 1: the statements that load the leaves of task tp from the registered reads.
+  std::string load_leaves(const TaskPlan& tp, int q) {
+    std::string s;
+    for (size_t l = 0; l < tp.leaves.size(); ++l) {
+      const Leaf& leaf = tp.leaves[l];
+      const bool skip_leaf = static_cast<int>(l) == tp.skip_leaf() && tp.has_skips;
+      std::string chain;
+      bool closed = false;
+      for (size_t a = 0; a < leaf.alts.size(); ++a) {
+        const std::string set = fmt::format("{} = {};", leaf_name(tp, q, static_cast<int>(l)), alt_value(tp, q, l, a));
+        if (leaf.alts[a].guard.always()) {
+          chain += chain.empty() ? "      " + set + "\n" : "      else " + set + "\n";
+          closed = true;
+          break;
+        }
+        chain += fmt::format("      {}if ({}) {}\n", chain.empty() ? "" : "else ", alt_name(tp, q, l, a, "g"), set);
+      }
+      if (!closed && skip_leaf) chain += fmt::format("      {}{} = 1'b1;\n", chain.empty() ? "" : "else ", sig(q, "k", 1));
+      s += chain;
     }
     return s;
   }
@@ -176,14 +517,14 @@ class UnitEmitter {
     return s;
   }
 
-  // The value a stream/reduce task hands to the pipeline, widened to the unit's width.
-  std::string stage0_value(const TaskPlan& tp, int q) const {
+  // The value a stream/reduce task hands to the pipeline at stage 1, widened to the lane.
+  std::string first_value(const TaskPlan& tp, int q) const {
     const int w = datapath_width(tp.out_type);
     const std::string root = resize(node_name(tp, q, tp.expr.root), w, false, lw(q));
     if (tp.split > 1)  // a chunk's first term starts the partial sum as it is
-      return fmt::format("{} ? {} : {}", sig(q, "s", 0), resize(leaf_name(tp, q, 1), w, false, lw(q)), root);
+      return fmt::format("{} ? {} : {}", sig(q, "s", 1), resize(leaf_name(tp, q, 1), w, false, lw(q)), root);
     if (!tp.has_skips) return root;  // reduce-window padding keeps the accumulator
-    return fmt::format("{} ? {} : {}", sig(q, "k", 0), resize(leaf_name(tp, q, 0), w, false, lw(q)), root);
+    return fmt::format("{} ? {} : {}", sig(q, "k", 1), resize(leaf_name(tp, q, 0), w, false, lw(q)), root);
   }
 
   std::string mac_operand(const TaskPlan& tp, int q, int leaf) {
@@ -193,6 +534,16 @@ class UnitEmitter {
     return resize(at_out, wt, false, lw(q));
   }
 
+  // The output index tag of the current item.
+  std::string out_tag(const TaskPlan& tp, int q) {
+    const std::string o = ix_ref_wire(tp, q, tp.loops.out_flat);
+    return e_.narrow(o, kIndexBits, false, ob_);
+  }
+
+  std::string is_task(const TaskPlan& tp, int q, int stage) const {
+    return fmt::format("{} == {}", sig(q, "t", stage), sized(tb_, static_cast<uint64_t>(tp.slot)));
+  }
+
   void emit_issue(int q) {
     reg(1, sig(q, "ok", 0));
     reg(tb_, sig(q, "t", 0));
@@ -200,8 +551,29 @@ class UnitEmitter {
     std::string s = fmt::format("  always @* begin\n    {} = 1'b0;\n    {} = {};\n    {} = {};\n", sig(q, "ok", 0),
                                 sig(q, "t", 0), sized(tb_, 0), sig(q, "o", 0), sized(ob_, 0));
     if (accumulates_) reg(1, sig(q, "f", 0)), s += fmt::format("    {} = 1'b0;\n", sig(q, "f", 0));
-    if (skips_) reg(1, sig(q, "k", 0)), s += fmt::format("    {} = 1'b0;\n", sig(q, "k", 0));
     if (seeds_) reg(1, sig(q, "s", 0)), s += fmt::format("    {} = 1'b0;\n", sig(q, "s", 0));
+    if (slots_ > 1) reg(slb_, sig(q, "sl", 0)), s += fmt::format("    {} = {};\n", sig(q, "sl", 0), sized(slb_, 0));
+    for (int t : u_.tasks) {
+      const TaskPlan& tp = task(t);
+      if (!on_lane(tp, q)) continue;
+      s += fmt::format("    if ({}) begin\n      {} = 1'b1;\n      {} = {};\n      {} = {};\n", ok_name(tp, q), sig(q, "ok", 0),
+                       sig(q, "t", 0), sized(tb_, static_cast<uint64_t>(tp.slot)), sig(q, "o", 0), out_tag(tp, q));
+      if (accumulates_) s += fmt::format("      {} = {};\n", sig(q, "f", 0), first_flag(tp, q));
+      if (seeds_ && tp.split > 1 && tp.engine == Engine::kReduce && q % tp.split != 0)
+        s += fmt::format("      {} = {} == {};\n", sig(q, "s", 0), round_name(tp, q), sized(bits_for(tp.chunk), 0));
+      if (slots_ > 1 && tp.split == 1 && tp.engine != Engine::kStream && tp.loops.period > 1)
+        s += fmt::format("      {} = {};\n", sig(q, "sl", 0),
+                         e_.narrow(slot_name(tp, q), bits_for(tp.loops.period - 1), false, slb_));
+      s += "    end\n";
+    }
+    e_.text.line(s + "  end");
+  }
+
+  // Stage 1: leaves from the registered reads, then the value (stream, reduce) or the
+  // product (mac).
+  void emit_operands(int q) {
+    std::string s = "  always @* begin\n";
+    if (skips_) reg(1, sig(q, "k", 1)), s += fmt::format("    {} = 1'b0;\n", sig(q, "k", 1));
     for (int t : u_.tasks) {
       const TaskPlan& tp = task(t);
       if (!on_lane(tp, q)) continue;
@@ -210,47 +582,75 @@ class UnitEmitter {
         reg(w, leaf_name(tp, q, static_cast<int>(l)));
         s += fmt::format("    {} = {};\n", leaf_name(tp, q, static_cast<int>(l)), sized(w, 0));
       }
-      if (!tp.dyn.empty()) reg(dyn_bits(tp), base_name(tp, q)), s += fmt::format("    {} = {};\n", base_name(tp, q), sized(dyn_bits(tp), 0));
+    }
+    if (reduce_slots_) {
+      reg(lw(q), sig(q, "accsel", 1));
+      s += fmt::format("    {} = {};\n", sig(q, "accsel", 1), slot_value(q, 1));
     }
     for (int t : u_.tasks) {
       const TaskPlan& tp = task(t);
       if (!on_lane(tp, q)) continue;
-      s += fmt::format("    if ({}) begin\n      {} = {};\n      case ({})\n{}        default: ;\n      endcase\n    end\n",
-                       act(tp.slot), sig(q, "t", 0), sized(tb_, static_cast<uint64_t>(tp.slot)), j(), item_arms(tp, q));
+      s += fmt::format("    if ({}) begin\n{}    end\n", is_task(tp, q, 1), load_leaves(tp, q));
     }
-    for (int t : u_.tasks)
-      if (on_lane(task(t), q) && !task(t).dyn.empty()) s += dynamic_read(task(t), q);
-    s += u_.mac ? mac_products(q) : stage0_values(q);
+    s += u_.mac ? mac_products(q) : first_values(q);
     e_.text.line(s + "  end");
   }
 
-  std::string stage0_values(int q) {
-    reg(lw(q), sig(q, "v", 0));
+  // The accumulator register of the slot tagged at `stage`.
+  std::string slot_value(int q, int stage) const {
+    if (slots_ <= 1) return sig(q, "accr0");
+    std::string v = sized(lw(q), 0);
+    for (int k = slots_ - 1; k >= 0; --k)
+      v = fmt::format("({} == {}) ? {} : {}", sig(q, "sl", stage), sized(slb_, static_cast<uint64_t>(k)),
+                      fmt::format("u{}_q{}_accr{}", id_, q, k), v);
+    return v;
+  }
+
+  // Whether a reduce's accumulator leaf can take the slot's register (not a single term).
+  static bool reads_slot(const TaskPlan& tp) {
+    for (const Alt& a : tp.leaves[0].alts) {
+      if (a.kind == Alt::kSlot) return true;
+      if (a.guard.always()) return false;
+    }
+    return false;
+  }
+
+  // The item is the first term of its output (of its chunk, when split).
+  std::string first_flag(const TaskPlan& tp, int q) {
+    if (tp.split > 1) return fmt::format("{} == {}", round_name(tp, q), sized(bits_for(tp.chunk), 0));
+    Guard g;
+    const_cast<IxPool&>(tp.ix).require(g, tp.loops.term_flat, 0, 0);
+    return guard_expr(tp, q, g);
+  }
+
+  std::string first_values(int q) {
+    reg(lw(q), sig(q, "v", 1));
     std::string s;
     for (int t : u_.tasks)
       if (on_lane(task(t), q)) s += expression(task(t), q);
-    s += fmt::format("    {} = {};\n", sig(q, "v", 0), sized(lw(q), 0));
+    s += fmt::format("    {} = {};\n", sig(q, "v", 1), sized(lw(q), 0));
     for (int t : u_.tasks)
-      if (on_lane(task(t), q)) s += fmt::format("    if ({}) {} = {};\n", act(task(t).slot), sig(q, "v", 0), stage0_value(task(t), q));
+      if (on_lane(task(t), q)) s += fmt::format("    if ({}) {} = {};\n", is_task(task(t), q, 1), sig(q, "v", 1), first_value(task(t), q));
     return s;
   }
 
   std::string mac_products(int q) {
     reg(lw(q), sig(q, "a"));
     reg(lw(q), sig(q, "b"));
-    reg(lw(q), sig(q, "p", 0));
+    reg(lw(q), sig(q, "p", 1));
     std::string s = fmt::format("    {} = {};\n    {} = {};\n", sig(q, "a"), sized(lw(q), 0), sig(q, "b"), sized(lw(q), 0));
     for (int t : u_.tasks) {
       const TaskPlan& tp = task(t);
       if (on_lane(tp, q))
-        s += fmt::format("    if ({}) begin\n      {} = {};\n      {} = {};\n    end\n", act(tp.slot), sig(q, "a"),
+        s += fmt::format("    if ({}) begin\n      {} = {};\n      {} = {};\n    end\n", is_task(tp, q, 1), sig(q, "a"),
                          mac_operand(tp, q, 0), sig(q, "b"), mac_operand(tp, q, 1));
     }
     ++e_.inv.multipliers;
-    return s + fmt::format("    {} = {} * {};\n", sig(q, "p", 0), sig(q, "a"), sig(q, "b"));
+    return s + fmt::format("    {} = {} * {};\n", sig(q, "p", 1), sig(q, "a"), sig(q, "b"));
   }
 
-  // Registers between issue and write: tags for every stage, the value where it exists.
+  // Registers between issue and write: tags for every stage, the value where it exists
+  // (from stage 1; a mac's product up to its accumulator stage, the sum after it).
   void emit_pipeline(int q) {
     std::string valid, rest;
     const int m = u_.mac ? u_.mul_depth : 0;
@@ -260,13 +660,17 @@ class UnitEmitter {
       reg(ob_, sig(q, "o", s), true);
       valid += fmt::format("      {} <= {};\n", sig(q, "ok", s), sig(q, "ok", s - 1));
       rest += fmt::format("    {} <= {};\n    {} <= {};\n", sig(q, "t", s), sig(q, "t", s - 1), sig(q, "o", s), sig(q, "o", s - 1));
+      if (slots_ > 1) reg(slb_, sig(q, "sl", s), true), rest += fmt::format("    {} <= {};\n", sig(q, "sl", s), sig(q, "sl", s - 1));
+      if (s == 1 && seeds_) reg(1, sig(q, "s", 1), true), rest += fmt::format("    {} <= {};\n", sig(q, "s", 1), sig(q, "s", 0));
       if (u_.mac && s <= m) {
-        reg(lw(q), sig(q, "p", s), true);
-        rest += fmt::format("    {} <= {};\n", sig(q, "p", s), sig(q, "p", s - 1));
         reg(1, sig(q, "f", s), true);
         rest += fmt::format("    {} <= {};\n", sig(q, "f", s), sig(q, "f", s - 1));
-        if (skips_) reg(1, sig(q, "k", s), true), rest += fmt::format("    {} <= {};\n", sig(q, "k", s), sig(q, "k", s - 1));
-      } else {
+        if (s >= 2) {
+          reg(lw(q), sig(q, "p", s), true);
+          rest += fmt::format("    {} <= {};\n", sig(q, "p", s), sig(q, "p", s - 1));
+          if (skips_) reg(1, sig(q, "k", s), true), rest += fmt::format("    {} <= {};\n", sig(q, "k", s), sig(q, "k", s - 1));
+        }
+      } else if (s >= 2) {
         reg(value_width(q, s), sig(q, "v", s), true);
         const bool sum = u_.mac && s == m + 1;
         const std::string from = e_.narrow(sum ? sig(q, "sum") : sig(q, "v", s - 1), value_width(q, s - 1), false,
@@ -282,7 +686,7 @@ class UnitEmitter {
   // Bits of the value at stage st of lane q: as wide as the widest task still in flight
   // there (a deep narrow task behind a shallow wide one needs only its own width).
   int value_width(int q, int st) const {
-    if (st == 0 || (u_.mac && st <= u_.mul_depth)) return lw(q);
+    if (st <= 1 || (u_.mac && st <= u_.mul_depth)) return lw(q);
     int w = 1;
     for (int t : u_.tasks)
       if (on_lane(task(t), q) && task(t).depth - 1 >= st) w = std::max(w, datapath_width(task(t).out_type));
@@ -295,33 +699,22 @@ class UnitEmitter {
     return s;
   }
 
-  // The outputs lane q of task tp writes (its tag can take no other value).
-  std::vector<int64_t> lane_outputs(const TaskPlan& tp, int q) const {
-    std::set<int64_t> outs;
-    for (const Item& it : tp.items[q])
-      if (it.id >= 0) outs.insert(it.out);
-    return {outs.begin(), outs.end()};
+  std::string out_address(const TaskPlan& tp, const std::string& tag) {
+    return e_.narrow(tag, ob_, false, e_.addr_bits(tp.out_buffer));
   }
 
   void emit_accumulate(int q) {
     const int m = u_.mul_depth;
     reg(lw(q), sig(q, "acc"));
     reg(lw(q), sig(q, "sum"));
-    std::string s = fmt::format("  always @* begin\n    {} = {};\n    case ({})\n", sig(q, "acc"), sized(lw(q), 0), sig(q, "t", m));
+    std::string s = fmt::format("  always @* begin\n    {} = {};\n", sig(q, "acc"), sized(lw(q), 0));
     for (int t : u_.tasks) {
       const TaskPlan& tp = task(t);
       if (!on_lane(tp, q)) continue;
-      if (tp.split > 1) {  // the lane's partial sum
-        s += fmt::format("      {}: {} = {};\n", sized(tb_, static_cast<uint64_t>(tp.slot)), sig(q, "acc"), sig(q, "pacc"));
-        continue;
-      }
-      s += fmt::format("      {}: begin\n        case ({})\n", sized(tb_, static_cast<uint64_t>(tp.slot)), sig(q, "o", m));
-      for (int64_t o : lane_outputs(tp, q))
-        s += fmt::format("          {}: {} = {};\n", sized(ob_, static_cast<uint64_t>(o)), sig(q, "acc"),
-                         resize(e_.element(tp.out_buffer, tp.out_type, o), datapath_width(tp.out_type), false, lw(q)));
-      s += "          default: ;\n        endcase\n      end\n";
+      const std::string v = tp.split > 1 ? sig(q, "pacc") : slot_value(q, m);  // the lane's partial sum, or the slot's
+      s += fmt::format("    if ({}) {} = {};\n", is_task(tp, q, m), sig(q, "acc"), v);
     }
-    s += fmt::format("      default: ;\n    endcase\n    if ({}) {} = {};\n", sig(q, "f", m), sig(q, "acc"), sized(lw(q), 0));
+    s += fmt::format("    if ({}) {} = {};\n", sig(q, "f", m), sig(q, "acc"), sized(lw(q), 0));
     const std::string sum = fmt::format("{} + {}", sig(q, "acc"), sig(q, "p", m));
     s += skips_ ? fmt::format("    {} = {} ? {} : {};\n", sig(q, "sum"), sig(q, "k", m), sig(q, "acc"), sum)
                 : fmt::format("    {} = {};\n", sig(q, "sum"), sum);
@@ -329,78 +722,72 @@ class UnitEmitter {
     e_.text.line(s + "  end");
   }
 
+  // The accumulator registers of the lane's slots (accumulating tasks that are not split).
+  void emit_slot_registers(int q) {
+    if (slots_ == 0) return;
+    std::string s;
+    for (int k = 0; k < slots_; ++k) reg(lw(q), fmt::format("u{}_q{}_accr{}", id_, q, k), true);
+    for (int t : u_.tasks) {
+      const TaskPlan& tp = task(t);
+      if (!on_lane(tp, q) || tp.split > 1 || tp.engine == Engine::kStream) continue;
+      if (tp.engine == Engine::kReduce && !reads_slot(tp)) continue;
+      const int st = tp.depth - 1;
+      const bool from_sum = u_.mac && st == u_.mul_depth;
+      const std::string value = resize(from_sum ? sig(q, "sum") : sig(q, "v", st), value_width(q, st), false, lw(q));
+      const std::string when = fmt::format("{} && {}", sig(q, "ok", st), is_task(tp, q, st));
+      for (int k = 0; k < slots_; ++k)
+        s += fmt::format("    if ({}{}) u{}_q{}_accr{} <= {};\n", when,
+                         slots_ > 1 ? fmt::format(" && {} == {}", sig(q, "sl", st), sized(slb_, static_cast<uint64_t>(k))) : "",
+                         id_, q, k, value);
+    }
+    if (!s.empty()) e_.text.line("  always @(posedge clk) begin  // accumulator registers, one per slot\n" + s + "  end");
+  }
+
   void emit_writes(int t, int q) {
     const TaskPlan& tp = task(t);
     const int st = tp.depth - 1;
     const bool from_sum = u_.mac && st == u_.mul_depth;
     const std::string stage_value = from_sum ? sig(q, "sum") : sig(q, "v", st);
+    const std::string when = fmt::format("{} && {}", sig(q, "ok", st), is_task(tp, q, st));
     if (tp.split > 1) {
-      pacc_writes_[q] += fmt::format("    if ({} && {} == {}) {} <= {};  // {} partial\n", sig(q, "ok", st), sig(q, "t", st),
-                                     sized(tb_, static_cast<uint64_t>(tp.slot)), sig(q, "pacc"),
+      pacc_writes_[q] += fmt::format("    if ({}) {} <= {};  // {} partial\n", when, sig(q, "pacc"),
                                      resize(stage_value, value_width(q, st), false, lw(q)), tp.name);
       return;
     }
     const std::string value = resize(stage_value, value_width(q, st), false, datapath_width(tp.out_type));
-    std::string s = fmt::format("    if ({} && {} == {}) begin  // {} lane {}\n      case ({})\n", sig(q, "ok", st), sig(q, "t", st),
-                                sized(tb_, static_cast<uint64_t>(tp.slot)), tp.name, q, sig(q, "o", st));
-    for (int64_t o : lane_outputs(tp, q))
-      s += fmt::format("        {}: {} <= {};\n", sized(ob_, static_cast<uint64_t>(o)), e_.element_lhs(tp.out_buffer, o),
-                       Emitter::to_storage(value, tp.out_type));
-    e_.writes[e_.plan.buffers[tp.out_buffer].track] += s + "        default: ;\n      endcase\n    end\n";
+    e_.write(tp.out_buffer, q, when, out_address(tp, sig(q, "o", st)), value, fmt::format("{} lane {}", tp.name, q));
   }
 
   // dynamic-slice: the start indices clamped so the slice fits (HLO: a negative start is
-  // 0, so is a u64 with its top bit set, as the interpreter reads it as int64), each
-  // scaled by its stride through a small table (no multiplier), summed once per task.
-  static int dyn_bits(const TaskPlan& tp) { return bits_for(tp.dyn_elements - 1); }
-  std::string base_name(const TaskPlan& tp, int q) const { return fmt::format("{}_q{}_base", tp.name, q); }
-  std::string offset_name(const TaskPlan& tp) const { return tp.name + "_offset"; }
-
-  void emit_offset(const TaskPlan& tp) {
-    const int ib = dyn_bits(tp);
-    reg(ib, offset_name(tp));
-    std::string s = "  always @* begin\n", sum;
+  // 0, so is a u64 with its top bit set, as the interpreter reads it as int64).
+  void emit_dyn_starts(const TaskPlan& tp) {
+    std::string s = "  always @* begin\n";
     for (size_t d = 0; d < tp.dyn.size(); ++d) {
       const DynStart& ds = tp.dyn[d];
       if (ds.max == 0) continue;  // the slice spans the dimension: its start is always 0
-      const int w = datapath_width(ds.type);
-      const std::string v = e_.element(ds.buffer, ds.type, 0), start = fmt::format("{}_start{}", tp.name, d),
-                        part = fmt::format("{}_part{}", tp.name, d);
+      const int w = datapath_width(ds.type), ob = bits_for(ds.max);
+      const std::string v = e_.read(ds.buffer, ds.type, sized(e_.addr_bits(ds.buffer), 0));
+      const std::string raw = fmt::format("{}_raw{}", tp.name, d);
+      reg(w, raw);
+      reg(ob, dyn_name(tp, static_cast<int>(d)));
       const bool sgn = ir::is_signed_integral(ds.type);
       const bool can_exceed = w >= 63 || ds.max < (int64_t{1} << (sgn ? w - 1 : w)) - 1;
-      std::string clamp = can_exceed ? fmt::format("({} > {}) ? {} : {}", v, sized(w, static_cast<uint64_t>(ds.max)),
-                                                   sized(w, static_cast<uint64_t>(ds.max)), v)
-                                     : v;
-      if (sgn || w == 64) clamp = fmt::format("{}[{}] ? {} : {}", v, w - 1, sized(w, 0), can_exceed ? "(" + clamp + ")" : clamp);
-      reg(w, start);
-      reg(ib, part);
-      s += fmt::format("    {} = {};\n    {} = {};\n    case ({})\n", start, clamp, part, sized(ib, 0), start);
-      for (int64_t k = 1; k <= ds.max; ++k)
-        s += fmt::format("      {}: {} = {};\n", sized(w, static_cast<uint64_t>(k)), part, sized(ib, static_cast<uint64_t>(k * ds.stride)));
-      s += "      default: ;\n    endcase\n";
-      if (!sum.empty()) ++e_.inv.control_adders;
-      sum += (sum.empty() ? "" : " + ") + part;
+      std::string clamp = can_exceed ? fmt::format("({} > {}) ? {} : {}", raw, sized(w, static_cast<uint64_t>(ds.max)),
+                                                   sized(w, static_cast<uint64_t>(ds.max)), raw)
+                                     : raw;
+      if (sgn || w == 64) clamp = fmt::format("{}[{}] ? {} : {}", raw, w - 1, sized(w, 0), can_exceed ? "(" + clamp + ")" : clamp);
+      const std::string full = fmt::format("{}_clamped{}", tp.name, d);
+      reg(w, full);
+      s += fmt::format("    {} = {};\n    {} = {};\n    {} = {};\n", raw, v, full, clamp, dyn_name(tp, static_cast<int>(d)),
+                       e_.narrow(full, w, false, ob));
     }
-    e_.text.line(s + fmt::format("    {} = {};\n  end", offset_name(tp), sum.empty() ? sized(ib, 0) : sum));
-  }
-
-  std::string dynamic_read(const TaskPlan& tp, int q) {
-    const std::string index = fmt::format("{}_q{}_index", tp.name, q);
-    reg(dyn_bits(tp), index);
-    ++e_.inv.control_adders;
-    std::string s = fmt::format("    {} = {} + {};\n    case ({})\n", index, base_name(tp, q), offset_name(tp), index);
-    const Leaf& l = tp.leaves[0];
-    const int buffer = l.sources[0].buffer;
-    for (int64_t k = 0; k < tp.dyn_elements; ++k)
-      s += fmt::format("      {}: {} = {};\n", sized(dyn_bits(tp), static_cast<uint64_t>(k)), leaf_name(tp, q, 0),
-                       e_.element(buffer, l.type, k));
-    return s + "      default: ;\n    endcase\n";
+    e_.text.line(s + "  end");
   }
 
   // The partial sums of one output joined pairwise: level l joins chunks c and c + 2^(l-1)
   // for c a multiple of 2^l; an empty chunk (past the last term) leaves its partner as is.
   void emit_tree(const TaskPlan& tp) {
-    const int w = datapath_width(tp.out_type), levels = hwmodel_ceil_log2(tp.split);
+    const int w = datapath_width(tp.out_type), levels = log2_of(tp.split);
     const int cw = bits_for(e_.plan.cycles);
     Expr x;
     x.add({Node::kLeaf, {}, tp.out_type, {}, 0});
@@ -424,27 +811,25 @@ class UnitEmitter {
                                                            e_.narrow(sig(qr, "pacc"), lw(qr), false, w)}) + "  end");
           }
           if (level == levels)
-            e_.writes[e_.plan.buffers[tp.out_buffer].track] += fmt::format(
-                "    if ({}) {} <= {};  // {} tree root\n", when, e_.element_lhs(tp.out_buffer, o), Emitter::to_storage(value, tp.out_type), tp.name);
+            e_.write(tp.out_buffer, static_cast<int>(o), when, sized(e_.addr_bits(tp.out_buffer), static_cast<uint64_t>(o)), value,
+                     tp.name + " tree root");
           else if (partner)
             pacc_writes_[ql] += fmt::format("    if ({}) {} <= {};\n", when, sig(ql, "pacc"), resize(value, w, false, lw(ql)));
         }
       }
-  }
-  static int hwmodel_ceil_log2(int64_t n) {
-    int k = 0;
-    while ((int64_t{1} << k) < n) ++k;
-    return k;
   }
 
   Emitter& e_;
   const Unit& u_;
   int id_;
   int tb_ = 1, ob_ = 1, jb_ = 1;
-  bool accumulates_ = false, split_ = false;
+  bool accumulates_ = false;
   bool skips_ = false, seeds_ = false;  // for the lane being emitted
+  int slots_ = 0, slb_ = 1;             // accumulator registers of the lane, bits of a slot tag
+  bool reduce_slots_ = false;           // a reduce reads them as its accumulator leaf
   std::vector<int> lane_width_, lane_depth_;
   std::vector<std::string> pacc_writes_;  // per lane: the clocked block of its partial register
+  std::set<std::string> const_wires_;
 };
 
 }  // namespace

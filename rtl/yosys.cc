@@ -60,6 +60,8 @@ void count_gates(SynthReport& s) {
   for (const auto& [type, n] : s.xilinx_cells) {
     const std::string t = type.substr(0, type.rfind('_') == std::string::npos ? type.size() : type.rfind('_'));
     if (starts_with(t, "DSP48")) s.dsp += n;
+    else if (starts_with(t, "RAMB18")) s.bram18k += n;
+    else if (starts_with(t, "RAMB36")) s.bram18k += 2 * n;
     else if (starts_with(t, "LUT") || starts_with(t, "SRL") || starts_with(t, "RAM")) s.lut += n;
     else if (starts_with(t, "FD")) s.ff += n;
     else if (starts_with(t, "CARRY")) s.carry += n;
@@ -93,18 +95,17 @@ std::string synth_text(const EmittedDesign& d, const SynthReport& s) {
   const hwmodel::Area& a = d.estimate.area;
   std::string t = fmt::format(
       "yosys word level ({:.2f} s):\n"
-      "  multipliers  {:>6} (emitted {})\n"
+      "  multipliers  {:>6} (emitted {} datapath + {} address scalings)\n"
       "  adders       {:>6} (emitted {} datapath + {} counters)\n"
       "  dividers     {:>6} (emitted {})\n"
-      "  FF bits      {:>6} (emitted: storage {} registers + {} BRAM-bound, pipeline {}, control {})\n",
-      s.word_seconds, s.multipliers, v.multipliers, s.adders, v.adders, v.control_adders, s.dividers, v.dividers,
-      s.ff_bits, v.register_bits, v.bram_bits, v.pipeline_bits, v.control_bits);
+      "  FF bits      {:>6} (emitted: storage {} registers + {} BRAM-bound, read ports {}, pipeline {}, control {})\n",
+      s.word_seconds, s.multipliers, v.multipliers, v.address_multipliers, s.adders, v.adders, v.control_adders, s.dividers, v.dividers,
+      s.ff_bits, v.register_bits, v.bram_bits, v.read_bits, v.pipeline_bits, v.control_bits);
   if (!s.gate_level) return t + "synth_xilinx skipped: " + s.gate_skipped + "\n";
   return t + fmt::format(
                  "synth_xilinx -noiopad ({:.2f} s) vs estimate:\n"
-                 "  DSP  {:>7} vs {:.0f}\n  LUT  {:>7} vs {:.0f}\n  FF   {:>7} vs {:.0f}\n  BRAM {:>7} vs {:.0f} (BRAM "
-                 "buffers are emitted as registers)\n",
-                 s.gate_seconds, s.dsp, a.dsp, s.lut, a.lut, s.ff, a.ff, 0, a.bram18k);
+                 "  DSP  {:>7} vs {:.0f}\n  LUT  {:>7} vs {:.0f}\n  FF   {:>7} vs {:.0f}\n  BRAM {:>7} vs {:.0f} (BRAM18K)\n",
+                 s.gate_seconds, s.dsp, a.dsp, s.lut, a.lut, s.ff, a.ff, s.bram18k, a.bram18k);
 }
 
 nlohmann::json synth_json(const EmittedDesign& d, const SynthReport& s) {
@@ -118,9 +119,12 @@ nlohmann::json synth_json(const EmittedDesign& d, const SynthReport& s) {
                    {"emitted", {{"multipliers", v.multipliers},
                                 {"adders", v.adders},
                                 {"control_adders", v.control_adders},
+                                {"address_multipliers", v.address_multipliers},
+                                {"rom_bits", v.rom_bits},
                                 {"dividers", v.dividers},
                                 {"register_bits", v.register_bits},
                                 {"bram_bits", v.bram_bits},
+                                {"read_bits", v.read_bits},
                                 {"pipeline_bits", v.pipeline_bits},
                                 {"control_bits", v.control_bits}}},
                    {"estimate", {{"dsp", d.estimate.area.dsp},
@@ -128,7 +132,7 @@ nlohmann::json synth_json(const EmittedDesign& d, const SynthReport& s) {
                                  {"ff", d.estimate.area.ff},
                                  {"bram18k", d.estimate.area.bram18k}}}};
   if (s.gate_level)
-    j["xilinx"] = {{"seconds", s.gate_seconds}, {"dsp", s.dsp}, {"lut", s.lut}, {"ff", s.ff}, {"carry", s.carry},
+    j["xilinx"] = {{"seconds", s.gate_seconds}, {"dsp", s.dsp}, {"lut", s.lut}, {"ff", s.ff}, {"bram18k", s.bram18k}, {"carry", s.carry},
                    {"cells", s.xilinx_cells}};
   else
     j["xilinx_skipped"] = s.gate_skipped;

@@ -25,6 +25,7 @@ struct SynthReport {
   std::string gate_skipped;  // why synth_xilinx did not run
   std::map<std::string, int64_t> xilinx_cells;
   int64_t dsp = 0, lut = 0, ff = 0, carry = 0;
+  int64_t bram18k = 0;  // RAMB18E1 + 2 x RAMB36E1
   double gate_seconds = 0;
 };
 

@@ -4,6 +4,8 @@
 //   build/bench/hlsgym_search_table [--budget-steps N] [--max-len L]
 #include <fmt/core.h>
 
+#include <limits>
+
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
@@ -56,7 +58,7 @@ int main(int argc, char** argv) {
       so.max_states = 20000;
       const rl::SearchResult ex = rl::search(d.module, d.name, eo, so);
       fmt::print("| {} | {:.6g} | {:.6g} | {:.6g} | {:.6g} | {:.6g} | {:.6g} | {:.6g} | {} | {} |\n", d.name,
-                 base.initial_cost, base.default_cost, cost[0], cost[1], cost[2], cost[3], ex.cost, ex.states,
+                 base.initial_cost, base.default_cost.value_or(std::numeric_limits<double>::quiet_NaN()), cost[0], cost[1], cost[2], cost[3], ex.cost, ex.states,
                  ex.optimal ? "yes" : "no");
     }
   }

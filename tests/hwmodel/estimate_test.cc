@@ -14,61 +14,63 @@ namespace hlsgym::testing {
 namespace {
 using namespace hwmodel;
 
-// fir8 on the fpga, lanes 1, list schedule.
-//   xw, hw = convert s16[8] -> s32[8]: int_alu, depth 1: 1 + 8 - 1 = 8 cycles each, in
-//     parallel at 0 (8 int_alu instances).
-//   p = multiply s32[8]: int_mul, depth 3: 3 + 8 - 1 = 10 cycles, 8..18.
-//   y = reduce 8 terms -> 1 output, int add (depth 1), one lane: issue (8-1)*1 + 1 = 8,
-//     latency 0 + 1 + 8 - 1 = 8, 18..26.                              => cycles = 26
+// fir8 on the fpga, lanes 1, list schedule. Every task starts with its read stage
+// (R = 1, hwmodel/timing.h).
+//   xw, hw = convert s16[8] -> s32[8]: int_alu, depth R + 1: 2 + 8 - 1 = 9 cycles each,
+//     in parallel at 0 (8 int_alu instances).
+//   p = multiply s32[8]: int_mul, depth R + 3: 4 + 8 - 1 = 11 cycles, 9..20.
+//   y = reduce 8 terms -> 1 output, int add (A = 1) after the read (M' = R = 1), one
+//     lane: issue (8-1)*1 + 1 = 8, latency 1 + 1 + 8 - 1 = 9, 20..29.  => cycles = 29
 //   ii: int_alu.0 runs xw (8 busy) and y (8 busy)                      => ii = 16
-//   live bytes at 8..18: xw 32 + hw 32 + p 32 + zero 4 (x, h freed at 8) => 100
+//   live bytes at 9..20: xw 32 + hw 32 + p 32 + zero 4 (x, h freed at 9) => 100
 //   energy: compute = 16 converts x 0.1 pJ x 14 (fabric) + 8 mul x 3.1 x 4 (DSP)
 //           + 8 adds x 1.4 = 22.4 + 99.2 + 11.2 = 132.8 pJ;
 //     on-chip = bytes (48 + 48 + 96 + 40) / 8 x 10 pJ x 4 = 1160 pJ;
-//     static = 120 mW x 0.26 us = 31200 pJ.
-//   area: int_alu lanes 32 LUT + 32 FF (x2 instances), int_mul 40 LUT + 64 FF + 4 DSP
-//     (32x32 on 27x18: 2 x 2); int_alu.0 shared by 2 tasks: 1 lane x 1 port x 32 bits
+//     static = 120 mW x 0.29 us = 34800 pJ.
+//   area: int_alu lanes 32 LUT + 32 FF (x2 instances), int_mul 40 LUT + 64 FF + 3 DSP
+//     (a 32-bit product kept to 32 bits: 3 DSP48E1 slices, unit_model.h); int_alu.0 shared by 2 tasks: 1 lane x 1 port x 32 bits
 //     x ceil(1/3) = 32 mux LUT; registers by left-edge: tracks of 32 (x then p),
 //     16 (h then y), 32 (xw), 32 (hw), 4 (zero) bytes = 116 bytes = 928 FF.
-//     => DSP 4, LUT 64 + 40 + 32 = 136, FF 64 + 64 + 928 = 1056, BRAM 0.
+//     => DSP 3, LUT 64 + 40 + 32 = 136, FF 64 + 64 + 928 = 1056, BRAM 0.
 TEST(Estimate, Fir8OnFpgaByHand) {
   const Estimate e = estimate(load_named_design("fir8"), fpga_target());
-  EXPECT_EQ(e.cycles, 26);
+  EXPECT_EQ(e.cycles, 29);
   EXPECT_EQ(e.ii, 16);
   EXPECT_EQ(e.memory_bytes, 100);
   EXPECT_NEAR(e.energy.compute_pj, 132.8, 1e-9);
   EXPECT_NEAR(e.energy.onchip_pj, 1160, 1e-9);
   EXPECT_EQ(e.energy.dram_pj, 0);
-  EXPECT_NEAR(e.energy.static_pj, 31200, 1e-6);
-  EXPECT_NEAR(e.energy_pj, 132.8 + 1160 + 31200, 1e-6);
-  EXPECT_EQ(e.area.dsp, 4);
+  EXPECT_NEAR(e.energy.static_pj, 34800, 1e-6);
+  EXPECT_NEAR(e.energy_pj, 132.8 + 1160 + 34800, 1e-6);
+  EXPECT_EQ(e.area.dsp, 3);
   EXPECT_EQ(e.area.lut, 136);
   EXPECT_EQ(e.area.ff, 1056);
   EXPECT_EQ(e.area.bram18k, 0);
-  EXPECT_NEAR(e.utilization.dsp, 4.0 / 220, 1e-12);
+  EXPECT_NEAR(e.utilization.dsp, 3.0 / 220, 1e-12);
   EXPECT_TRUE(e.fits);
   EXPECT_EQ(e.element_ops, 32);
 }
 
 // matvec on the fpga: A s32[4,8] . x s32[8] + b.
-//   Ax = dot, 4 outputs x 8 terms on one int_mac lane (mul 3 + add 1): the lane
-//     interleaves its 4 outputs: issue 7*4 + 4 = 32, latency 3 + 1 + 32 - 1 = 35.
-//   y = add s32[4]: 1 + 4 - 1 = 4, 35..39.                            => cycles = 39
-//   ii = int_mac.0 busy 32. Live 0..35: A 128 + x 32 + b 16 + Ax 16    => 192 bytes
+//   Ax = dot, 4 outputs x 8 terms on one int_mac lane (read 1 + mul 3 = M' 4, add A 1):
+//     groups of min(4, A) = 1 output, 4 groups of 8 rounds of 1 cycle: issue
+//     4 * 7 * 1 + 4 = 32, latency 4 + 1 + 32 - 1 = 36.
+//   y = add s32[4]: depth R + 1 = 2: 2 + 4 - 1 = 5, 36..41.             => cycles = 41
+//   ii = int_mac.0 busy 32. Live 0..36: A 128 + x 32 + b 16 + Ax 16    => 192 bytes
 //   compute = 32 MACs x (3.1 x 4 + 0.1 x 14) + 4 adds x 1.4 = 447.2 pJ
-//   on-chip = (160 + 16 + 32 + 16) bytes / 8 x 40 = 1120 pJ; static 120 mW x 0.39 us.
-//   area: MAC lane = int_mul (40 LUT, 64 FF, 4 DSP) + int_alu (32, 32); the add's
+//   on-chip = (160 + 16 + 32 + 16) bytes / 8 x 40 = 1120 pJ; static 120 mW x 0.41 us.
+//   area: MAC lane = int_mul (40 LUT, 64 FF, 3 DSP) + int_alu (32, 32); the add's
 //     int_alu 32 + 32; registers: A and then y (128), x (32), b (16), Ax (16) = 192
-//     bytes = 1536 FF.                     => DSP 4, LUT 104, FF 96 + 32 + 1536 = 1664.
+//     bytes = 1536 FF.                     => DSP 3, LUT 104, FF 96 + 32 + 1536 = 1664.
 TEST(Estimate, MatvecOnFpgaByHand) {
   const Estimate e = estimate(load_named_design("matvec"), fpga_target());
-  EXPECT_EQ(e.cycles, 39);
+  EXPECT_EQ(e.cycles, 41);
   EXPECT_EQ(e.ii, 32);
   EXPECT_EQ(e.memory_bytes, 192);
   EXPECT_NEAR(e.energy.compute_pj, 447.2, 1e-9);
   EXPECT_NEAR(e.energy.onchip_pj, 1120, 1e-9);
-  EXPECT_NEAR(e.energy.static_pj, 46800, 1e-6);
-  EXPECT_EQ(e.area.dsp, 4);
+  EXPECT_NEAR(e.energy.static_pj, 49200, 1e-6);
+  EXPECT_EQ(e.area.dsp, 3);
   EXPECT_EQ(e.area.lut, 104);
   EXPECT_EQ(e.area.ff, 1664);
 }
@@ -121,8 +123,8 @@ outputs: [p]
   const ir::Module wide =
       load_yaml(std::string(base).replace(base.find("LANES"), 5, ", frontend_attributes: '{lanes=\"4\"}'"));
   ASSERT_EQ(lanes_attribute(wide, wide.computation(wide.entry()).root), 4);
-  EXPECT_EQ(estimate(plain, fpga_target()).cycles, 3 + 64 - 1);  // fp_mul depth 3
-  EXPECT_EQ(estimate(wide, fpga_target()).cycles, 3 + 16 - 1);
+  EXPECT_EQ(estimate(plain, fpga_target()).cycles, 1 + 3 + 64 - 1);  // read 1 + fp_mul depth 3
+  EXPECT_EQ(estimate(wide, fpga_target()).cycles, 1 + 3 + 16 - 1);
 }
 
 constexpr const char* kCountedLoop = R"(HloModule loop
@@ -156,17 +158,17 @@ ir::Module loop_module(const std::string& start) {
   return frontend::parse_hlo(text, "loop.hlo");
 }
 
-// condition: compare on int_alu, 1 cycle; body: add (1) and a 16-element fp multiply
-// (3 + 16 - 1 = 18) in parallel: 18 cycles. 10 trips: 10 x (1 + 18) + 1 = 191.
+// condition: compare on int_alu after its read, 2 cycles; body: add (2) and a 16-element
+// fp multiply (1 + 3 + 16 - 1 = 19) in parallel: 19 cycles. 10 trips: 10 x (2 + 19) + 2.
 TEST(Estimate, CountedWhileLoop) {
   const ir::Module m = loop_module("0");
   const ir::InstrId w = m.operand(m.computation(m.entry()).root, 0);
   ASSERT_EQ(while_trip_count(m, w), 10);
   const Estimate e = estimate(m, fpga_target());
-  EXPECT_EQ(e.cycles, 191);
-  EXPECT_EQ(e.ii, 191);  // the loop's own datapath is busy the whole time
+  EXPECT_EQ(e.cycles, 212);
+  EXPECT_EQ(e.ii, 212);  // the loop's own datapath is busy the whole time
   EXPECT_EQ(e.area.dsp, 2);  // the body's fp32 multiplier (24-bit mantissa: 2 DSPs)
-  EXPECT_EQ(estimate(loop_module("4"), fpga_target()).cycles, 6 * 19 + 1);
+  EXPECT_EQ(estimate(loop_module("4"), fpga_target()).cycles, 6 * 21 + 2);
 }
 
 TEST(Estimate, UnknownTripCountIsAnErrorUnlessLenient) {
@@ -185,7 +187,7 @@ TEST(Estimate, UnknownTripCountIsAnErrorUnlessLenient) {
   o.lenient = true;
   const Estimate e = estimate(m, fpga_target(), o);
   EXPECT_EQ(e.unknown_trip_counts, 1);
-  EXPECT_EQ(e.cycles, 1 * 19 + 1);
+  EXPECT_EQ(e.cycles, 1 * 21 + 2);
 }
 
 TEST(Estimate, CustomCallHasNoCostModelUnlessLenient) {
@@ -207,7 +209,7 @@ ENTRY main {
   const Estimate e = estimate(m, fpga_target(), o);
   ASSERT_EQ(e.uncosted_ops.size(), 1u);
   EXPECT_EQ(e.uncosted_ops[0], std::make_pair(std::string("custom-call"), 1));
-  EXPECT_EQ(e.cycles, 2 + 8 - 1);  // a move: on-chip memory latency 2, 8 elements
+  EXPECT_EQ(e.cycles, 1 + 2 + 8 - 1);  // a move: read 1 + on-chip memory latency 2, 8 elements
 }
 
 TEST(Estimate, DesignThatDoesNotFitIsAnErrorUnlessLenient) {

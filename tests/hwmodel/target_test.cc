@@ -50,17 +50,31 @@ TEST(Target, FpgaIsAZynq7020) {
   EXPECT_EQ(t.unit(UnitClass::kFpMul).latency, 3);
   EXPECT_EQ(t.unit(UnitClass::kFpDiv).latency, 15);
   EXPECT_EQ(t.unit(UnitClass::kIntAlu).latency, 1);
-  // 27x18 packing: 16x16 one DSP, 24-bit two, 32-bit four; fp32's 24-bit mantissa two.
+  // DSP48E1 slices as synthesis cuts the product: 16x16 one, an 8-bit product in LUTs,
+  // a 32-bit product kept to 32 bits three; fp32's 24-bit mantissas two, f64's twelve.
   using ir::ElementType;
   EXPECT_EQ(hwmodel::lane_area(t, UnitClass::kIntMul, ElementType::kS16).dsp, 1);
-  EXPECT_EQ(hwmodel::lane_area(t, UnitClass::kIntMul, ElementType::kS8).dsp, 1);
-  EXPECT_EQ(hwmodel::lane_area(t, UnitClass::kIntMul, ElementType::kS32).dsp, 4);
+  EXPECT_EQ(hwmodel::lane_area(t, UnitClass::kIntMul, ElementType::kS8).dsp, 0);
+  EXPECT_EQ(hwmodel::lane_area(t, UnitClass::kIntMul, ElementType::kS32).dsp, 3);
   EXPECT_EQ(hwmodel::lane_area(t, UnitClass::kFpMul, ElementType::kF32).dsp, 2);
   EXPECT_EQ(hwmodel::lane_area(t, UnitClass::kFpMul, ElementType::kBF16).dsp, 1);
-  EXPECT_EQ(hwmodel::lane_area(t, UnitClass::kFpMul, ElementType::kF64).dsp, 6);
+  EXPECT_EQ(hwmodel::lane_area(t, UnitClass::kFpMul, ElementType::kF64).dsp, 12);
   // Horowitz energies x factors: int32 add in fabric 0.1 x 14; fp32 mul on DSPs 3.7 x 4.
   EXPECT_DOUBLE_EQ(hwmodel::op_energy_pj(t, UnitClass::kIntAlu, ElementType::kS32), 1.4);
   EXPECT_DOUBLE_EQ(hwmodel::op_energy_pj(t, UnitClass::kFpMul, ElementType::kF32), 14.8);
+}
+
+// What Yosys synth_xilinx (0.23) builds for an unsigned n x n product kept to `out` bits,
+// measured by scripts/calibrate_dsp.sh: the model must give the same slice count.
+TEST(Target, DspSlicesMatchYosysMeasurements) {
+  const Target& t = fpga_target();
+  struct Row {
+    int n, out, dsp;
+  };
+  for (const Row& r : {Row{8, 8, 0}, {8, 16, 1}, {16, 16, 1}, {16, 32, 1}, {17, 17, 1}, {17, 34, 1}, {18, 18, 2},
+                       {18, 36, 2}, {24, 24, 2}, {24, 48, 2}, {25, 25, 3}, {25, 50, 4}, {32, 32, 3}, {32, 64, 4},
+                       {40, 40, 5}, {40, 80, 6}, {48, 48, 6}, {48, 96, 9}, {64, 64, 10}, {64, 128, 16}})
+    EXPECT_EQ(hwmodel::dsp_slices(t, r.n, r.n, r.out), r.dsp) << r.n << "x" << r.n << " -> " << r.out;
 }
 
 TEST(Target, CpuIsOneCoreWithHorowitzEnergies) {

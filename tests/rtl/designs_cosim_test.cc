@@ -1,6 +1,7 @@
 // Every integer design of designs/ through Verilator against the interpreter: zero
-// mismatching output elements over 16 random vectors, and the cycles from start to done
-// equal to the hardware model's estimate. One Verilator build per design.
+// mismatching output elements over 16 random vectors, the cycles from start to done equal
+// to the hardware model's estimate, and the restart interval the report states. One
+// Verilator build per design.
 #include <fmt/core.h>
 
 #include "ir/error.h"
@@ -24,6 +25,8 @@ TEST_P(DesignCosim, MatchesInterpreterAndEstimatedCycles) {
   EXPECT_EQ(r.measured_cycles, r.estimated_cycles);
   EXPECT_EQ(r.min_measured_cycles, r.estimated_cycles);
   EXPECT_TRUE(r.passed());
+  // The report's interval (hwmodel/report.cc): a new start the cycle after done.
+  EXPECT_EQ(r.restart_interval, r.estimated_cycles + 1);
   fmt::print("{}: estimated {} cycles, measured {}; {} lines; build {:.2f} s, run {:.3f} s\n", GetParam(),
              r.estimated_cycles, r.measured_cycles, e.inventory.lines, r.build_seconds, r.run_seconds);
 }

@@ -15,10 +15,10 @@ void expect_word_counts(const std::string& name, bool gate_level) {
   const rtl::Files f = rtl::write_files(e, rtl_work_dir("yosys_" + name));
   const rtl::SynthReport s = rtl::synthesize(e, f, gate_level);
   const rtl::Inventory& v = e.inventory;
-  EXPECT_EQ(s.multipliers, v.multipliers) << name;
+  EXPECT_EQ(s.multipliers, v.multipliers + v.address_multipliers) << name;
   EXPECT_EQ(s.adders, v.adders + v.control_adders) << name;
   EXPECT_EQ(s.dividers, v.dividers) << name;
-  const int64_t declared = v.register_bits + v.bram_bits + v.pipeline_bits + v.control_bits;
+  const int64_t declared = v.register_bits + v.bram_bits + v.read_bits + v.pipeline_bits + v.control_bits;
   EXPECT_LE(s.ff_bits, declared) << name;
   EXPECT_GE(s.ff_bits, declared * 8 / 10) << name;
   if (gate_level) {
