@@ -189,11 +189,11 @@ std::pair<ElementType, double> longest_float_accumulation(const ir::Module& m) {
               if (k >= 0 && k < m.shape(m.operand(i, 0)).rank()) terms *= static_cast<double>(m.shape(m.operand(i, 0)).dim(k));
           break;
         case ir::Opcode::kConvolution:
-          if (m.operands(i).size() >= 2 && s.is_array()) {
+          if (m.operands(i).size() >= 2 && m.attrs(i).conv_dims) {  // kernel elements per output feature
             const ir::Shape& kernel = m.shape(m.operand(i, 1));
-            const int64_t features = s.rank() > 0 && m.attrs(i).conv_dims
-                                         ? kernel.dim(m.attrs(i).conv_dims->kernel_output_feature) : 1;
-            if (kernel.is_array() && features > 0) terms = static_cast<double>(kernel.element_count()) / static_cast<double>(features);
+            const int64_t o = m.attrs(i).conv_dims->kernel_output_feature;
+            if (kernel.is_array() && o >= 0 && o < kernel.rank() && kernel.dim(o) > 0)
+              terms = static_cast<double>(kernel.element_count()) / static_cast<double>(kernel.dim(o));
           }
           break;
         default:

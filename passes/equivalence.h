@@ -9,6 +9,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "ir/element_type.h"
 #include "ir/module.h"
