@@ -57,12 +57,29 @@ void fill(const json& j, const ir::Shape& shape, size_t dim, int64_t& next, ir::
   if (dim == dims.size()) {
     const ElementType t = shape.element_type();
     if (ir::is_integral(t) || t == ElementType::kPred) {
-      if (j.is_number_integer() || j.is_boolean())
-        out.set_int(next++, j.is_boolean() ? j.get<bool>() : j.get<int64_t>());
-      else
-        throw Error(what + ": expected an integer, got " + j.dump());
+      if (!j.is_number_integer() && !j.is_boolean()) throw Error(what + ": expected an integer, got " + j.dump());
+      // A value the type cannot hold is refused, not wrapped (40000 is not an s16).
+      const int bits = t == ElementType::kPred ? 1 : ir::bit_width(t);
+      const bool fits = j.is_boolean() ? true
+                        : j.is_number_unsigned()
+                            ? (ir::is_signed_integral(t) ? j.get<uint64_t>() <= (uint64_t{1} << (bits - 1)) - 1
+                                                         : bits >= 64 || j.get<uint64_t>() <= (uint64_t{1} << bits) - 1)
+                            : (ir::is_signed_integral(t) ? bits >= 64 || (j.get<int64_t>() >= -(int64_t{1} << (bits - 1)) &&
+                                                                          j.get<int64_t>() <= (int64_t{1} << (bits - 1)) - 1)
+                                                         : j.get<int64_t>() >= 0 &&
+                                                               (bits >= 64 || j.get<int64_t>() <= (int64_t{1} << bits) - 1));
+      if (!fits)
+        throw Error(what + ": " + j.dump() + " is out of range for " + std::string(ir::element_type_name(t)));
+      if (j.is_boolean()) out.set_int(next++, j.get<bool>());
+      else if (j.is_number_unsigned()) out.set_bits(next++, j.get<uint64_t>());
+      else out.set_int(next++, j.get<int64_t>());
     } else {
-      out.set_double(next++, number_of(j, what));
+      const double v = number_of(j, what);
+      out.set_double(next, v);
+      // A finite number beyond the type's range would silently become infinity.
+      if (std::isfinite(v) && ir::is_floating(t) && !std::isfinite(out.get_double(next)))
+        throw Error(what + ": " + j.dump() + " is out of range for " + std::string(ir::element_type_name(t)));
+      ++next;
     }
     return;
   }

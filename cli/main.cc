@@ -2,7 +2,9 @@
 #include <fmt/core.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <exception>
+#include <string>
 
 #include "cli/commands.h"
 #include "ir/error.h"
@@ -27,8 +29,16 @@ int main(int argc, char** argv) {
   hlsgym::cli::add_distill_command(app);
   try {
     app.parse(argc, argv);
+  } catch (const CLI::RuntimeError& e) {  // a subcommand's own exit code (its message is printed)
+    return e.get_exit_code();
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help and --version print and succeed; any other option error is a user error:
+    // one `error:` line and exit 1, like every other error a user can cause.
+    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);
+    std::string what = e.what();
+    std::replace(what.begin(), what.end(), '\n', ' ');
+    fmt::print(stderr, "error: {}; see --help\n", what);
+    return 1;
   } catch (const hlsgym::Error& e) {
     fmt::print(stderr, "error: {}\n", e.what());
     return 1;

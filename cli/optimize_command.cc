@@ -183,7 +183,10 @@ int run_optimize(const OptimizeFlags& flags) {
     o.float_tolerance = order.pipeline->reassociates_floats();
     check = passes::check_equivalence(before, after, o);
   }
-  if (!flags.output.empty()) {
+  // A module that failed --check is not written: a later step would take it for a
+  // checked one. One whose check was skipped is written, and the run says so and fails.
+  const bool write = !flags.output.empty() && check.status != passes::CheckStatus::kFailed;
+  if (write) {
     std::ofstream out(flags.output);
     if (!out) throw Error(flags.output + ": cannot write");
     out << ir::print_module(after);
@@ -209,6 +212,7 @@ int run_optimize(const OptimizeFlags& flags) {
     j["check_sampled"] = check.sampled;
     j["check_compared"] = check.compared;
     j["float_tolerance"] = order.pipeline->reassociates_floats();
+    if (!flags.output.empty()) j["output_written"] = write;
     if (hw) {
       nlohmann::json h = {{"target", hw->target}};
       for (const auto& [n, v] : hardware_rows(*hw)) {
@@ -233,8 +237,13 @@ int run_optimize(const OptimizeFlags& flags) {
     print_table(d.name, order, a, b, seconds, flags.check ? &check : nullptr, hw);
   }
   if (check.status == passes::CheckStatus::kFailed) {
-    fmt::print(stderr, "error: {}: check FAILED: the optimized module computes different outputs: {}\n",
-               flags.design, check.detail);
+    fmt::print(stderr, "error: {}: check FAILED: the optimized module computes different outputs: {}{}\n",
+               flags.design, check.detail, flags.output.empty() ? "" : "; " + flags.output + " was not written");
+    return 1;
+  }
+  if (flags.check && write && check.status == passes::CheckStatus::kSkipped) {
+    fmt::print(stderr, "error: {}: --check was skipped ({}); {} is written but unchecked\n", flags.design,
+               check.detail, flags.output);
     return 1;
   }
   return 0;

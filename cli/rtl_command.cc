@@ -4,6 +4,8 @@
 // --sim builds and simulates it against the interpreter, --synth runs Yosys.
 #include <fmt/core.h>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
@@ -55,6 +57,18 @@ void print_sim(const rtl::SimResult& r) {
   if (!r.vcd.empty()) fmt::print("trace: {}\n", r.vcd.string());
 }
 
+bool has_floats(const ir::Shape& s) {
+  if (s.is_tuple()) return std::any_of(s.tuple_elements().begin(), s.tuple_elements().end(), has_floats);
+  return ir::is_floating(s.element_type()) || ir::is_complex(s.element_type());
+}
+
+bool module_has_floats(const ir::Module& m) {
+  for (ir::CompId c : m.live_computations())
+    for (ir::InstrId i : m.computation(c).order)
+      if (m.is_live(i) && has_floats(m.shape(i))) return true;
+  return false;
+}
+
 void run_rtl(const RtlFlags& flags) {
   frontend::Design d = frontend::load_design(flags.design);
   auto target = load_cli_target(flags.target, d.target);
@@ -62,6 +76,9 @@ void run_rtl(const RtlFlags& flags) {
     fmt::print(stderr, "note: {} names target '{}', a CPU; emitting for fpga\n", flags.design, target->name);
     target = load_cli_target("fpga", "");
   }
+  // --fixed on an integer design would be silently ignored: say so instead.
+  if (!flags.fixed.empty() && !module_has_floats(d.module))
+    throw Error("--fixed " + flags.fixed + " quantizes floats, and the design has none (drop --fixed)", {flags.design});
   ir::Module m = flags.fixed.empty() ? d.module : rtl::quantize(d.module, rtl::parse_fixed(flags.fixed));
   rtl::EmitOptions o;
   const auto kind = hwmodel::scheduler_from_name(flags.schedule);

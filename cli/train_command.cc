@@ -7,6 +7,7 @@
 // written atomically, which --resume continues.
 #include <fmt/core.h>
 
+#include <charconv>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -34,17 +35,22 @@ struct TrainFlags {
   int episode_len = 30, workers = 1, envs = 0;  // envs 0: one per worker
   uint64_t seed = 1;
   double checkpoint_s = 120;
-  bool shaping = false, resume = false, normalize = false, critic_features = false;
+  int64_t checkpoint_steps = 10000;
+  bool shaping = false, resume = false, resume_or_start = false, normalize = false, critic_features = false;
 };
 
 std::vector<int> parse_sizes(const std::string& s) {
   std::vector<int> out;
   std::stringstream in(s);
   std::string item;
-  while (std::getline(in, item, ','))
-    if (!item.empty()) out.push_back(std::stoi(item));
-  for (int x : out)
-    if (x <= 0 || x > 8192) throw Error("--hidden sizes must be in 1..8192");
+  while (std::getline(in, item, ',')) {
+    int x = 0;
+    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), x);
+    if (item.empty() || ec != std::errc() || end != item.data() + item.size() || x <= 0 || x > 8192)
+      throw Error("--hidden " + s + ": expected layer sizes in 1..8192 separated by commas, e.g. 64,64");
+    out.push_back(x);
+  }
+  if (out.empty()) throw Error("--hidden " + s + ": expected layer sizes in 1..8192 separated by commas, e.g. 64,64");
   return out;
 }
 
@@ -96,6 +102,9 @@ int run_train(const TrainFlags& f) {
   if (f.graphs.empty() == f.dataset.empty()) throw Error("give either --graphs (online training) or --dataset (offline)");
   if (!f.dataset.empty() && f.algo != "dqn")
     throw Error("--dataset trains offline, which needs an off-policy learner: use --algo dqn");
+  const std::vector<int> hidden = parse_sizes(f.hidden);
+  if (f.resume && !f.resume_or_start && !fs::exists(f.output))
+    throw Error(f.output + ": no checkpoint to resume (--resume-or-start starts a new run when there is none)");
   rl::EnvOptions eo;
   eo.reward = f.reward;
   eo.observation = f.observation;
@@ -120,14 +129,16 @@ int run_train(const TrainFlags& f) {
     observation_size = envs[0]->observation_size();
   }
   rl::PolicyFile policy;
-  if (f.resume && fs::exists(f.output)) {
+  const bool resume = (f.resume || f.resume_or_start) && fs::exists(f.output);
+  if (f.resume_or_start && !resume) fmt::print(stderr, "no checkpoint at {}: starting a new run at step 0\n", f.output);
+  if (resume) {
     policy = rl::load_policy(f.output);
     if (policy.algo != f.algo) throw Error(f.output + ": trained with --algo " + policy.algo + ", resumed with " + f.algo);
     fmt::print(stderr, "resuming {} at step {}\n", f.output, policy.agent->steps_done());
     if (!data && policy.agent->has_resume_state()) load_resume_state(*policy.agent, f.output + ".replay");
   } else {
     rl::AgentOptions o;
-    o.algo = f.algo, o.hidden = parse_sizes(f.hidden), o.seed = f.seed, o.planned_steps = f.steps;
+    o.algo = f.algo, o.hidden = hidden, o.seed = f.seed, o.planned_steps = f.steps;
     if (f.critic_features) o.critic_features = rl::GraphTrainEnv::kCriticFeatures;
     policy.agent = rl::make_agent(o, observation_size, rl::Env::action_count());
     policy.algo = f.algo;
@@ -136,11 +147,12 @@ int run_train(const TrainFlags& f) {
   }
   const std::string csv = f.output + ".csv";
   std::vector<std::pair<int64_t, double>> curve;
-  std::ofstream log(csv, f.resume ? std::ios::app : std::ios::trunc);
-  if (!f.resume) log << "steps,mean_return,episodes,seconds\n";
+  std::ofstream log(csv, resume ? std::ios::app : std::ios::trunc);
+  if (!resume) log << "steps,mean_return,episodes,seconds\n";
   const auto t0 = std::chrono::steady_clock::now();
   auto last_checkpoint = t0;
   const int64_t start = policy.agent->steps_done(), remaining = std::max<int64_t>(0, f.steps - start);
+  int64_t last_checkpoint_steps = start;
   double moving = 0;
   const rl::ProgressFn report = [&](const rl::TrainProgress& p) {
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -152,9 +164,13 @@ int run_train(const TrainFlags& f) {
     const int filled = static_cast<int>(30.0 * static_cast<double>(p.steps) / static_cast<double>(f.steps));
     fmt::print(stderr, "\r[{:<30}] {}/{} steps  {:.0f} steps/s  ETA {:.0f}s  mean return {:.4f}   ",
                std::string(static_cast<size_t>(std::clamp(filled, 0, 30)), '#'), p.steps, f.steps, rate, eta, moving);
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - last_checkpoint).count() >= f.checkpoint_s) {
+    // Whichever comes first, so neither a slow start nor a fast run goes long unsaved.
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - last_checkpoint).count() >= f.checkpoint_s ||
+        p.steps - last_checkpoint_steps >= f.checkpoint_steps) {
       save_checkpoint(policy, f.output, !data);
+      log.flush();  // the learning curve up to the checkpoint survives a kill with it
       last_checkpoint = std::chrono::steady_clock::now();
+      last_checkpoint_steps = p.steps;
     }
   };
   if (data)
@@ -222,11 +238,18 @@ void add_train_command(CLI::App& app) {
   cmd->add_flag("--normalize", f->normalize,
                 "divide each graph's rewards by the default order's gain on it (an episode that\n"
                 "matches the default order returns 1), so large graphs do not dominate training");
-  cmd->add_option("--checkpoint-s", f->checkpoint_s, "seconds between checkpoints")->capture_default_str();
+  cmd->add_option("--checkpoint-s", f->checkpoint_s, "at most this many seconds between checkpoints")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--checkpoint-steps", f->checkpoint_steps, "at most this many steps between checkpoints")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   cmd->add_flag("--resume", f->resume,
                 "continue the run saved in the policy file (dqn: and in POLICY.replay, its replay\n"
                 "buffer, which online dqn runs write beside the policy; without it the resumed\n"
-                "run refills the buffer first)");
+                "run refills the buffer first); an error when there is no policy file yet");
+  cmd->add_flag("--resume-or-start", f->resume_or_start,
+                "like --resume, but start a new run (and say so) when there is no policy file yet");
   cmd->callback([f] {
     if (int rc = run_train(*f); rc != 0) throw CLI::RuntimeError(rc);
   });

@@ -1,4 +1,6 @@
 // Attribute values hlsgym interprets (ir::Attributes); all others stay verbatim.
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <string>
 
@@ -220,7 +222,46 @@ bool read_dot(TextCursor& c, std::string_view key, ir::Attributes& a) {
   else d.rhs_contracting = std::move(v);
   return true;
 }
+// XLA attribute names kept verbatim (hlo_parser.cc's attribute tables, 2024).
+constexpr std::string_view kKeptAttributes[] = {
+    "metadata", "sharding", "frontend_attributes", "backend_config", "statistics", "control-predecessors",
+    "original_value", "result_accuracy", "parameter_replication", "replica_groups", "channel_id",
+    "use_global_device_ids", "constrain_layout", "source_target_pairs", "slice_sizes", "is_host_transfer",
+    "operand_precision", "algorithm", "sparsity", "custom_call_has_side_effect", "api_version",
+    "operand_layout_constraints", "output_to_operand_aliasing", "custom_call_schedule", "schedule",
+    "padding_type", "literal", "left_side", "lower", "unit_diagonal", "transpose_a", "infeed_config",
+    "outfeed_config", "outfeed_shape", "async_execution_thread", "async_group_id", "async_wrapped_instruction",
+    "cross_program_prefetch_index", "is_cross_program_prefetch", "domain", "delta", "lhs_ragged_dims",
+    "rhs_group_dims", "dimensions", "window", "dim_labels", "is_composite", "split_count",
+    "split_dimension", "concat_dimension"};
+
+// Names read_attribute interprets (for some opcode), for suggestions.
+constexpr std::string_view kInterpretedAttributes[] = {
+    "dimensions", "index", "iota_dimension", "feature_index", "epsilon", "feature_group_count",
+    "batch_group_count", "exponent_bits", "mantissa_bits", "k", "largest", "is_stable", "direction", "type",
+    "slice", "padding", "dynamic_slice_sizes", "window", "dim_labels", "custom_call_target", "kind",
+    "distribution", "algorithm", "fft_type", "fft_length", "lhs_batch_dims", "rhs_batch_dims",
+    "lhs_contracting_dims", "rhs_contracting_dims", "offset_dims", "collapsed_slice_dims", "start_index_map",
+    "operand_batching_dims", "start_indices_batching_dims", "index_vector_dim", "indices_are_sorted",
+    "update_window_dims", "inserted_window_dims", "scatter_dims_to_operand_dims", "input_batching_dims",
+    "scatter_indices_batching_dims", "unique_indices", "to_apply", "condition", "body", "calls",
+    "branch_computations", "true_computation", "false_computation", "called_computations", "select",
+    "scatter"};
+
+constexpr auto kKnownAttributes = [] {
+  std::array<std::string_view, std::size(kKeptAttributes) + std::size(kInterpretedAttributes)> all{};
+  size_t n = 0;
+  for (auto k : kKeptAttributes) all[n++] = k;
+  for (auto k : kInterpretedAttributes) all[n++] = k;
+  return all;
+}();
 }  // namespace
+
+bool is_kept_attribute(std::string_view key) {
+  return std::find(std::begin(kKeptAttributes), std::end(kKeptAttributes), key) != std::end(kKeptAttributes);
+}
+
+std::span<const std::string_view> known_attribute_names() { return kKnownAttributes; }
 
 bool read_attribute(TextCursor& c, Opcode op, std::string_view key, ir::Attributes& a) {
   const bool conv_like = op == Opcode::kConvolution || op == Opcode::kCustomCall;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "frontend/hlo_syntax.h"
+#include "ir/spelling.h"
 
 namespace hlsgym::frontend {
 namespace {
@@ -33,6 +34,22 @@ bool is_called_key(std::string_view k) {
          k == "called_computations" || k == "select" || k == "scatter";
 }
 
+// FNV-1a of the constant's name as written, never 0 (0 means "use the current name").
+uint64_t elided_seed(std::string_view name) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (char ch : name) h = (h ^ static_cast<unsigned char>(ch)) * 0x100000001b3ull;
+  return h ? h : 1;
+}
+
+// Keys that name the computations of one opcode only (to_apply and calls are shared).
+bool called_key_fits(std::string_view key, Opcode op) {
+  if (key == "condition" || key == "body") return op == Opcode::kWhile;
+  if (key == "select" || key == "scatter") return op == Opcode::kSelectAndScatter;
+  if (key == "branch_computations" || key == "true_computation" || key == "false_computation")
+    return op == Opcode::kConditional;
+  return true;
+}
+
 // Slot of a called computation in InstrPayload::called, by key (see ir/module.h).
 size_t called_slot(std::string_view key) {
   if (key == "body" || key == "false_computation" || key == "scatter") return 1;
@@ -48,7 +65,7 @@ class Parser {
   ir::Module parse() {
     c_.skip_space();
     if (c_.at_end()) c_.fail("empty input: expected 'HloModule <name>'");
-    if (!c_.consume("HloModule")) c_.fail("expected 'HloModule <name>' at the start of the module");
+    if (!consume_keyword("HloModule")) c_.fail("expected 'HloModule <name>' at the start of the module");
     std::string_view name = c_.name();
     if (name.empty()) c_.fail("expected the module name after HloModule");
     m_.set_name(std::string(name));
@@ -66,6 +83,16 @@ class Parser {
   }
 
  private:
+  // `word` as a whole word (ENTRY, not the start of a computation named ENTRYx).
+  bool consume_keyword(std::string_view word) {
+    c_.skip_space();
+    const std::string_view rest = c_.rest();
+    if (rest.substr(0, word.size()) != word || (rest.size() > word.size() && is_name_char(rest[word.size()])))
+      return false;
+    c_.set_pos(c_.pos() + word.size());
+    return true;
+  }
+
   void read_header_attributes() {
     while (c_.skip_space_in_line(), c_.peek() == ',') {
       c_.set_pos(c_.pos() + 1);
@@ -87,7 +114,8 @@ class Parser {
       c_.skip_space();
       std::string_view rest = c_.rest();
       bool table = false;
-      for (auto t : kTables) table |= rest.substr(0, t.size()) == t;
+      for (auto t : kTables)  // a whole word: a computation may be named FileNamesX
+        table |= rest.substr(0, t.size()) == t && (rest.size() == t.size() || !is_name_char(rest[t.size()]));
       if (!table && !(rest.size() && rest[0] >= '0' && rest[0] <= '9')) break;
       size_t nl = rest.find('\n');
       c_.set_pos(nl == std::string_view::npos ? c_.text().size() : c_.pos() + nl);
@@ -99,7 +127,7 @@ class Parser {
 
   void read_computation() {
     const size_t start = c_.pos();
-    const bool is_entry = c_.consume("ENTRY") && (c_.skip_space(), true);
+    const bool is_entry = consume_keyword("ENTRY");
     std::string_view name = c_.name();
     if (name.empty()) c_.fail_at(start, "expected a computation ('name {' or 'ENTRY name {')");
     if (m_.find_computation(name) != ir::kNoId)
@@ -177,7 +205,9 @@ class Parser {
     std::shared_ptr<const ir::Literal> literal;
     c_.expect('(', "after the opcode");
     if (*op == Opcode::kConstant) {
-      literal = std::make_shared<const ir::Literal>(read_literal(c_, shape));
+      ir::Literal value = read_literal(c_, shape);
+      if (value.elided()) value.set_elided_seed(elided_seed(name));
+      literal = std::make_shared<const ir::Literal>(std::move(value));
       c_.expect(')', "to close the constant");
     } else if (*op == Opcode::kParameter) {
       int64_t n;
@@ -233,12 +263,17 @@ class Parser {
       c_.expect('=', "after attribute '" + std::string(key) + "'");
       c_.skip_space();
       if (is_called_key(key) && !(op == Opcode::kCustomCall && key != "called_computations" && key != "to_apply")) {
+        if (!called_key_fits(key, op))
+          c_.fail_at(at, "attribute '" + std::string(key) + "' does not apply to " + std::string(ir::name(op)));
         read_called(key, id, at);
         if (key == "true_computation" || key == "false_computation") attrs.pred_branches = true;
         continue;
       }
-      if (!read_attribute(c_, op, key, attrs))
-        attrs.opaque.push_back({std::string(key), std::string(c_.raw_value())});
+      if (read_attribute(c_, op, key, attrs)) continue;
+      if (!is_kept_attribute(key))
+        c_.fail_at(at, "unknown attribute '" + std::string(key) + "' for " + std::string(ir::name(op)) +
+                           did_you_mean(key, known_attribute_names()));
+      attrs.opaque.push_back({std::string(key), std::string(c_.raw_value())});
     }
   }
 

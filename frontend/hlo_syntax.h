@@ -1,6 +1,7 @@
 // Pieces of the HLO text grammar shared by the module parser and the YAML loader
 // (which accepts HLO syntax for shapes, literals and attribute values).
 #pragma once
+#include <span>
 #include <string_view>
 
 #include "frontend/text_cursor.h"
@@ -25,5 +26,12 @@ ir::Literal read_literal(TextCursor& c, const ir::Shape& shape);
 // not one hlsgym interprets (the caller keeps it verbatim). Throws on a malformed value.
 // Called-computation keys (to_apply, body, ...) are not handled here.
 bool read_attribute(TextCursor& c, ir::Opcode op, std::string_view key, ir::Attributes& attrs);
+
+// True for an attribute name XLA's HLO text has that hlsgym keeps verbatim (metadata,
+// sharding, replica_groups, ...). Any other name read_attribute does not interpret is a
+// typo (`ENTRY=add` for `to_apply=add`) and an error, as in XLA's parser.
+bool is_kept_attribute(std::string_view key);
+// The attribute names of both kinds, for "did you mean" suggestions.
+std::span<const std::string_view> known_attribute_names();
 
 }  // namespace hlsgym::frontend

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "ir/error.h"
+#include "ir/line_endings.h"
 
 namespace hlsgym::frontend {
 
@@ -14,7 +15,7 @@ std::string read_file(const std::string& path) {
   if (!in) throw Error(std::string("cannot open file: ") + std::strerror(errno), {path});
   std::ostringstream ss;
   ss << in.rdbuf();
-  return std::move(ss).str();
+  return normalize_line_endings(std::move(ss).str());
 }
 
 }  // namespace hlsgym::frontend

@@ -89,10 +89,10 @@ class SubCosting {
 };
 
 void check_fit(const ir::Module& m, const Target& t, const EstimateOptions& o, Estimate& e) {
-  if (t.is_cpu()) {
-    if (e.memory_bytes > t.dram().capacity_bytes)
-      e.fit_problem = fmt::format("needs {} bytes of memory, the target has {}", e.memory_bytes, t.dram().capacity_bytes);
-  } else {
+  // Every target's buffers must fit its largest memory (the FPGA's DRAM too, not only its area).
+  if (e.memory_bytes > t.dram().capacity_bytes)
+    e.fit_problem = fmt::format("needs {} bytes of memory, the target has {}", e.memory_bytes, t.dram().capacity_bytes);
+  if (t.is_fpga()) {
     const std::pair<const char*, std::pair<double, double>> rows[] = {
         {"DSP", {e.area.dsp, t.resources.dsp}}, {"LUT", {e.area.lut, t.resources.lut}},
         {"FF", {e.area.ff, t.resources.ff}}, {"BRAM18K", {e.area.bram18k, t.resources.bram18k}}};

@@ -159,7 +159,12 @@ Literal placeholder_value(const OpContext& c) {
   }
   Literal out(c.shape());
   if (ends.empty() || ends.back() == 0) {  // nothing to depend on (or an elided constant)
-    if (c.m.opcode(c.i) == Opcode::kConstant) h = hash_bytes(h, std::as_bytes(std::span(c.m.name(c.i).data(), c.m.name(c.i).size())));
+    if (c.m.opcode(c.i) == Opcode::kConstant) {
+      // The literal's own seed where it has one, so clones and renames keep the values.
+      const uint64_t seed = c.m.literal(c.i).elided_seed();
+      if (seed != 0) h = hash_bytes(h, std::as_bytes(std::span(&seed, 1)));
+      else h = hash_bytes(h, std::as_bytes(std::span(c.m.name(c.i).data(), c.m.name(c.i).size())));
+    }
     fill(out, h);
     return out;
   }

@@ -27,6 +27,9 @@ uint64_t Literal::get_bits(int64_t i) const {
 
 void Literal::set_bits(int64_t i, uint64_t bits) {
   const int w = element_bytes();
+  // Sub-byte types (u2/u4/s2/s4, f4) keep only their own bits: every reader (get_bits,
+  // bitwise comparison of literals, the checker) may then trust the stored byte.
+  if (const int b = bit_width(shape_.element_type()); b > 0 && b < 8 * w) bits &= (uint64_t{1} << b) - 1;
   std::memcpy(data_.data() + i * w, &bits, static_cast<size_t>(std::min(w, 8)));
 }
 
@@ -137,6 +140,20 @@ void Literal::append_element(std::string& out, int64_t i) const {
   }
 }
 
+void Literal::append_empty(std::string& out, size_t dim) const {
+  const auto& dims = shape_.dims();
+  if (dim == dims.size() || dims[dim] == 0) {
+    out += "{}";
+    return;
+  }
+  out += "{ ";
+  for (int64_t k = 0; k < dims[dim]; ++k) {
+    if (k) out += ", ";
+    append_empty(out, dim + 1);
+  }
+  out += " }";
+}
+
 std::string Literal::to_string() const {
   std::string out;
   if (is_tuple()) {
@@ -158,9 +175,8 @@ std::string Literal::to_string() const {
   const auto strides = row_major_strides(dims);
   const int64_t n = element_count();
   const int64_t rank = shape_.rank();
-  if (n == 0) {
-    for (int64_t d = 0; d < rank; ++d) out += '{';
-    for (int64_t d = 0; d < rank; ++d) out += '}';
+  if (n == 0) {  // one list per index down to the first empty dimension, as the parser reads it
+    append_empty(out, 0);
     return out;
   }
   for (int64_t i = 0; i < n; ++i) {

@@ -37,6 +37,12 @@ class Literal {
     return l;
   }
   void set_elided(bool e) { elided_ = e; }
+  // What the interpreter fills an elided literal from. The parser derives it from the
+  // constant's name as written, and it travels with the literal, so a pass that clones or
+  // renames the constant (call-inliner) does not change the values it stands for. 0: the
+  // interpreter uses the instruction's current name instead.
+  uint64_t elided_seed() const { return elided_seed_; }
+  void set_elided_seed(uint64_t s) { elided_seed_ = s; }
 
   std::span<std::byte> bytes() { return {data_.data(), data_.size()}; }
   std::span<const std::byte> bytes() const { return {data_.data(), data_.size()}; }
@@ -72,10 +78,13 @@ class Literal {
   static Literal scalar_double(ElementType t, double v);
 
  private:
+  void append_empty(std::string& out, size_t dim) const;  // to_string of an empty array
+
   Shape shape_;
   std::vector<std::byte> data_;
   std::vector<Literal> tuple_;
   bool elided_ = false;
+  uint64_t elided_seed_ = 0;
 };
 
 }  // namespace hlsgym::ir

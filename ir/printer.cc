@@ -2,8 +2,31 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace hlsgym::ir {
 namespace {
+
+bool is_name_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+bool is_name_char(char c) { return is_name_start(c) || (c >= '0' && c <= '9') || c == '.' || c == '-'; }
+
+// Words the parser reads as syntax where a name may stand.
+bool is_reserved_word(std::string_view n) {
+  static constexpr std::string_view kWords[] = {"ROOT", "ENTRY", "HloModule", "FileNames", "FunctionNames",
+                                                "FileLocations", "StackFrames"};
+  return std::find(std::begin(kWords), std::end(kWords), n) != std::end(kWords);
+}
+
+// A name as the parser reads it back: characters outside [A-Za-z0-9_.-] become '_'
+// (and a name that does not start with a letter or '_' gets one), and a reserved word
+// is written with XLA's '%' prefix, which the parser drops.
+std::string hlo_name(std::string_view n) {
+  if (!n.empty() && is_name_start(n[0]) && std::all_of(n.begin(), n.end(), is_name_char))
+    return is_reserved_word(n) ? "%" + std::string(n) : std::string(n);
+  std::string s = n.empty() || !is_name_start(n[0]) ? "_" : "";
+  for (char c : n) s += is_name_char(c) ? c : '_';
+  return s;
+}
 
 void append_ints(std::string& out, const std::vector<int64_t>& v) {
   out += '{';
@@ -167,7 +190,7 @@ void append_semantic_attributes(std::string& out, const Module& m, InstrId i) {
 void append_called(std::string& out, const Module& m, InstrId i) {
   const auto& called = m.called(i);
   if (called.empty()) return;
-  auto comp = [&](size_t k) -> const std::string& { return m.computation(called[k]).name; };
+  auto comp = [&](size_t k) { return hlo_name(m.computation(called[k]).name); };
   switch (m.opcode(i)) {
     case Opcode::kWhile:
       out += ", condition=" + comp(0) + ", body=" + comp(1);
@@ -201,7 +224,7 @@ void append_called(std::string& out, const Module& m, InstrId i) {
 std::string print_instruction(const Module& m, InstrId i, const PrintOptions& opts) {
   std::string out;
   if (m.is_root(i)) out += "ROOT ";
-  out += m.name(i);
+  out += hlo_name(m.name(i));
   out += " = ";
   m.shape(i).append_to(out);
   out += ' ';
@@ -219,7 +242,7 @@ std::string print_instruction(const Module& m, InstrId i, const PrintOptions& op
         m.shape(ops[k]).append_to(out);
         out += ' ';
       }
-      out += m.name(ops[k]);
+      out += hlo_name(m.name(ops[k]));
     }
   }
   out += ')';
@@ -234,7 +257,7 @@ std::string print_computation(const Module& m, CompId c, const PrintOptions& opt
   const Computation& comp = m.computation(c);
   std::string out;
   if (c == m.entry()) out += "ENTRY ";
-  out += comp.name;
+  out += hlo_name(comp.name);
   out += " {\n";
   for (InstrId i : m.post_order(c)) {
     out += "  ";
@@ -248,7 +271,7 @@ std::string print_computation(const Module& m, CompId c, const PrintOptions& opt
 }
 
 std::string print_module(const Module& m, const PrintOptions& opts) {
-  std::string out = "HloModule " + m.name();
+  std::string out = "HloModule " + hlo_name(m.name());
   for (const auto& a : m.header_attributes()) out += ", " + a.key + "=" + a.value;
   out += "\n\n";
   if (!m.preamble().empty()) out += m.preamble() + "\n\n";

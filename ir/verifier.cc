@@ -95,8 +95,76 @@ class Verifier {
         return report(i, "constant value shape " + lit->shape().to_string(false) +
                              " differs from its declared shape " + m_.shape(i).to_string(false));
     }
+    if (!check_required_attributes(i)) return;
     check_shape(i);
     check_called_signatures(i);
+  }
+
+  // Attributes without which an op has no meaning (XLA's parser requires them too); the
+  // interpreter and the passes rely on them being present and in range.
+  bool check_required_attributes(InstrId i) {
+    const Opcode op = m_.opcode(i);
+    const Attributes& a = m_.attrs(i);
+    const Shape& s = m_.shape(i);
+    auto in_rank = [](int64_t d, const Shape& sh) { return sh.is_array() && d >= 0 && d < sh.rank(); };
+    // The computations an op applies: without them the interpreter has nothing to run.
+    const size_t needs_called = op == Opcode::kSelectAndScatter ? 2
+                                : op == Opcode::kReduce || op == Opcode::kReduceWindow || op == Opcode::kScatter ||
+                                          op == Opcode::kSort || op == Opcode::kMap || op == Opcode::kAllReduce ||
+                                          op == Opcode::kAllReduceStart || op == Opcode::kReduceScatter ||
+                                          op == Opcode::kCall || op == Opcode::kFusion
+                                      ? 1 : 0;
+    if (m_.called(i).size() < needs_called)
+      return report(i, fmt::format("{} needs {}", name(op),
+                                   op == Opcode::kSelectAndScatter ? "select= and scatter="
+                                   : op == Opcode::kFusion         ? "calls="
+                                                                   : "to_apply=")),
+             false;
+    switch (op) {
+      case Opcode::kIota:
+        if (!in_rank(a.iota_dimension, s))
+          return report(i, a.iota_dimension < 0 ? "iota needs iota_dimension="
+                                                : fmt::format("iota_dimension={} is outside {}", a.iota_dimension,
+                                                              s.to_string(false))),
+                 false;
+        return true;
+      case Opcode::kCompare:
+        if (!a.direction) return report(i, "compare needs direction= (EQ, NE, LT, LE, GT, GE)"), false;
+        return true;
+      case Opcode::kReducePrecision:
+        if (a.exponent_bits < 1 || a.mantissa_bits < 0)
+          return report(i, "reduce-precision needs exponent_bits= (at least 1) and mantissa_bits="), false;
+        return true;
+      case Opcode::kBatchNormTraining: case Opcode::kBatchNormInference: case Opcode::kBatchNormGrad: {
+        const auto ops = m_.operands(i);
+        if (ops.empty() || !in_rank(a.feature_index, m_.shape(ops[0])))
+          return report(i, fmt::format("{} needs feature_index= naming a dimension of its operand", name(op))), false;
+        return true;
+      }
+      case Opcode::kGather: {
+        const auto ops = m_.operands(i);
+        if (!a.gather_dims || ops.empty() ||
+            static_cast<int64_t>(a.gather_dims->slice_sizes.size()) != m_.shape(ops[0]).rank())
+          return report(i, "gather needs offset_dims=, collapsed_slice_dims=, start_index_map=, index_vector_dim= "
+                           "and slice_sizes= (one per operand dimension)"),
+                 false;
+        return true;
+      }
+      case Opcode::kScatter:
+        if (!a.scatter_dims)
+          return report(i, "scatter needs update_window_dims=, inserted_window_dims=, scatter_dims_to_operand_dims= "
+                           "and index_vector_dim="),
+                 false;
+        return true;
+      case Opcode::kCustomCall:
+        if (a.custom_call_target.empty()) return report(i, "custom-call needs custom_call_target=\"...\""), false;
+        return true;
+      case Opcode::kRng:
+        if (a.rng_distribution.empty()) return report(i, "rng needs distribution= (rng_uniform or rng_normal)"), false;
+        return true;
+      default:
+        return true;
+    }
   }
 
   void check_shape(InstrId i) {

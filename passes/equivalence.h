@@ -9,6 +9,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "ir/element_type.h"
 #include "ir/module.h"
@@ -43,6 +44,26 @@ struct EquivalenceResult {
 // The relative (and absolute, near zero) tolerance used for a float type when
 // float_tolerance is on: a few ulps of accumulated reordering error at that precision.
 double float_tolerance_for(ir::ElementType t);
+
+// Two floats agree when |a - b| <= max(relative * max(|a|, |b|), absolute).
+struct FloatTolerance {
+  double relative = 0, absolute = 0;
+};
+
+// The tolerance for a value of type `t` that a reassociating pass may have recomputed
+// from a sum of `terms` terms accumulated in type `accumulation` (rounding after every
+// add, as the interpreter does). Rounding errors of a sequential sum grow with its
+// length: relative to the result's typical size by about u*sqrt(n) (u the accumulation
+// type's unit roundoff), and in absolute terms, for inputs of size ~1 whose sum cancels
+// to near zero, by about u*n. So relative = max(base, 5 u sqrt(n)) and absolute =
+// max(base, 4 u n) (about five standard deviations of the error of a random-sign sum),
+// base = float_tolerance_for(t) being the bound for short chains; terms = 1 gives the
+// base alone.
+FloatTolerance float_tolerance_for(ir::ElementType t, ir::ElementType accumulation, double terms);
+
+// The longest float accumulation in `m` (reduce, reduce-window, dot, convolution) as
+// (its element type, its number of terms); (kInvalid, 1) when there is none.
+std::pair<ir::ElementType, double> longest_float_accumulation(const ir::Module& m);
 
 // Rough work estimate used to choose whole vs sampled interpretation.
 double evaluation_work(const ir::Module& m);

@@ -6,11 +6,13 @@
 #include <charconv>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <random>
 
 #include "ir/error.h"
+#include "ir/line_endings.h"
 #include "rl/action_names.h"
 #include "rl/parallel.h"
 #include "rl/random.h"
@@ -156,8 +158,11 @@ void save_dataset(const Dataset& d, const std::string& path) {
 }
 
 Dataset load_dataset(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error(path + ": cannot read the dataset");
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw Error(path + ": cannot read the dataset");
+  std::ostringstream text;
+  text << file.rdbuf();
+  std::istringstream in(normalize_line_endings(std::move(text).str()));  // CRLF/CR files too
   std::string line;
   std::getline(in, line);
   const std::string magic = std::string(kMagic) + ' ';

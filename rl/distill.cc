@@ -8,12 +8,14 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <limits>
 #include <map>
 #include <random>
 #include <set>
 
 #include "ir/error.h"
+#include "ir/line_endings.h"
 #include "ir/features.h"
 #include "passes/order.h"
 #include "passes/registry.h"
@@ -215,6 +217,12 @@ MappingMatch nearest_cluster(const Mapping& m, const std::vector<double>& normal
     const double d2 = squared_distance(m.clusters[c].centroid, normalized);
     if (d2 < best_d2) best_d2 = d2, best.cluster = static_cast<int>(c);
   }
+  // Finite numbers in the file can still overflow the distance (centroid 1e300): no
+  // cluster is then nearer than another, and that is the file's fault, not a choice.
+  if (best.cluster < 0)
+    throw Error("no cluster is at a finite distance from this graph's features (a centroid, center or scale in "
+                "the mapping file is out of range)",
+                {m.file.empty() ? std::string("mapping") : m.file});
   best.distance = std::sqrt(best_d2);
   return best;
 }
@@ -308,7 +316,10 @@ void save_mapping(const Mapping& m, const std::string& path) {
 bool is_mapping_file(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) return false;
-  std::ifstream in(path);
+  std::ifstream file(path, std::ios::binary);
+  std::ostringstream text;
+  text << file.rdbuf();
+  std::istringstream in(normalize_line_endings(std::move(text).str()));
   std::string line;
   while (std::getline(in, line)) {
     const size_t start = line.find_first_not_of(" \t\r");
@@ -413,16 +424,20 @@ Mapping parse_mapping(const std::string& path, const YAML::Node& root) {
 }  // namespace
 
 Mapping load_mapping(const std::string& path) {
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(path + ": cannot read the mapping file");
+  std::ostringstream text;
+  text << in.rdbuf();
   YAML::Node root;
   try {
-    root = YAML::Load(in);
+    root = YAML::Load(normalize_line_endings(std::move(text).str()));  // yaml-cpp reads no CR-only lines
   } catch (const YAML::Exception& e) {
     throw Error(e.msg, SourceLocation{path, e.mark.line >= 0 ? e.mark.line + 1 : 0, e.mark.column >= 0 ? e.mark.column + 1 : 0});
   }
   try {
-    return parse_mapping(path, root);
+    Mapping m = parse_mapping(path, root);
+    m.file = path;
+    return m;
   } catch (const YAML::Exception& e) {
     throw Error(e.msg, SourceLocation{path, e.mark.line >= 0 ? e.mark.line + 1 : 0, 0});
   }

@@ -47,6 +47,7 @@ struct Mapping {
   std::vector<std::string> feature_names;
   std::vector<double> center, scale;
   std::vector<MappingCluster> clusters;
+  std::string file;  // where load_mapping read it (for messages); not saved
 };
 
 struct DistillOptions {

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "ir/error.h"
+#include "ir/line_endings.h"
 #include "rl/action_names.h"
 
 namespace hlsgym::rl {
@@ -37,8 +38,11 @@ bool is_policy_file(const std::string& path) {
 }
 
 PolicyFile load_policy(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error(path + ": cannot read the policy file");
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw Error(path + ": cannot read the policy file");
+  std::ostringstream text;
+  text << file.rdbuf();
+  std::istringstream in(normalize_line_endings(std::move(text).str()));  // CRLF/CR files too
   std::string line;
   std::getline(in, line);
   if (line.rfind("hlsgym-policy", 0) != 0) throw Error(path + ": not an hlsgym policy file");
