@@ -2,6 +2,8 @@
 // one clear message naming the file, the line and the field.
 #include <gtest/gtest.h>
 
+#include "hwmodel/binding.h"
+
 #include <fstream>
 #include <regex>
 
@@ -91,6 +93,21 @@ TEST(Target, RegisterFileLutsMatchYosysMeasurements) {
     EXPECT_NEAR(t.register_file.luts(r.words, r.bits, r.ports), r.lut, 0.02 * r.lut)
         << r.words << " x " << r.bits << ", " << r.ports << " read ports";
   EXPECT_EQ(t.register_file.luts(1, 32, 1), 0);  // one word: no multiplexer, no decode
+}
+
+// Block RAM geometry: the best aspect ratio of a RAMB18E1 (16K x 1 ... 512 x 36), as Yosys
+// synth_xilinx mapped the memories of designs/scale (conv3x3_64x64 49 in all, matmul_64x64 28).
+TEST(Target, BramBlocksFollowTheAspectRatios) {
+  const Target& t = fpga_target();
+  struct Row {
+    int64_t words;
+    int bits;
+    double blocks;
+  };
+  for (const Row& r : {Row{4096, 32, 8}, {4096, 16, 4}, {8192, 32, 16}, {16384, 32, 32}, {36, 32, 1}, {319, 16, 1},
+                       {8192, 8, 4}, {1024, 32, 2}, {512, 32, 1}})
+    EXPECT_EQ(hwmodel::bram_blocks(t, r.words * ((r.bits + 7) / 8), (r.bits + 7) / 8 * 8, 1), r.blocks)
+        << r.words << " x " << r.bits;
 }
 
 TEST(Target, CpuIsOneCoreWithHorowitzEnergies) {
