@@ -154,6 +154,7 @@ class Loader {
   void read_attributes(const YAML::Node& n, Opcode op, ir::Attributes& attrs, std::vector<CompId>& called,
                        CompId c, const std::vector<InstrId>& args);
   CompId resolve_to_apply(const YAML::Node& n, const std::vector<InstrId>& args, Opcode op);
+  CompId user_computation(const YAML::Node& n, const std::string& what);
   CompId builtin(const std::string& name, ir::ElementType t);
   ir::Literal literal_of(const YAML::Node& value, const ir::Shape& shape) const;
 
@@ -212,6 +213,10 @@ void Loader::read_op(const YAML::Node& n, CompId c, std::unordered_map<std::stri
   ir::Attributes attrs;
   std::vector<CompId> called;
   read_attributes(n, *op, attrs, called, c, args);
+  if (*op == Opcode::kWhile && (called.size() != 2 || called[0] == ir::kNoId || called[1] == ir::kNoId))
+    fail(n, "op '" + name + "': a while needs condition: and body: (computations under computations:)");
+  if (*op == Opcode::kConditional && called.empty())
+    fail(n, "op '" + name + "': a conditional needs branches: [computation, ...]");
   ir::Shape shape;
   if (n["type"]) {
     shape = shape_of(n["type"]);
@@ -247,6 +252,24 @@ void Loader::read_attributes(const YAML::Node& n, Opcode op, ir::Attributes& att
       called.push_back(resolve_to_apply(kv.second, args, op));
       continue;
     }
+    if (key == "condition" || key == "body") {  // while: called = {condition, body}
+      if (op != Opcode::kWhile) fail(kv.first, "'" + key + "' applies to while only");
+      if (called.size() < 2) called.resize(2, ir::kNoId);
+      called[key == "condition" ? 0 : 1] = user_computation(kv.second, key);
+      continue;
+    }
+    if (key == "branches") {  // conditional: the branch computations, in order
+      if (op != Opcode::kConditional) fail(kv.first, "'branches' applies to conditional only");
+      if (!kv.second.IsSequence() || kv.second.size() == 0)
+        fail(kv.second, "branches must list computation names, e.g. [then, else]");
+      for (const auto& b : kv.second) called.push_back(user_computation(b, "branch"));
+      // A pred selector takes [true branch, false branch], as HLO's true_computation=/false_computation=.
+      if (!args.empty() && m_.shape(args[0]).is_array() && m_.shape(args[0]).element_type() == ir::ElementType::kPred) {
+        if (called.size() != 2) fail(kv.second, "a conditional on a pred needs exactly two branches [true, false]");
+        attrs.pred_branches = true;
+      }
+      continue;
+    }
     const std::string text = hlo_text(kv.second);
     TextCursor cur(text, file_);
     bool known = false;
@@ -265,6 +288,13 @@ void Loader::read_attributes(const YAML::Node& n, Opcode op, ir::Attributes& att
     fail(kv.first, "op '" + n["name"].as<std::string>() + "': unknown attribute '" + key + "' for " +
                        std::string(ir::name(op)));
   }
+}
+
+CompId Loader::user_computation(const YAML::Node& n, const std::string& what) {
+  const std::string s = scalar(n, what);
+  auto it = user_comps_.find(s);
+  if (it == user_comps_.end()) fail(n, what + " '" + s + "' is not defined under computations: (define it before its use)");
+  return it->second;
 }
 
 CompId Loader::resolve_to_apply(const YAML::Node& n, const std::vector<InstrId>& args, Opcode op) {
