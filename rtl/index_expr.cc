@@ -7,6 +7,17 @@
 
 namespace hlsgym::rtl {
 
+std::vector<int64_t> unravel(int64_t linear, const std::vector<int64_t>& dims) {
+  std::vector<int64_t> idx(dims.size());
+  for (size_t d = dims.size(); d-- > 0;) {
+    if (dims[d] == 0) return idx;
+    idx[d] = linear % dims[d];
+    linear /= dims[d];
+  }
+  return idx;
+}
+
+
 int64_t floor_div(int64_t a, int64_t b) {
   const int64_t q = a / b;
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;

@@ -12,22 +12,6 @@ using ir::ElementType;
 using ir::InstrId;
 using ir::Opcode;
 
-std::vector<int64_t> unravel(int64_t linear, const std::vector<int64_t>& dims) {
-  std::vector<int64_t> idx(dims.size());
-  for (size_t d = dims.size(); d-- > 0;) {
-    if (dims[d] == 0) return idx;
-    idx[d] = linear % dims[d];
-    linear /= dims[d];
-  }
-  return idx;
-}
-
-int64_t ravel(const std::vector<int64_t>& index, const std::vector<int64_t>& dims) {
-  int64_t l = 0;
-  for (size_t d = 0; d < dims.size(); ++d) l = l * dims[d] + index[d];
-  return l;
-}
-
 uint64_t literal_bits(const ir::Literal& l, int64_t k) {
   const int w = datapath_width(l.shape().element_type());
   const uint64_t bits = l.get_bits(k);

@@ -44,10 +44,6 @@ void plan_task(const PlanContext& c, TaskPlan& tp);
 // Element-wise ops with a Verilog expression (plan_expr.cc).
 bool supported_elementwise(ir::Opcode op);
 
-// Row-major helpers.
-std::vector<int64_t> unravel(int64_t linear, const std::vector<int64_t>& dims);
-int64_t ravel(const std::vector<int64_t>& index, const std::vector<int64_t>& dims);
-
 // Builds scalar expressions; nodes for the same (instruction, index) are shared.
 class ExprBuilder {
  public:

@@ -1,20 +1,22 @@
 // One block per bound functional-unit instance (the binding's interval partitioning):
 //
-//   per task and lane: loop counters (the task's LoopNest) --> index arithmetic
-//   (index_expr.h) --> addresses of the leaves' memory reads, their guards, the output
-//   index --> expression of the active task --> stage-0 value (stream, reduce) or operand
-//   pair --> the lane's one multiplier (mac); pipeline registers carry {valid, task,
-//   output index, value}; each task writes its output memory at its own depth.
+//   stage 0, per task and lane: loop counters (the task's LoopNest) -> index arithmetic
+//     (index_expr.h) -> read addresses for the memories' ports, guard bits, the output
+//     index and slot tags;
+//   stage 1: the leaves from the registered reads -> the active task's expression
+//     (stream, reduce) or operand pair -> the lane's one multiplier (mac);
+//   then pipeline registers carry {valid, task, output index, slot, value}; each task
+//   writes its output memory at its own depth (depth - 1).
 //
 // A mac lane has one multiplier and one accumulator adder shared by all its tasks: the
-// product travels `mul_depth` stages, then adds to the output so far (read back from the
-// output memory, or zero for the first term), and the sum travels the adder's depth to
-// the write.
+// product travels to stage `mul_depth` (read + multiplier), then adds to the partial sum
+// of its slot (an accumulator register; zero for the first term), and the sum travels the
+// adder's depth to the write. A reduce's accumulator leaf reads the same registers.
 //
 // A reduction split over more lanes than outputs (TaskPlan::split) accumulates in one
-// partial register per lane (pacc) instead of the output; once the last partial lands,
-// a tree joins them, one level every `add_depth` cycles, the last level writing the
-// output exactly at the task's latency.
+// partial register per lane (pacc) instead; once the last partial lands, a tree joins
+// them, one level every `add_depth` cycles, the last level writing the output exactly at
+// the task's latency.
 #include <algorithm>
 #include <functional>
 #include <set>
@@ -224,9 +226,9 @@ class UnitEmitter {
         e_.inv.control_bits += b;
         if (grouped && v < R) reg(b, var_name(tp, q, v) + "_base"), e_.inv.control_bits += b;
       }
-    const std::vector<int64_t> out0 = plan_detail_unravel(tp.lane_first(q), L.out_dims);
+    const std::vector<int64_t> out0 = unravel(tp.lane_first(q), L.out_dims);
     const std::vector<int64_t> term0 =
-        tp.split > 1 ? plan_detail_unravel((q % tp.split) * tp.chunk, L.term_dims) : std::vector<int64_t>(L.term_dims.size(), 0);
+        tp.split > 1 ? unravel((q % tp.split) * tp.chunk, L.term_dims) : std::vector<int64_t>(L.term_dims.size(), 0);
     std::string init = load_vars(tp, q, 0, R, out0, "      ") + load_vars(tp, q, R, V, term0, "      ");
     if (grouped) init += load_vars(tp, q, 0, R, out0, "      ", "_base");
     std::string advance;
@@ -308,16 +310,6 @@ class UnitEmitter {
                                tp.name, q, restart(tp), init, act(tp.slot), advance));
     e_.text.decl(fmt::format("  wire {} = {};", ok_name(tp, q), ok));
     emit_index_wires(tp, q);
-  }
-
-  static std::vector<int64_t> plan_detail_unravel(int64_t linear, const std::vector<int64_t>& dims) {
-    std::vector<int64_t> idx(dims.size());
-    for (size_t d = dims.size(); d-- > 0;) {
-      if (dims[d] == 0) return idx;
-      idx[d] = linear % dims[d];
-      linear /= dims[d];
-    }
-    return idx;
   }
 
   // The index nodes the task's leaves, guards and output index use, as signed wires.
