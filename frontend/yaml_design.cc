@@ -1,6 +1,8 @@
 // YAML design -> ir::Module (format: shared/DESIGN.md, "A design in YAML").
 #include "frontend/yaml_design.h"
 
+#include "ir/printer.h"
+
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -60,6 +62,9 @@ class Loader {
         const std::string name = kv.first.as<std::string>();
         if (user_comps_.count(name) || is_builtin(name))
           fail(kv.first, "computation '" + name + "' is defined twice (or shadows a built-in)");
+        if (reserved_computation_name(name))
+          fail(kv.first, "computation name '" + name + "' is reserved: the loader names the entry 'main' and "
+                         "the built-in combiners <op>_<type> (e.g. add_s32); choose another");
         user_comps_[name] = read_body(kv.second, name);
       }
     }
@@ -83,6 +88,24 @@ class Loader {
   std::string scalar(const YAML::Node& n, const std::string& what) const {
     if (!n.IsScalar()) fail(n, what + " must be a single value");
     return n.as<std::string>();
+  }
+  // Two names that print alike in one computation would not read back as two values.
+  void claim_printed_name(CompId c, const std::string& name, const YAML::Node& at) {
+    auto [it, fresh] = printed_[c].emplace(ir::hlo_name(name), name);
+    if (!fresh)
+      fail(at, "'" + name + "' is written '" + it->first + "' in HLO text, as '" + it->second +
+                   "' is; rename one of them");
+  }
+  std::unordered_map<CompId, std::unordered_map<std::string, std::string>> printed_;
+
+  // The names the loader gives the entry and the built-in combiners (builtin()).
+  static bool reserved_computation_name(const std::string& n) {
+    if (n == "main") return true;
+    for (std::string_view b : kBuiltins) {
+      if (n.size() <= b.size() + 1 || n.compare(0, b.size(), b) != 0 || n[b.size()] != '_') continue;
+      if (ir::element_type_from_name(n.substr(b.size() + 1))) return true;
+    }
+    return false;
   }
   static bool is_builtin(std::string_view n) {
     return std::find(std::begin(kBuiltins), std::end(kBuiltins), n) != std::end(kBuiltins);
@@ -118,6 +141,7 @@ class Loader {
       for (auto kv : inputs) {
         const std::string n = kv.first.as<std::string>();
         if (names.count(n)) fail(kv.first, "input '" + n + "' is defined twice");
+        claim_printed_name(c, n, kv.first);
         InstrId p = m_.add_parameter(c, k++, shape_of(kv.second), n);
         m_.mutable_payload(p).line = kv.first.Mark().line + 1;
         names[n] = p;
@@ -195,6 +219,7 @@ void Loader::read_op(const YAML::Node& n, CompId c, std::unordered_map<std::stri
   if (!op) fail(n["op"], "op '" + name + "': unknown opcode '" + op_name + "'" + edit_suggestion(op_name));
   if (op == Opcode::kParameter) fail(n["op"], "op '" + name + "': declare parameters under inputs:");
   if (names.count(name)) fail(n["name"], "op '" + name + "' is defined twice");
+  claim_printed_name(c, name, n["name"]);
   std::vector<InstrId> args;
   if (const YAML::Node a = n["args"]) {
     if (!a.IsSequence()) fail(a, "op '" + name + "': args must be a list of names");

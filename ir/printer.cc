@@ -17,6 +17,8 @@ bool is_reserved_word(std::string_view n) {
   return std::find(std::begin(kWords), std::end(kWords), n) != std::end(kWords);
 }
 
+}  // namespace
+
 // A name as the parser reads it back: characters outside [A-Za-z0-9_.-] become '_'
 // (and a name that does not start with a letter or '_' gets one), and a reserved word
 // is written with XLA's '%' prefix, which the parser drops.
@@ -27,6 +29,8 @@ std::string hlo_name(std::string_view n) {
   for (char c : n) s += is_name_char(c) ? c : '_';
   return s;
 }
+
+namespace {
 
 void append_ints(std::string& out, const std::vector<int64_t>& v) {
   out += '{';

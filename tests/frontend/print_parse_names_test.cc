@@ -81,3 +81,47 @@ TEST(PrintParseNames, EmptyLiterals) {
 
 }  // namespace
 }  // namespace hlsgym::frontend
+
+namespace hlsgym::frontend {
+namespace {
+
+std::string load_error(const std::string& yaml) {
+  try {
+    load_yaml_design(yaml, "n.yaml");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// Two YAML names that HLO text writes alike ("a b" and "a_b") would read back as one
+// value: refused where the second is defined, naming both.
+TEST(PrintParseNames, NamesThatPrintAlikeAreRefused) {
+  const std::string e = load_error(
+      "design: d\ninputs: {x: \"f32[2]\"}\nops:\n  - {name: a b, op: negate, args: [x]}\n"
+      "  - {name: a_b, op: add, args: [a b, x]}\noutputs: [a_b]\n");
+  EXPECT_NE(e.find("n.yaml:5:"), std::string::npos) << e;
+  EXPECT_NE(e.find("'a_b' is written 'a_b' in HLO text, as 'a b' is"), std::string::npos) << e;
+  const std::string input = load_error("design: d\ninputs: {x y: \"f32[2]\", x_y: \"f32[2]\"}\nops:\n"
+                                       "  - {name: s, op: add, args: [x y, x_y]}\noutputs: [s]\n");
+  EXPECT_NE(input.find("as 'x y' is"), std::string::npos) << input;
+}
+
+// The entry and the built-in combiners have the loader's names; a user computation may
+// not take them (the printed module would hold two computations of one name).
+TEST(PrintParseNames, ReservedComputationNamesAreRefused) {
+  for (const char* name : {"main", "add_s32", "maximum_f32"}) {
+    const std::string e = load_error(std::string("design: d\ninputs: {x: \"s32[2]\"}\ncomputations:\n  ") + name +
+                                     ":\n    inputs: {a: s32, b: s32}\n    ops: [{name: r, op: add, args: [a, b]}]\n"
+                                     "    outputs: [r]\nops:\n  - {name: s, op: add, args: [x, x]}\noutputs: [s]\n");
+    EXPECT_NE(e.find("computation name '" + std::string(name) + "' is reserved"), std::string::npos) << e;
+  }
+  const std::string fine = load_error(
+      "design: d\ninputs: {x: \"s32[2]\"}\ncomputations:\n  add_pairs:\n    inputs: {a: s32, b: s32}\n"
+      "    ops: [{name: r, op: add, args: [a, b]}]\n    outputs: [r]\nops:\n  - {name: s, op: add, args: [x, x]}\n"
+      "outputs: [s]\n");
+  EXPECT_EQ(fine, "no error");
+}
+
+}  // namespace
+}  // namespace hlsgym::frontend
