@@ -123,38 +123,51 @@ void bind_buffers(const TaskGraph& g, const Schedule& s, const Target& tgt, cons
   }
 }
 
-// The buffers (owning tasks) a task's operand lives in: itself, or through aliases.
-void owners_of(const TaskGraph& g, uint32_t d, std::vector<uint32_t>& out) {
-  if (!g.tasks[d].alias) {
-    out.push_back(d);
-    return;
-  }
-  for (uint32_t x : g.deps_of(d)) owners_of(g, x, out);
-}
-
-// Read ports per track (the most readers in one cycle) and the tracks' area.
+// Read ports per track (the most readers in one cycle) and the tracks' area. A reader is
+// a task reading a buffer on the track during its issue window, through aliases; an
+// output is read after the schedule. One window per (task, track): a track's buffers never
+// overlap in time, so a task reads at most one of them at once.
 void size_tracks(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s, const Target& tgt, Binding& b) {
-  std::vector<std::vector<std::pair<int64_t, int64_t>>> windows(b.tracks.size());
-  std::vector<uint32_t> owners;
-  auto add = [&](uint32_t d, int64_t from, int64_t to) {
-    owners.clear();
-    owners_of(g, d, owners);
-    for (uint32_t o : owners)
-      if (b.track_of_task[o] != kNoInstance) windows[b.track_of_task[o]].emplace_back(from, to);
-  };
+  // The tracks an alias reads through, memoized in task order (deps come first); an alias
+  // of more than kWide tracks (a loop's state tuple) is not followed: its elements are
+  // read by the loop's own datapath, costed with the loop.
+  constexpr size_t kWide = 16;
+  std::vector<std::vector<uint32_t>> via(g.size());
   for (size_t t = 0; t < g.size(); ++t) {
+    if (!g.tasks[t].alias) continue;
+    std::vector<uint32_t>& v = via[t];
+    for (uint32_t d : g.deps_of(t)) {
+      if (g.tasks[d].alias) v.insert(v.end(), via[d].begin(), via[d].end());
+      else if (b.track_of_task[d] != kNoInstance) v.push_back(b.track_of_task[d]);
+    }
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    if (v.size() > kWide) v.clear();
+  }
+  std::vector<std::vector<std::pair<int64_t, int>>> events(b.tracks.size());
+  std::vector<uint32_t> stamp(b.tracks.size(), kNoInstance);
+  auto add = [&](uint32_t reader, uint32_t d, int64_t from, int64_t to) {
+    auto one = [&](uint32_t track) {
+      if (track == kNoInstance || stamp[track] == reader) return;
+      stamp[track] = reader;
+      events[track].emplace_back(from, 1);
+      events[track].emplace_back(to, -1);
+    };
+    if (!g.tasks[d].alias) one(b.track_of_task[d]);
+    else
+      for (uint32_t track : via[d]) one(track);
+  };
+  for (uint32_t t = 0; t < g.size(); ++t) {
     const Task& k = g.tasks[t];
-    if (k.output) add(static_cast<uint32_t>(t), s.length, s.length + 1);
+    if (k.output) add(t, t, s.length, s.length + 1);
     if (k.alias || p.busy[t] <= 0) continue;
-    for (uint32_t d : g.deps_of(t)) add(d, s.start[t], s.start[t] + p.busy[t]);
+    for (uint32_t d : g.deps_of(t)) add(t, d, s.start[t], s.start[t] + p.busy[t]);
   }
   for (size_t k = 0; k < b.tracks.size(); ++k) {
-    auto& w = windows[k];
-    std::vector<std::pair<int64_t, int>> events;
-    for (const auto& [from, to] : w) events.emplace_back(from, 1), events.emplace_back(to, -1);
-    std::sort(events.begin(), events.end());  // ends (-1) before starts at the same cycle
+    auto& ev = events[k];
+    std::sort(ev.begin(), ev.end());  // ends (-1) before starts at the same cycle
     int live = 0, peak = 0;
-    for (const auto& e : events) peak = std::max(peak, live += e.second);
+    for (const auto& e : ev) peak = std::max(peak, live += e.second);
     BufferTrack& tr = b.tracks[k];
     tr.read_ports = std::max(peak, 1);
     if (tr.registers) {
