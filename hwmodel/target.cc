@@ -16,7 +16,16 @@ std::string read_whole(const fs::path& p) {
   if (!in) throw Error("cannot open target file", {p.string()});
   std::ostringstream ss;
   ss << in.rdbuf();
-  return std::move(ss).str();
+  // CRLF and CR-only line ends read as LF (yaml-cpp reads no CR-only file), so errors
+  // name the right line on any of them.
+  const std::string raw = std::move(ss).str();
+  std::string text;
+  text.reserve(raw.size());
+  for (size_t k = 0; k < raw.size(); ++k) {
+    if (raw[k] != '\r') text += raw[k];
+    else if (k + 1 >= raw.size() || raw[k + 1] != '\n') text += '\n';
+  }
+  return text;
 }
 
 bool looks_like_path(const std::string& s) {

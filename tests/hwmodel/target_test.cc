@@ -2,6 +2,10 @@
 // one clear message naming the file, the line and the field.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include <filesystem>
+
 #include "hwmodel/binding.h"
 
 #include <fstream>
@@ -135,6 +139,32 @@ TEST(Target, ByNameOrPath) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("unknown target 'gpu'"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("available: cpu, fpga"), std::string::npos) << e.what();
+  }
+}
+
+// Target files with CRLF or CR-only line ends load like LF ones, errors on the right line.
+TEST(Target, CrAndCrlfLineEnds) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "hlsgym_target_line_ends";
+  std::filesystem::create_directories(dir);
+  const std::string lf = fpga_text();
+  const std::string bad = replace(lf, "clock_mhz: 100", "clock_mhz: -100");
+  const int line = 1 + static_cast<int>(std::count(lf.begin(), lf.begin() + lf.find("clock_mhz"), '\n'));
+  for (const char* end : {"\r\n", "\r"}) {
+    auto with = [&](const std::string& text) {
+      std::string out;
+      for (char c : text) out += c == '\n' ? std::string(end) : std::string(1, c);
+      return out;
+    };
+    const std::filesystem::path good_path = dir / "good.yaml", bad_path = dir / "bad.yaml";
+    std::ofstream(good_path, std::ios::binary) << with(lf);
+    std::ofstream(bad_path, std::ios::binary) << with(bad);
+    EXPECT_EQ(hwmodel::load_target(good_path.string(), {}).name, "fpga");
+    try {
+      hwmodel::load_target(bad_path.string(), {});
+      ADD_FAILURE() << "accepted a negative clock";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("bad.yaml:" + std::to_string(line) + ":"), std::string::npos) << e.what();
+    }
   }
 }
 
