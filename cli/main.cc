@@ -40,7 +40,11 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "error: {}; see --help\n", what);
     return 1;
   } catch (const hlsgym::Error& e) {
-    fmt::print(stderr, "error: {}\n", e.what());
+    // One line, whatever the message quotes from the input (a name with a line break...).
+    std::string what = e.what();
+    for (char& c : what)
+      if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+    fmt::print(stderr, "error: {}\n", what);
     return 1;
   } catch (const std::bad_alloc&) {
     fmt::print(stderr, "error: out of memory\n");

@@ -151,6 +151,10 @@ class Verifier {
         return true;
       }
       case Opcode::kScatter:
+        if (m_.operands(i).size() < 3 || m_.operands(i).size() % 2 == 0)
+          return report(i, fmt::format("scatter needs N operands, the scatter indices and N updates (3, 5, ... operands), "
+                                       "has {}", m_.operands(i).size())),
+                 false;
         if (!a.scatter_dims)
           return report(i, "scatter needs update_window_dims=, inserted_window_dims=, scatter_dims_to_operand_dims= "
                            "and index_vector_dim="),

@@ -3,6 +3,8 @@
 // refused rather than silently changed; options that would be ignored are refused.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -63,6 +65,17 @@ TEST(UserErrors, CommandLineOptionErrorsAreOneLineAndExitOne) {
   const CliResult version = run_cli("--version");
   EXPECT_EQ(version.exit_code, 0);
   EXPECT_NE(version.out.find("hlsgym"), std::string::npos);
+}
+
+// A message that quotes input with a line break in it (found by scripts/fuzz_cli.py: an
+// opcode "consta\nt") is still one `error:` line.
+TEST(UserErrors, QuotedLineBreaksStayOnOneLine) {
+  const fs::path p = write("broken_op.yaml", "design: d\ninputs: {x: s32}\nops:\n  - {name: a, op: \"consta\\nt\", args: [x]}\n"
+                                             "outputs: [a]\n");
+  const CliResult r = run_cli("print " + p.string());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
 }
 
 TEST(UserErrors, PolicyFilesWithCrlfOrCrLineEnds) {

@@ -47,6 +47,16 @@ TEST(RequiredAttributes, OtherRequiredAttributes) {
             std::string::npos);
 }
 
+// Found by scripts/fuzz_cli.py: a YAML scatter with two arguments (a result of no arrays)
+// segfaulted optimize --check.
+TEST(RequiredAttributes, ScatterNeedsOperandsIndicesAndUpdates) {
+  EXPECT_NE(error_of(kAdd + "ENTRY e {\n  a = f32[4] parameter(0)\n  i = s32[1,1] parameter(1)\n"
+                            "  ROOT s = () scatter(a, i), update_window_dims={}, inserted_window_dims={0}, "
+                            "scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add\n}\n")
+                .find("scatter needs N operands, the scatter indices and N updates"),
+            std::string::npos);
+}
+
 TEST(RequiredAttributes, GatherScatterCustomCallRng) {
   // Found by scripts/fuzz_cli.py: a gather without slice_sizes segfaulted the interpreter.
   EXPECT_NE(error_of("HloModule m\n\nENTRY e {\n  a = f32[4,3] parameter(0)\n  i = s32[1] parameter(1)\n"
