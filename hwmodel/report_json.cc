@@ -7,7 +7,7 @@
 #include "hwmodel/report_tables.h"
 
 namespace hlsgym::hwmodel {
-namespace {
+namespace report_detail {
 
 std::string quote(std::string_view s) {
   std::string out = "\"";
@@ -26,6 +26,12 @@ std::string quote(std::string_view s) {
 }
 
 std::string num(double v) { return std::isfinite(v) ? fmt::format("{:.10g}", v) : "null"; }
+
+}  // namespace report_detail
+
+namespace {
+using report_detail::num;
+using report_detail::quote;
 
 std::string area_json(const Area& a) {
   return fmt::format("{{\"dsp\": {}, \"lut\": {}, \"ff\": {}, \"bram18k\": {}}}", num(a.dsp), num(a.lut), num(a.ff),

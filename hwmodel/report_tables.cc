@@ -11,15 +11,6 @@
 namespace hlsgym::hwmodel::report_detail {
 namespace {
 
-std::string quote(const std::string& s) {
-  std::string q = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') q += '\\';
-    q += c;
-  }
-  return q + '"';
-}
-
 std::string join(const std::vector<std::string>& v, size_t max) {
   std::string s;
   for (size_t k = 0; k < v.size() && k < max; ++k) s += (k ? ", " : "") + v[k];
@@ -126,7 +117,7 @@ std::string tables_json(const ir::Module& m, const Estimate& e) {
     out += fmt::format("{}\n    {{\"name\": {}, \"op\": {}, \"unit\": {}, \"trips\": {}, \"lanes\": {}, \"issue_cycles\": {}, "
                        "\"iteration_latency\": {}, \"ii\": {}, \"start\": {}, \"pipelined\": true}}",
                        first ? "" : ",", quote(r.name), quote(r.op), quote(r.unit), r.trips, r.lanes, r.issue_cycles,
-                       r.iteration_latency, r.ii, r.start);
+                       r.iteration_latency, num(r.ii), r.start);
     first = false;
   }
   out += "\n  ],\n  \"memories\": [";
@@ -137,7 +128,7 @@ std::string tables_json(const ir::Module& m, const Estimate& e) {
     out += fmt::format("{}\n    {{\"track\": {}, \"kind\": {}, \"words\": {}, \"bits\": {}, \"read_ports\": {}, "
                        "\"bram18k\": {}, \"ff\": {}, \"lut\": {}, \"holds\": [{}]}}",
                        first ? "" : ",", r.track, r.bram ? "\"bram\"" : "\"registers\"", r.words, r.bits, r.read_ports,
-                       r.area.bram18k, r.area.ff, r.area.lut, holds);
+                       num(r.area.bram18k), num(r.area.ff), num(r.area.lut), holds);
     first = false;
   }
   const auto ports = port_rows(m);

@@ -3,6 +3,7 @@
 // Private to report*.cc.
 #pragma once
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "hwmodel/estimate.h"
@@ -44,6 +45,11 @@ std::vector<PortRow> port_rows(const ir::Module& m);
 // Cycles to move the interface's data one element per cycle: inputs in, outputs out
 // (one more for the synchronous read of each array output).
 int64_t transfer_cycles(const std::vector<PortRow>& ports, const std::string& direction);
+
+// JSON pieces every report view writes (report_json.cc): an escaped string, a number
+// (null when not finite).
+std::string quote(std::string_view s);
+std::string num(double v);
 
 std::string tables_text(const ir::Module& m, const Estimate& e);
 std::string tables_json(const ir::Module& m, const Estimate& e);

@@ -22,6 +22,18 @@ fs::path temp_file(const std::string& name, const std::string& text) {
   return p;
 }
 
+// Names quoted in the tables are escaped like the rest of the report (a tab in a YAML
+// name is a control character JSON does not allow raw).
+TEST(ReportCli, TableNamesAreEscaped) {
+  const fs::path p = temp_file("tab.yaml", "design: d\ninputs: {x: \"s32[64]\"}\nops:\n"
+                                           "  - {name: \"neg\\tated\", op: negate, args: [x]}\noutputs: [\"neg\\tated\"]\n");
+  CliResult r = run_cli("report --json " + p.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j;
+  ASSERT_NO_THROW(j = json::parse(r.out)) << r.out;
+  EXPECT_EQ(j["loops"][0]["name"], "neg\tated");
+}
+
 TEST(ReportCli, JsonOfFir8) {
   CliResult r = run_cli("report --json " + design("fir8.yaml"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
