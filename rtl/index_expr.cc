@@ -105,60 +105,50 @@ int IxPool::linear(const std::vector<std::pair<int, int64_t>>& terms, int64_t c)
   return from_form(f);
 }
 
+// a = d Q + R, R the terms whose coefficients d does not divide (and c mod d), so that
+// floor(a / d) = Q + floor(R / d) and a mod d = R mod d; both are exact without a division
+// when R stays inside one multiple of d (k0 == k1).
+IxPool::Split IxPool::split(int a, int64_t d) {
+  const Form f = form(a);
+  Split sp;
+  sp.q.c = floor_div(f.c, d);
+  Form r;
+  r.c = floor_mod(f.c, d);
+  for (const auto& [x, k] : f.terms) (k % d == 0 ? sp.q.terms[x] = k / d : r.terms[x] = k);
+  sp.r = from_form(r);
+  sp.k0 = floor_div(nodes_[sp.r].lo, d);
+  sp.k1 = floor_div(nodes_[sp.r].hi, d);
+  return sp;
+}
+
 int IxPool::div(int a, int64_t d) {
   if (d <= 0) throw std::logic_error("IxPool::div by a non-positive constant");
   if (d == 1) return a;
   if (nodes_[a].kind == IxNode::kDiv) return div(nodes_[a].arg, nodes_[a].c * d);
-  // a = d Q + R with R the terms whose coefficients d does not divide (and c mod d):
-  // floor(a / d) = Q + floor(R / d), exact when R stays inside one multiple of d.
-  const Form f = form(a);
-  Form q, r;
-  q.c = floor_div(f.c, d);
-  r.c = floor_mod(f.c, d);
-  for (const auto& [x, k] : f.terms) (k % d == 0 ? q.terms[x] = k / d : r.terms[x] = k);
-  const int rn = from_form(r);
-  const int64_t k0 = floor_div(nodes_[rn].lo, d), k1 = floor_div(nodes_[rn].hi, d);
-  if (k0 == k1) {
-    q.c += k0;
-    return from_form(q);
-  }
-  int inner = rn;
-  if (!q.terms.empty() || q.c != 0) {
+  Split sp = split(a, d);
+  if (sp.k0 != sp.k1) {
     IxNode n;
     n.kind = IxNode::kDiv;
-    n.arg = rn;
+    n.arg = sp.r;
     n.c = d;
-    n.lo = k0;
-    n.hi = k1;
-    inner = intern(std::move(n));
-    Form g = q;
-    g.terms[inner] += 1;
-    return from_form(g);
+    n.lo = sp.k0;
+    n.hi = sp.k1;
+    sp.q.terms[intern(std::move(n))] += 1;
+  } else {
+    sp.q.c += sp.k0;
   }
-  IxNode n;
-  n.kind = IxNode::kDiv;
-  n.arg = a;
-  n.c = d;
-  n.lo = k0;
-  n.hi = k1;
-  return intern(std::move(n));
+  return from_form(sp.q);
 }
 
 int IxPool::mod(int a, int64_t d) {
   if (d <= 0) throw std::logic_error("IxPool::mod by a non-positive constant");
   if (d == 1) return constant(0);
   if (nodes_[a].kind == IxNode::kMod && nodes_[a].c % d == 0) return mod(nodes_[a].arg, d);
-  const Form f = form(a);
-  Form r;
-  r.c = floor_mod(f.c, d);
-  for (const auto& [x, k] : f.terms)
-    if (k % d != 0) r.terms[x] = k;
-  const int rn = from_form(r);
-  const int64_t k0 = floor_div(nodes_[rn].lo, d), k1 = floor_div(nodes_[rn].hi, d);
-  if (k0 == k1) return add_const(rn, -d * k0);
+  const Split sp = split(a, d);
+  if (sp.k0 == sp.k1) return add_const(sp.r, -d * sp.k0);
   IxNode n;
   n.kind = IxNode::kMod;
-  n.arg = rn;
+  n.arg = sp.r;
   n.c = d;
   n.lo = 0;
   n.hi = d - 1;

@@ -84,6 +84,12 @@ class IxPool {
     int64_t c = 0;
   };
   Form form(int id) const;
+  struct Split {
+    Form q;            // the multiple of d: a = d q + r
+    int r = -1;        // the rest, a node
+    int64_t k0 = 0, k1 = 0;  // floor(r / d) over r's range
+  };
+  Split split(int a, int64_t d);
   int intern(IxNode n);
   int from_form(const Form& f);
 

@@ -35,11 +35,6 @@ std::string signed_const(int64_t v) {
 }
 
 bool power_of_two(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
-int log2_of(int64_t v) {
-  int k = 0;
-  while ((int64_t{1} << k) < v) ++k;
-  return k;
-}
 
 class UnitEmitter {
  public:
@@ -174,9 +169,8 @@ class UnitEmitter {
   }
 
   // The next value of the counters of variables [first, last) advanced as one row-major
-  // odometer (`<var>_nx`), and whether all of them are at their last value (`<name>_wrap`).
-  std::string emit_next(const TaskPlan& tp, int q, int first, int last, const std::string& name) {
-    (void)name;
+  // odometer (`<var>_nx`); returns the condition that all of them are at their last value.
+  std::string emit_next(const TaskPlan& tp, int q, int first, int last) {
     std::string body, all;
     std::string carry = "1'b1";
     for (int v = last - 1; v >= first; --v) {
@@ -195,12 +189,12 @@ class UnitEmitter {
     return all.empty() ? "1'b1" : all;
   }
 
-  // Statements assigning the counters of variables [first, last) from `<var><suffix>`.
+  // Statements `<var><target_suffix> <= <var><suffix>` for the counters of [first, last).
   std::string assign_vars(const TaskPlan& tp, int q, int first, int last, const std::string& suffix,
-                          const std::string& indent, const std::string& to_prefix = "") const {
+                          const std::string& indent, const std::string& target_suffix = "") const {
     std::string s;
     for (int v = first; v < last; ++v)
-      if (extent(tp, v) > 1) s += fmt::format("{}{}{} <= {}{};\n", indent, to_prefix.empty() ? var_name(tp, q, v) : var_name(tp, q, v) + to_prefix, "", var_name(tp, q, v), suffix);
+      if (extent(tp, v) > 1) s += fmt::format("{}{}{} <= {}{};\n", indent, var_name(tp, q, v), target_suffix, var_name(tp, q, v), suffix);
     return s;
   }
 
@@ -236,7 +230,7 @@ class UnitEmitter {
     const int64_t count = tp.lane_count(q);
     std::string ok = act(tp.slot);
     if (tp.engine == Engine::kStream) {
-      emit_next(tp, q, 0, R, "out");
+      emit_next(tp, q, 0, R);
       advance = assign_vars(tp, q, 0, R, "_nx", "      ");
       if (count < tp.busy) ok += fmt::format(" && {} < {}", j(), sized(jb_, static_cast<uint64_t>(count)));
     } else {
@@ -254,22 +248,28 @@ class UnitEmitter {
         ++e_.inv.control_adders;
         init += fmt::format("      {} <= {};\n", round_name(tp, q), sized(rb, 0));
       }
+      // Non-split: groups of `group` outputs, the lane's last one smaller when `group` does
+      // not divide its count; a group counter then tells the last group's slots apart.
+      const int64_t g = L.group, groups = split ? 1 : hwmodel::ceil_div(count, g), last = count - (groups - 1) * g;
+      const bool counted_groups = !split && groups > 1 && last != g;
+      const std::string grp = fmt::format("{}_q{}_group", tp.name, q);
+      const int gb = bits_for(groups - 1);
       std::string group_step;
-      if (!split) {
-        const int64_t g = L.group, groups = hwmodel::ceil_div(count, g), last = count - (groups - 1) * g;
-        if (groups > 1 && last != g) {
-          const std::string grp = fmt::format("{}_q{}_group", tp.name, q);
-          group_step = fmt::format("          {} <= {} + {};\n", grp, grp, sized(bits_for(groups - 1), 1));
-        }
+      if (counted_groups) {
+        reg(gb, grp);
+        e_.inv.control_bits += gb;
+        ++e_.inv.control_adders;
+        init += fmt::format("      {} <= {};\n", grp, sized(gb, 0));
+        group_step = fmt::format("          {} <= {} + {};\n", grp, grp, sized(gb, 1));
       }
-      const std::string term_wrap = emit_next(tp, q, R, V, "term");
+      const std::string term_wrap = emit_next(tp, q, R, V);
       std::string round_end = assign_vars(tp, q, R, V, "_nx", "        ");
       if (split) {
         round_end += fmt::format("        {} <= {} + {};\n", round_name(tp, q), round_name(tp, q), sized(rb, 1));
       } else {
         // A group's last round ends: the next group starts past its outputs; else the
         // group's outputs come round again.
-        emit_next(tp, q, 0, R, "out");
+        emit_next(tp, q, 0, R);
         std::string next_group = assign_vars(tp, q, 0, R, "_nx", "          ") + assign_vars(tp, q, 0, R, "_nx", "          ", "_base") + group_step;
         std::string again;
         for (int v = 0; v < R; ++v)
@@ -289,16 +289,9 @@ class UnitEmitter {
         ok += fmt::format(" && {} < {}", round_name(tp, q), sized(rb, static_cast<uint64_t>(count)));
       } else {
         // Slots past the group idle: every group has `group` outputs but the lane's last.
-        const int64_t g = L.group, groups = hwmodel::ceil_div(count, g), last = count - (groups - 1) * g;
         const std::string slot = slot_name(tp, q);
         auto below = [&](int64_t n) { return n >= L.period ? std::string("1'b1") : fmt::format("{} < {}", slot, sized(sb, static_cast<uint64_t>(n))); };
-        if (groups > 1 && last != g) {
-          const int gb = bits_for(groups - 1);
-          const std::string grp = fmt::format("{}_q{}_group", tp.name, q);
-          reg(gb, grp);
-          e_.inv.control_bits += gb;
-          ++e_.inv.control_adders;
-          init += fmt::format("      {} <= {};\n", grp, sized(gb, 0));
+        if (counted_groups) {
           ok += fmt::format(" && (({} == {}) ? {} : {})", grp, sized(gb, static_cast<uint64_t>(groups - 1)), below(last), below(g));
         } else if (last < L.period) {
           ok += " && " + below(last);
@@ -360,7 +353,7 @@ class UnitEmitter {
           const int64_t mag = k < 0 ? -k : k;
           if (mag != 1) {
             if (power_of_two(mag)) {
-              term = fmt::format("({} <<< {})", term, log2_of(mag));
+              term = fmt::format("({} <<< {})", term, hwmodel::ceil_log2(mag));
             } else {
               term = fmt::format("({} * {})", term, signed_const(mag));
               ++e_.inv.address_multipliers;
@@ -374,7 +367,7 @@ class UnitEmitter {
         return s;
       }
       case IxNode::kDiv:
-        if (power_of_two(x.c)) return fmt::format("{} >>> {}", ix_ref(tp, q, x.arg), log2_of(x.c));
+        if (power_of_two(x.c)) return fmt::format("{} >>> {}", ix_ref(tp, q, x.arg), hwmodel::ceil_log2(x.c));
         ++e_.inv.dividers;
         return fmt::format("{} / {}", ix_ref(tp, q, x.arg), signed_const(x.c));
       case IxNode::kMod:
@@ -611,7 +604,7 @@ class UnitEmitter {
   std::string first_flag(const TaskPlan& tp, int q) {
     if (tp.split > 1) return fmt::format("{} == {}", round_name(tp, q), sized(bits_for(tp.chunk), 0));
     Guard g;
-    const_cast<IxPool&>(tp.ix).require(g, tp.loops.term_flat, 0, 0);
+    tp.ix.require(g, tp.loops.term_flat, 0, 0);
     return guard_expr(tp, q, g);
   }
 
@@ -714,6 +707,16 @@ class UnitEmitter {
     e_.text.line(s + "  end");
   }
 
+  // A task's result at its last stage (depth - 1): the mac's sum when the adder takes one
+  // cycle, else the pipeline's value register; and when it is written.
+  std::string written_value(const TaskPlan& tp, int q) const {
+    const int st = tp.depth - 1;
+    return u_.mac && st == u_.mul_depth ? sig(q, "sum") : sig(q, "v", st);
+  }
+  std::string write_enable(const TaskPlan& tp, int q) const {
+    return fmt::format("{} && {}", sig(q, "ok", tp.depth - 1), is_task(tp, q, tp.depth - 1));
+  }
+
   // The accumulator registers of the lane's slots (accumulating tasks that are not split).
   void emit_slot_registers(int q) {
     if (slots_ == 0) return;
@@ -723,13 +726,11 @@ class UnitEmitter {
       const TaskPlan& tp = task(t);
       if (!on_lane(tp, q) || tp.split > 1 || tp.engine == Engine::kStream) continue;
       if (tp.engine == Engine::kReduce && !reads_slot(tp)) continue;
-      const int st = tp.depth - 1;
-      const bool from_sum = u_.mac && st == u_.mul_depth;
-      const std::string value = resize(from_sum ? sig(q, "sum") : sig(q, "v", st), value_width(q, st), false, lw(q));
-      const std::string when = fmt::format("{} && {}", sig(q, "ok", st), is_task(tp, q, st));
+      const std::string value = resize(written_value(tp, q), value_width(q, tp.depth - 1), false, lw(q));
+      const std::string when = write_enable(tp, q);
       for (int k = 0; k < slots_; ++k)
         s += fmt::format("    if ({}{}) u{}_q{}_accr{} <= {};\n", when,
-                         slots_ > 1 ? fmt::format(" && {} == {}", sig(q, "sl", st), sized(slb_, static_cast<uint64_t>(k))) : "",
+                         slots_ > 1 ? fmt::format(" && {} == {}", sig(q, "sl", tp.depth - 1), sized(slb_, static_cast<uint64_t>(k))) : "",
                          id_, q, k, value);
     }
     if (!s.empty()) e_.text.line("  always @(posedge clk) begin  // accumulator registers, one per slot\n" + s + "  end");
@@ -738,9 +739,8 @@ class UnitEmitter {
   void emit_writes(int t, int q) {
     const TaskPlan& tp = task(t);
     const int st = tp.depth - 1;
-    const bool from_sum = u_.mac && st == u_.mul_depth;
-    const std::string stage_value = from_sum ? sig(q, "sum") : sig(q, "v", st);
-    const std::string when = fmt::format("{} && {}", sig(q, "ok", st), is_task(tp, q, st));
+    const std::string stage_value = written_value(tp, q);
+    const std::string when = write_enable(tp, q);
     if (tp.split > 1) {
       pacc_writes_[q] += fmt::format("    if ({}) {} <= {};  // {} partial\n", when, sig(q, "pacc"),
                                      resize(stage_value, value_width(q, st), false, lw(q)), tp.name);
@@ -779,7 +779,7 @@ class UnitEmitter {
   // The partial sums of one output joined pairwise: level l joins chunks c and c + 2^(l-1)
   // for c a multiple of 2^l; an empty chunk (past the last term) leaves its partner as is.
   void emit_tree(const TaskPlan& tp) {
-    const int w = datapath_width(tp.out_type), levels = log2_of(tp.split);
+    const int w = datapath_width(tp.out_type), levels = hwmodel::ceil_log2(tp.split);
     const int cw = bits_for(e_.plan.cycles);
     Expr x;
     x.add({Node::kLeaf, {}, tp.out_type, {}, 0});
