@@ -89,6 +89,11 @@ std::string Emitter::read_port(int buffer, ir::ElementType type, const std::stri
   const Buffer& b = plan.buffers[buffer];
   const int w = datapath_width(type);
   if (b.origin == Buffer::kConstant) {  // a ROM: a read register of its own
+    // one value (a scalar, a splat): the constant itself, which no register would change
+    if (std::all_of(b.init.begin(), b.init.end(), [&](uint64_t v) { return v == b.init.front(); })) {
+      if (addr.find('\'') == std::string::npos) unused.insert(addr);  // no word to select
+      return sized(w, b.init.front());
+    }
     const std::string rd = fmt::format("rom_{}_rd{}", b.name, rom_reads_++);
     const int word = datapath_width(b.type);
     text.decl(fmt::format("  reg {}{};", range(word), rd));
