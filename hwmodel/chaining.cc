@@ -9,12 +9,16 @@ namespace {
 
 bool plain_integer(ElementType t) { return ir::is_integral(t) && t != ElementType::kPred; }
 
-bool integer_convert(const ir::Module& m, InstrId i) {
+}  // namespace
+
+bool wiring_convert(const ir::Module& m, InstrId i) {
   if (m.opcode(i) != Opcode::kConvert || m.operands(i).size() != 1) return false;
   const ir::Shape& out = m.shape(i);
   const ir::Shape& in = m.shape(m.operand(i, 0));
   return out.is_array() && in.is_array() && plain_integer(out.element_type()) && plain_integer(in.element_type());
 }
+
+namespace {
 
 // Readers that build their element from operand elements (rtl ExprBuilder::node).
 bool inline_reader(Opcode op) {
@@ -34,7 +38,7 @@ bool inline_reader(Opcode op) {
 }  // namespace
 
 bool chained_convert(const ir::Module& m, InstrId i) {
-  if (!integer_convert(m, i)) return false;
+  if (!wiring_convert(m, i)) return false;
   const ir::CompId c = m.computation_of(i);
   if (m.computation(c).root == i) return false;
   const auto users = m.users(i);
@@ -46,12 +50,20 @@ bool chained_convert(const ir::Module& m, InstrId i) {
     const Opcode op = m.opcode(u);
     if (op == Opcode::kDot || op == Opcode::kConvolution) {
       // the multiplier extends what it reads: the source must be stored, not chained itself
-      if (!widening || (integer_convert(m, src) && chained_convert(m, src))) return false;
+      if (!widening || (wiring_convert(m, src) && chained_convert(m, src))) return false;
       continue;
     }
     if (!inline_reader(op)) return false;
   }
   return true;
+}
+
+ElementType multiplier_operand_type(const ir::Module& m, InstrId v, bool in_fused_body) {
+  if (wiring_convert(m, v) && (in_fused_body || chained_convert(m, v))) {
+    const ElementType src = m.shape(m.operand(v, 0)).element_type();
+    if (ir::bit_width(src) < ir::bit_width(m.shape(v).element_type())) return src;
+  }
+  return m.shape(v).element_type();
 }
 
 ElementType stored_type(const ir::Module& m, InstrId v) {

@@ -18,6 +18,15 @@ namespace hlsgym::hwmodel {
 // this on FPGA targets; rtl::make_plan reads it from the task graph (an alias task).
 bool chained_convert(const ir::Module& m, ir::InstrId i);
 
+// An integer convert, neither side pred: truncation or sign/zero extension, i.e. wiring.
+bool wiring_convert(const ir::Module& m, ir::InstrId i);
+
+// What a multiplier (an elementwise multiply or a MAC) sees of its operand `v`, for
+// unit_model.h's mac_operand_bits: the narrow source of a widening wiring convert that is
+// computed inline (chained, or inside a fused body: `in_fused_body`), else v's own type.
+// rtl builds the same: a multiply of two such converts is a signed narrow product.
+ir::ElementType multiplier_operand_type(const ir::Module& m, ir::InstrId v, bool in_fused_body);
+
 // The element type a reader of `v` reads from memory: the chained convert's source type
 // when `v` is one, else v's own.
 ir::ElementType stored_type(const ir::Module& m, ir::InstrId v);

@@ -210,7 +210,14 @@ Work WorkModel::elementwise(InstrId i, UnitClass c, ElementType type) {
   w.lane_area = cost.lane_area;
   w.cpu_cycles_per_vector = t_.unit(c).cycles_per_vector;
   w.ports = static_cast<int>(std::min<size_t>(3, m_.operands(i).size()));
+  if (c == UnitClass::kIntMul && m_.opcode(i) == Opcode::kMultiply && t_.is_fpga())
+    w.lane_area.dsp = multiply_dsp_slices(i, false);
   return w;
+}
+
+int WorkModel::multiply_dsp_slices(InstrId i, bool in_fused_body) const {
+  return mac_dsp_slices(t_, multiplier_operand_type(m_, m_.operand(i, 0), in_fused_body),
+                        multiplier_operand_type(m_, m_.operand(i, 1), in_fused_body), array_type(m_.shape(i)));
 }
 
 Work WorkModel::move(InstrId i, int64_t elements) {

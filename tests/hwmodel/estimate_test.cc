@@ -26,13 +26,14 @@ using namespace hwmodel;
 //   energy: compute = 8 mul x 3.1 x 4 (DSP) + 8 adds x 1.4 = 99.2 + 11.2 = 110.4 pJ;
 //     on-chip = bytes (x 16 + h 16 + p 32 for p, p 32 + zero 4 + y 4 for y) / 8
 //     x 10 pJ x 4 = 104 / 8 x 40 = 520 pJ; static = 120 mW x 0.20 us = 24000 pJ.
-//   area: int_alu 32 LUT + 32 FF, int_mul 40 LUT + 64 FF + 3 DSP (a 32-bit product kept
-//     to 32 bits: 3 DSP48E1 slices, unit_model.h); no shared unit, no multiplexer;
+//   area: int_alu 32 LUT + 32 FF, int_mul 40 LUT + 64 FF + 1 DSP (its factors are the
+//     chained s16 converts: a signed 16 x 16 product kept to 32 bits is one DSP48E1
+//     slice, unit_model.h, where a 32 x 32 one takes 3); no shared unit, no multiplexer;
 //     registers by left-edge: tracks x then y (8 x 32 bits), h (8 x 16), p (8 x 32),
 //     zero (1 x 32), one read port each: FF = words x bits + a read register:
 //     288 + 144 + 288 + 64 = 784; LUT (Target::register_file, 8 words: 3 per read bit
 //     + 14 decode; one word: none) 110 + 62 + 110 + 0 = 282.
-//     => DSP 3, LUT 72 + 282 = 354, FF 96 + 784 = 880, BRAM 0.
+//     => DSP 1, LUT 72 + 282 = 354, FF 96 + 784 = 880, BRAM 0.
 TEST(Estimate, Fir8OnFpgaByHand) {
   const Estimate e = estimate(load_named_design("fir8"), fpga_target());
   EXPECT_EQ(e.cycles, 20);
@@ -43,11 +44,11 @@ TEST(Estimate, Fir8OnFpgaByHand) {
   EXPECT_EQ(e.energy.dram_pj, 0);
   EXPECT_NEAR(e.energy.static_pj, 24000, 1e-6);
   EXPECT_NEAR(e.energy_pj, 110.4 + 520 + 24000, 1e-6);
-  EXPECT_EQ(e.area.dsp, 3);
+  EXPECT_EQ(e.area.dsp, 1);
   EXPECT_EQ(e.area.lut, 354);
   EXPECT_EQ(e.area.ff, 880);
   EXPECT_EQ(e.area.bram18k, 0);
-  EXPECT_NEAR(e.utilization.dsp, 3.0 / 220, 1e-12);
+  EXPECT_NEAR(e.utilization.dsp, 1.0 / 220, 1e-12);
   EXPECT_TRUE(e.fits);
   EXPECT_EQ(e.element_ops, 16);
 }

@@ -43,7 +43,7 @@ TEST(ReportCli, JsonOfFir8) {
   EXPECT_EQ(j["ii"], 8);
   EXPECT_EQ(j["memory_bytes"], 68);
   EXPECT_NEAR(j["energy_pj"].get<double>(), 110.4 + 520 + 24000, 1e-6);
-  EXPECT_EQ(j["area"]["dsp"], 3);
+  EXPECT_EQ(j["area"]["dsp"], 1);
   for (const char* k : {"lut", "ff", "bram18k"}) EXPECT_TRUE(j["area"].contains(k)) << k;
   const json& s = j["schedule"];
   ASSERT_EQ(s.size(), 7u);

@@ -35,5 +35,14 @@ outputs: [C]
   EXPECT_EQ(s.bram18k, e.estimate.area.bram18k);
 }
 
+// fir8: multiply(convert s16 -> s32, convert s16 -> s32) is a signed 16 x 16 product.
+TEST(RtlChaining, AnElementwiseProductOfWidenedOperandsTakesOneDsp) {
+  const rtl::EmittedDesign e = rtl::emit(rtl_design("fir8").module, rtl_fpga());
+  EXPECT_EQ(e.estimate.area.dsp, 1);
+  const rtl::SynthReport s = rtl::synthesize(e, rtl::write_files(e, rtl_work_dir("chaining_fir8_yosys")), true);
+  ASSERT_TRUE(s.gate_level) << s.gate_skipped;
+  EXPECT_EQ(s.dsp, 1);
+}
+
 }  // namespace
 }  // namespace hlsgym::testing
