@@ -66,6 +66,29 @@ ElementType multiplier_operand_type(const ir::Module& m, InstrId v, bool in_fuse
   return m.shape(v).element_type();
 }
 
+std::optional<uint64_t> splat_constant(const ir::Module& m, InstrId v, bool in_fused_body) {
+  for (int depth = 0; depth < 64; ++depth) {
+    switch (m.opcode(v)) {
+      case Opcode::kConstant: {
+        const ir::Literal& l = m.literal(v);
+        if (l.is_tuple() || l.elided() || l.element_count() == 0) return std::nullopt;
+        const uint64_t first = l.get_bits(0);
+        for (int64_t k = 1; k < l.element_count(); ++k)
+          if (l.get_bits(k) != first) return std::nullopt;
+        return first;
+      }
+      case Opcode::kBroadcast: case Opcode::kReshape: case Opcode::kCopy: case Opcode::kTranspose:
+      case Opcode::kSlice: case Opcode::kReverse:
+        if (!in_fused_body || m.operands(v).size() != 1) return std::nullopt;
+        v = m.operand(v, 0);
+        break;
+      default:
+        return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
 ElementType stored_type(const ir::Module& m, InstrId v) {
   if (chained_convert(m, v)) return m.shape(m.operand(v, 0)).element_type();
   return m.shape(v).element_type();

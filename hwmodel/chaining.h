@@ -1,6 +1,9 @@
 // Operator chaining decided once for the estimate and the RTL: which values are never
 // stored because their readers compute them inline.
 #pragma once
+#include <cstdint>
+#include <optional>
+
 #include "ir/module.h"
 
 namespace hlsgym::hwmodel {
@@ -26,6 +29,11 @@ bool wiring_convert(const ir::Module& m, ir::InstrId i);
 // computed inline (chained, or inside a fused body: `in_fused_body`), else v's own type.
 // rtl builds the same: a multiply of two such converts is a signed narrow product.
 ir::ElementType multiplier_operand_type(const ir::Module& m, ir::InstrId v, bool in_fused_body);
+
+// The raw bits of `v` when it is a constant whose elements are all equal (the RTL prints
+// it as a literal, so synthesis folds it into its readers), also through broadcasts,
+// reshapes and other index mappings inside a fused body (`in_fused_body`).
+std::optional<uint64_t> splat_constant(const ir::Module& m, ir::InstrId v, bool in_fused_body);
 
 // The element type a reader of `v` reads from memory: the chained convert's source type
 // when `v` is one, else v's own.

@@ -216,6 +216,16 @@ Work WorkModel::elementwise(InstrId i, UnitClass c, ElementType type) {
 }
 
 int WorkModel::multiply_dsp_slices(InstrId i, bool in_fused_body) const {
+  // A factor synthesis sees as a literal: a power of two is a shift (no DSP), any other
+  // value keeps only its significant bits (Yosys synth_xilinx: x * 3 on 32 bits takes 2
+  // slices, x * 12345 two, x * -7 three).
+  const int w = datapath_bits(array_type(m_.shape(i)));
+  for (size_t k = 0; k < 2; ++k)
+    if (const auto c = splat_constant(m_, m_.operand(i, k), in_fused_body)) {
+      const uint64_t bits = w >= 64 ? *c : *c & ((uint64_t{1} << w) - 1);
+      if ((bits & (bits - 1)) == 0) return 0;
+      return dsp_slices(t_, w, 64 - __builtin_clzll(bits), w);
+    }
   return mac_dsp_slices(t_, multiplier_operand_type(m_, m_.operand(i, 0), in_fused_body),
                         multiplier_operand_type(m_, m_.operand(i, 1), in_fused_body), array_type(m_.shape(i)));
 }

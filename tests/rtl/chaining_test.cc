@@ -44,5 +44,25 @@ TEST(RtlChaining, AnElementwiseProductOfWidenedOperandsTakesOneDsp) {
   EXPECT_EQ(s.dsp, 1);
 }
 
+// A factor that is one constant is a literal in the Verilog: synthesis shifts by a power
+// of two and keeps only the significant bits of any other value; the estimate agrees.
+TEST(RtlChaining, ConstantFactorsAreLiterals) {
+  for (const auto& [value, dsp] : {std::pair{3, 2}, std::pair{8, 0}}) {
+    const ir::Module m = frontend::load_yaml_design(fmt::format(R"(design: times_const
+inputs: {{x: "s32[8]"}}
+ops:
+  - {{name: k, op: constant, value: {}, type: "s32[8]"}}
+  - {{name: y, op: multiply, args: [x, k]}}
+outputs: [y]
+)", value), "times_const.yaml").module;
+    const rtl::EmittedDesign e = rtl::emit(m, rtl_fpga());
+    EXPECT_EQ(e.estimate.area.dsp, dsp) << value;
+    const rtl::SynthReport s =
+        rtl::synthesize(e, rtl::write_files(e, rtl_work_dir(fmt::format("chaining_const{}", value))), true);
+    ASSERT_TRUE(s.gate_level) << s.gate_skipped;
+    EXPECT_EQ(s.dsp, dsp) << value;
+  }
+}
+
 }  // namespace
 }  // namespace hlsgym::testing
