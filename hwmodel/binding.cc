@@ -123,7 +123,10 @@ void bind_buffers(const TaskGraph& g, const Schedule& s, const Target& tgt, cons
   }
 }
 
-// Read ports per track (the most readers in one cycle) and the tracks' area. A reader is
+// Read ports per track and the tracks' area: block RAM, the most readers in one cycle (a
+// port serves readers one after another); a register file, one port per reader (a shared
+// port's address multiplexer makes synthesis build a larger read tree than a second port,
+// rtl/verilog_module.cc). A reader is
 // a task reading a buffer on the track during its issue window, through aliases; an
 // output is read after the schedule. One window per (task, track): a track's buffers never
 // overlap in time, so a task reads at most one of them at once.
@@ -159,17 +162,17 @@ void size_tracks(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s
   };
   for (uint32_t t = 0; t < g.size(); ++t) {
     const Task& k = g.tasks[t];
-    if (k.output) add(t, t, s.length, s.length + 1);
+    if (k.output && !k.scalar) add(t, t, s.length, s.length + 1);  // rtl reads a scalar output as a wire
     if (k.alias || p.busy[t] <= 0) continue;
     for (uint32_t d : g.deps_of(t)) add(t, d, s.start[t], s.start[t] + p.busy[t]);
   }
   for (size_t k = 0; k < b.tracks.size(); ++k) {
     auto& ev = events[k];
     std::sort(ev.begin(), ev.end());  // ends (-1) before starts at the same cycle
-    int live = 0, peak = 0;
-    for (const auto& e : ev) peak = std::max(peak, live += e.second);
+    int live = 0, peak = 0, readers = 0;
+    for (const auto& e : ev) peak = std::max(peak, live += e.second), readers += e.second > 0;
     BufferTrack& tr = b.tracks[k];
-    tr.read_ports = std::max(peak, 1);
+    tr.read_ports = std::max(tr.registers ? readers : peak, 1);
     if (tr.registers) {
       tr.area.ff = static_cast<double>(tr.words) * tr.bits + static_cast<double>(tr.read_ports) * tr.bits;
       tr.area.lut = tgt.register_file.luts(tr.words, tr.bits, tr.read_ports);

@@ -97,6 +97,7 @@ class Lowerer {
       k.dram = t_.is_fpga() && k.footprint > t_.memory.front().capacity_bytes;
     }
     k.elem_bits = out.is_array() ? ir::byte_width(out.element_type()) * 8 : 8;
+    k.scalar = out.is_array() && out.rank() == 0;
     if (w.form == Form::kFree) return k;
     k.unit = static_cast<uint8_t>(w.unit);
     k.ports = static_cast<uint8_t>(w.ports);

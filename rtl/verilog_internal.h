@@ -51,6 +51,7 @@ class Emitter {
   struct PortUse {
     std::string cond, addr, value, comment;
     int64_t from = 0, to = 0;  // read: the schedule cycles [from, to) it may issue in
+    int64_t reader = 0;        // read: the task (or output port) reading
   };
   std::vector<std::vector<std::vector<PortUse>>> write_ports, read_ports;  // [track][port]
   std::map<std::string, std::string> functions;  // popcount/clz helpers by name
@@ -67,10 +68,12 @@ class Emitter {
   // register tracks only: scalars) or inside a clocked block (ROMs). Marks it read.
   std::string read(int buffer, ir::ElementType type, const std::string& addr);
   // A synchronous read through a read port of the buffer's track: `addr` is presented
-  // while `cond` holds (during schedule cycles [from, to)); the returned expression is the
-  // data one cycle later.
+  // while `cond` holds (during schedule cycles [from, to)) by `reader` (a task, or an
+  // output port); the returned expression is the data one cycle later. Readers share a
+  // block-RAM port when their windows do not overlap; a register file's port serves one
+  // reader (hwmodel/binding.cc prices the same ports).
   std::string read_port(int buffer, ir::ElementType type, const std::string& cond, const std::string& addr,
-                        int64_t from, int64_t to);
+                        int64_t from, int64_t to, int64_t reader);
   // `addr` (a signed index-width expression) as the address of buffer `b`.
   std::string address(int buffer, const std::string& index_signal);
   // A clocked write of `value` (datapath width of the buffer's type) to element `addr`

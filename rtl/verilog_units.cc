@@ -443,7 +443,7 @@ class UnitEmitter {
         if (alt.kind == Alt::kRead) {
           const std::string data = e_.read_port(alt.buffer, leaf.type, ok_name(tp, q),
                                                 e_.address(alt.buffer, ix_ref_wire(tp, q, alt.index)), tp.start,
-                                                tp.start + tp.busy);
+                                                tp.start + tp.busy, tp.task);
           e_.text.decl(fmt::format("  wire {}{} = {};", range(w), alt_name(tp, q, l, a, "rd"), data));
         } else if (alt.kind == Alt::kIndex) {
           reg(w, alt_name(tp, q, l, a, "ix"), true);
