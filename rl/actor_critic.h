@@ -16,6 +16,7 @@
 // Deterministic per seed (and worker count): seeded std::mt19937_64 streams drive sampling,
 // shuffling and resets.
 #pragma once
+#include <functional>
 #include <iosfwd>
 #include <random>
 #include <string>
@@ -45,6 +46,22 @@ struct ActorCriticOptions {
   }
 };
 
+// Rollouts spread over processes (dist/'s MPI ranks; rl/ never calls MPI itself, the caller
+// passes the transport). This process steps environments [first, first + its count) of
+// `total`; processes' ranges are consecutive in process order and process 0, the learner,
+// has environment 0 (whose RNG stream also shuffles the minibatches).
+struct RolloutShards {
+  int total = 1, first = 0;
+  // The learner: every process's bytes in process order (its own first); elsewhere sends
+  // `mine` and returns {}.
+  std::function<std::vector<std::string>(const std::string& mine)> gather;
+  // Every process: the learner's bytes.
+  std::function<std::string(const std::string& mine)> broadcast;
+  // The learner, after every gather: each environment's TrainEnv::position() (which graph
+  // its episode is on), for fault messages. Optional.
+  std::function<void(const std::vector<std::string>& positions)> on_positions;
+};
+
 class ActorCritic final : public Agent {
  public:
   ActorCritic(int observation_size, int action_count, ActorCriticOptions o);
@@ -59,6 +76,14 @@ class ActorCritic final : public Agent {
   // algorithm.
   void train(const std::vector<TrainEnv*>& envs, int64_t steps, const ProgressFn& progress = {}) override;
   void set_threads(int threads) override { threads_ = threads; }
+  // Actor-learner training over processes: every process steps its share of the `total`
+  // environments (with set_threads() threads) and sends its rollout rows, returns and RNG
+  // streams to the learner, which updates and broadcasts the weights. The rollouts are
+  // assembled in environment order, so the learner ends byte for byte where train() with
+  // `total` environments in one process ends, whatever the number of processes. Only the
+  // learner calls `progress` (and so writes checkpoints); its save() is the run's policy.
+  void train_shards(const std::vector<TrainEnv*>& mine, const RolloutShards& shards, int64_t steps,
+                    const ProgressFn& progress = {});
   std::vector<double> action_scores(const std::vector<double>& observation) override { return probabilities(observation); }
   std::vector<double> probabilities(const std::vector<double>& observation);
   int observation_size() const override { return policy_.input_size(); }
@@ -84,6 +109,11 @@ class ActorCritic final : public Agent {
     int episodes = 0;
   };
   void set_workers(int k);
+  void check_envs(const std::vector<TrainEnv*>& envs, int total) const;
+  std::string encode_shard(const Rollout& r, const std::vector<Segment>& segs, int first, int count) const;
+  void decode_shard(const std::string& bytes, Rollout& r, std::vector<Segment>& segs);
+  void size_rollout(Rollout& r) const;
+  TrainProgress account(const std::vector<Segment>& segs);
   void collect(const std::vector<TrainEnv*>& envs, Rollout& r, TrainProgress& p);
   Segment collect_segment(TrainEnv& env, Worker& w, Rollout& r, int begin, int end) const;
   void update(const Rollout& r);
