@@ -17,7 +17,11 @@
 #include "cli/commands.h"
 #include "cli/graphs.h"
 #include "cli/targets.h"
+#include "dist/activity.h"
+#include "dist/exchange.h"
+#include "dist/world.h"
 #include "ir/error.h"
+#include "rl/actor_critic.h"
 #include "rl/action_names.h"
 #include "rl/dataset.h"
 #include "rl/dqn.h"
@@ -96,6 +100,53 @@ void load_resume_state(rl::Agent& agent, const std::string& path) {
   }
 }
 
+// The environments [first, first + count) of `total` on this rank.
+std::string env_range(int first, int count) {
+  return count == 1 ? fmt::format("environment {}", first) : fmt::format("environments {}-{}", first, first + count - 1);
+}
+
+// Rollouts over the ranks of an MPI job (dist/ carries rl::RolloutShards' bytes). A rank
+// that fails ends the job with a message naming it and its environments' graphs; the last
+// checkpoint rank 0 wrote stays (checkpoints are atomic), and --resume continues from it
+// with any number of ranks.
+void train_on_ranks(rl::Agent& agent, std::vector<std::unique_ptr<rl::GraphTrainEnv>>& envs, int total, int threads,
+                    int64_t steps, const rl::ProgressFn& progress, rl::RolloutShards::Times* times) {
+  auto* ac = dynamic_cast<rl::ActorCritic*>(&agent);
+  if (!ac) throw Error("train under mpirun is for ppo and a2c");
+  const int ranks = dist::size();
+  agent.set_threads(threads);
+  rl::RolloutShards shards;
+  shards.total = total;
+  shards.first = dist::rank() * total / ranks;
+  shards.gather = dist::gather_to_root;
+  shards.broadcast = dist::broadcast_from_root;
+  shards.times = times;
+  shards.on_positions = [total, ranks](const std::vector<std::string>& where) {
+    for (int r = 0; r < ranks; ++r) {
+      const int first = r * total / ranks, count = (r + 1) * total / ranks - first;
+      std::string s = env_range(first, count) + ", at the start of this rollout on";
+      for (int e = first; e < first + count; ++e) s += (e > first ? ", " : " ") + where[static_cast<size_t>(e)];
+      dist::set_activity(r, s);
+    }
+  };
+  dist::set_activity(dist::rank(), "training " + env_range(shards.first, static_cast<int>(envs.size())));
+  std::vector<rl::TrainEnv*> mine;
+  for (auto& e : envs) mine.push_back(e.get());
+  try {
+    ac->train_shards(mine, shards, steps, progress);
+  } catch (const std::exception& e) {
+    dist::abort_job(e.what());
+  }
+}
+
+// Ranks other than 0 only step their environments: no progress, no files.
+int step_for_the_learner(rl::Agent& agent, std::vector<std::unique_ptr<rl::GraphTrainEnv>>& envs, int total, int threads,
+                         int64_t planned_steps) {
+  const int64_t remaining = std::max<int64_t>(0, planned_steps - agent.steps_done());
+  train_on_ranks(agent, envs, total, threads, remaining, {}, nullptr);
+  return 0;
+}
+
 int run_train(const TrainFlags& f) {
   if (f.algo != "ppo" && f.algo != "a2c" && f.algo != "dqn") throw Error("--algo " + f.algo + ": expected ppo, a2c or dqn");
   if (f.steps <= 0) throw Error("--steps must be positive");
@@ -117,6 +168,17 @@ int run_train(const TrainFlags& f) {
   if ((f.workers > 1 || f.envs > 1) && f.algo == "dqn")
     throw Error("--workers and --envs apply to ppo and a2c (dqn learns after every few steps)");
   const int env_count = f.envs > 0 ? f.envs : f.workers;
+  // An MPI job: rank r steps environments [r*E/R, (r+1)*E/R) with --workers threads; the
+  // policy depends on the seed and E only, never on R (rl::ActorCritic::train_shards).
+  const int ranks = dist::size(), rank = dist::rank();
+  if (ranks > 1) {
+    if (!f.dataset.empty() || f.algo == "dqn")
+      throw Error("train under mpirun is for ppo and a2c (dqn learns from one stream of steps): run it as one process");
+    if (env_count < ranks)
+      throw Error(fmt::format("{} ranks for {} environments: every rank steps at least one; pass --envs {} or more (the "
+                              "policy depends on the seed and --envs only)", ranks, env_count, ranks));
+  }
+  const int my_envs = (rank + 1) * env_count / ranks - rank * env_count / ranks;
   if (!f.dataset.empty()) {
     data = rl::load_dataset(f.dataset);
     if (data->rows.empty()) throw Error(f.dataset + ": no transitions");
@@ -125,16 +187,16 @@ int run_train(const TrainFlags& f) {
   } else {
     if (rl::needs_hardware(rl::parse_reward_space(f.reward)) || !f.target.empty()) eo.target = load_cli_target(f.target, "");
     envs.push_back(std::make_unique<rl::GraphTrainEnv>(keep_costable(load_graphs(f.graphs), eo, "train"), eo));
-    for (int w = 1; w < env_count; ++w) envs.push_back(envs[0]->worker_copy());
+    for (int w = 1; w < my_envs; ++w) envs.push_back(envs[0]->worker_copy());
     observation_size = envs[0]->observation_size();
   }
   rl::PolicyFile policy;
   const bool resume = (f.resume || f.resume_or_start) && fs::exists(f.output);
-  if (f.resume_or_start && !resume) fmt::print(stderr, "no checkpoint at {}: starting a new run at step 0\n", f.output);
+  if (f.resume_or_start && !resume && dist::is_root()) fmt::print(stderr, "no checkpoint at {}: starting a new run at step 0\n", f.output);
   if (resume) {
     policy = rl::load_policy(f.output);
     if (policy.algo != f.algo) throw Error(f.output + ": trained with --algo " + policy.algo + ", resumed with " + f.algo);
-    fmt::print(stderr, "resuming {} at step {}\n", f.output, policy.agent->steps_done());
+    if (dist::is_root()) fmt::print(stderr, "resuming {} at step {}\n", f.output, policy.agent->steps_done());
     if (!data && policy.agent->has_resume_state()) load_resume_state(*policy.agent, f.output + ".replay");
   } else {
     rl::AgentOptions o;
@@ -145,6 +207,7 @@ int run_train(const TrainFlags& f) {
     policy.observation = eo.observation, policy.reward = eo.reward, policy.max_steps = eo.max_steps;
     policy.actions = rl::action_names();
   }
+  if (!dist::is_root()) return step_for_the_learner(*policy.agent, envs, env_count, f.workers, f.steps);
   const std::string csv = f.output + ".csv";
   std::vector<std::pair<int64_t, double>> curve;
   std::ofstream log(csv, resume ? std::ios::app : std::ios::trunc);
@@ -175,11 +238,18 @@ int run_train(const TrainFlags& f) {
   };
   if (data)
     dynamic_cast<rl::Dqn&>(*policy.agent).train_offline(data->transitions(), remaining, report);
-  else {
+  else if (ranks == 1) {
     std::vector<rl::TrainEnv*> streams;
     for (auto& e : envs) streams.push_back(e.get());
     policy.agent->set_threads(f.workers);
     policy.agent->train(streams, remaining, report);
+  } else {
+    rl::RolloutShards::Times times;
+    train_on_ranks(*policy.agent, envs, env_count, f.workers, remaining, report, &times);
+    fmt::print(stderr, "\n{} ranks: per update {:.1f} ms rollout (the slowest rank), {:.1f} ms communication, {:.1f} ms "
+               "learning ({} updates)", ranks, 1e3 * times.rollout / std::max<int64_t>(times.updates, 1),
+               1e3 * times.communication / std::max<int64_t>(times.updates, 1),
+               1e3 * times.learning / std::max<int64_t>(times.updates, 1), times.updates);
   }
   fmt::print(stderr, "\n");
   save_checkpoint(policy, f.output, !data);
@@ -187,9 +257,10 @@ int run_train(const TrainFlags& f) {
   fmt::print("policy {} ({} {}); learning curve {} and {}.svg\n", f.output, policy.agent->steps_done(),
              data ? "gradient steps on the dataset" : "steps", csv, f.output);
   if (!envs.empty() && rl::needs_hardware(rl::parse_reward_space(eo.reward)))
-    fmt::print("hardware costs: {} distinct states met had none (a loop of unproven trip count or an op without a "
+    fmt::print("hardware costs{}: {} distinct states met had none (a loop of unproven trip count or an op without a "
                "cost model); {} steps into them were refused, never rewarded\n",
-               envs[0]->cache().uncostable_states(), envs[0]->cache().refused_steps());
+               ranks > 1 ? " (rank 0's environments)" : "", envs[0]->cache().uncostable_states(),
+               envs[0]->cache().refused_steps());
   return 0;
 }
 

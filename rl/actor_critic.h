@@ -60,6 +60,14 @@ struct RolloutShards {
   // The learner, after every gather: each environment's TrainEnv::position() (which graph
   // its episode is on), for fault messages. Optional.
   std::function<void(const std::vector<std::string>& positions)> on_positions;
+  // The learner adds each update's wall-clock parts here when set: rollout (the slowest
+  // process's), communication (gathering beyond waiting for that slowest one, and the
+  // broadcast) and learning (the update itself).
+  struct Times {
+    double rollout = 0, communication = 0, learning = 0;
+    int64_t updates = 0;
+  };
+  Times* times = nullptr;
 };
 
 class ActorCritic final : public Agent {

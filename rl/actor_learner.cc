@@ -4,6 +4,8 @@
 // them in their rows and runs the one update train() runs; then the learner's weights go
 // back to every process. Nothing here depends on which process stepped what, so the learner
 // ends where a single process with the same environments ends, to the bit.
+#include <algorithm>
+#include <chrono>
 #include <sstream>
 
 #include "ir/error.h"
@@ -78,8 +80,11 @@ void ActorCritic::train_shards(const std::vector<TrainEnv*>& mine, const Rollout
   Rollout r;
   std::vector<Segment> segs(static_cast<size_t>(k));
   std::vector<std::string> positions(static_cast<size_t>(count));
+  using Clock = std::chrono::steady_clock;
+  auto seconds = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); };
   const int64_t target = steps_ + steps;
   while (steps_ < target) {
+    const auto t0 = Clock::now();
     size_rollout(r);
     parallel_for(count, threads_ > 0 ? threads_ : count, [&](int i, int) {
       const int e = s.first + i;
@@ -92,10 +97,14 @@ void ActorCritic::train_shards(const std::vector<TrainEnv*>& mine, const Rollout
       }
       positions[static_cast<size_t>(i)] = mine[static_cast<size_t>(i)]->position();
     });
+    const auto t1 = Clock::now();
     WireWriter shard;
     shard.str(encode_shard(r, segs, s.first, count));
     shard.strs(positions);
+    shard.pod(seconds(t0, t1));
     const std::vector<std::string> all = s.gather(shard.take());
+    const auto t2 = Clock::now();
+    double slowest = 0;
     if (learner) {
       std::vector<std::string> where;
       for (size_t p = 0; p < all.size(); ++p) {
@@ -103,13 +112,22 @@ void ActorCritic::train_shards(const std::vector<TrainEnv*>& mine, const Rollout
         const std::string bytes = in.str();
         if (p > 0) decode_shard(bytes, r, segs);
         for (auto& x : in.strs()) where.push_back(std::move(x));
+        slowest = std::max(slowest, in.pod<double>());
       }
       if (static_cast<int>(where.size()) != k) throw Error(o_.algo + ": the processes' environments do not add up to " + std::to_string(k));
       if (s.on_positions) s.on_positions(where);
       const TrainProgress p = account(segs);
       update(r);
+      if (s.times) {
+        s.times->rollout += slowest;
+        // The gather's wait beyond the slowest process's rollout is communication.
+        s.times->communication += std::max(0.0, seconds(t0, t2) - slowest);
+        s.times->learning += seconds(t2, Clock::now());
+        ++s.times->updates;
+      }
       if (progress) progress(p);
     }
+    const auto t3 = Clock::now();
     // The learner's networks and counters, so every process runs the next rollout with the
     // same policy and stops at the same step.
     WireWriter w;
@@ -121,6 +139,7 @@ void ActorCritic::train_shards(const std::vector<TrainEnv*>& mine, const Rollout
       value_.set_weight_bytes(in.str());
       steps_ = in.pod<int64_t>(), episodes_ = in.pod<uint64_t>();
     }
+    if (learner && s.times) s.times->communication += seconds(t3, Clock::now());
   }
 }
 
