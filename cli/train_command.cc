@@ -171,8 +171,10 @@ int run_train(const TrainFlags& f) {
   // An MPI job: rank r steps environments [r*E/R, (r+1)*E/R) with --workers threads; the
   // policy depends on the seed and E only, never on R (rl::ActorCritic::train_shards).
   const int ranks = dist::size(), rank = dist::rank();
+  // Under mpirun (also -np 1: the same path, and its timings) ppo and a2c run actor-learner.
+  const bool sharded = dist::launched_by_mpirun() && f.dataset.empty() && f.algo != "dqn";
   if (ranks > 1) {
-    if (!f.dataset.empty() || f.algo == "dqn")
+    if (!sharded)
       throw Error("train under mpirun is for ppo and a2c (dqn learns from one stream of steps): run it as one process");
     if (env_count < ranks)
       throw Error(fmt::format("{} ranks for {} environments: every rank steps at least one; pass --envs {} or more (the "
@@ -238,7 +240,7 @@ int run_train(const TrainFlags& f) {
   };
   if (data)
     dynamic_cast<rl::Dqn&>(*policy.agent).train_offline(data->transitions(), remaining, report);
-  else if (ranks == 1) {
+  else if (!sharded) {
     std::vector<rl::TrainEnv*> streams;
     for (auto& e : envs) streams.push_back(e.get());
     policy.agent->set_threads(f.workers);
@@ -246,8 +248,8 @@ int run_train(const TrainFlags& f) {
   } else {
     rl::RolloutShards::Times times;
     train_on_ranks(*policy.agent, envs, env_count, f.workers, remaining, report, &times);
-    fmt::print(stderr, "\n{} ranks: per update {:.1f} ms rollout (the slowest rank), {:.1f} ms communication, {:.1f} ms "
-               "learning ({} updates)", ranks, 1e3 * times.rollout / std::max<int64_t>(times.updates, 1),
+    fmt::print(stderr, "\n{} rank{}: per update {:.1f} ms rollout (the slowest rank), {:.1f} ms communication, {:.1f} ms "
+               "learning ({} updates)", ranks, ranks > 1 ? "s" : "", 1e3 * times.rollout / std::max<int64_t>(times.updates, 1),
                1e3 * times.communication / std::max<int64_t>(times.updates, 1),
                1e3 * times.learning / std::max<int64_t>(times.updates, 1), times.updates);
   }
