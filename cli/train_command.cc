@@ -117,19 +117,26 @@ void train_on_ranks(rl::Agent& agent, std::vector<std::unique_ptr<rl::GraphTrain
   agent.set_threads(threads);
   rl::RolloutShards shards;
   shards.total = total;
-  shards.first = dist::rank() * total / ranks;
+  shards.process = dist::rank();
+  shards.processes = ranks;
+  const int first = dist::rank() * total / ranks;
+  // Balancing: rank 0 hands environments to less loaded ranks (rl::RolloutShards::make_env).
+  const rl::GraphTrainEnv& model = *envs[0];
+  shards.make_env = [&model] { return std::unique_ptr<rl::TrainEnv>(model.worker_copy()); };
   shards.gather = dist::gather_to_root;
   shards.broadcast = dist::broadcast_from_root;
   shards.times = times;
-  shards.on_positions = [total, ranks](const std::vector<std::string>& where) {
+  // Rank 0's table for fault messages: each rank's environments in the last rollout and the
+  // graph each was on at its end (where the rank went on from).
+  shards.on_positions = [ranks](const std::vector<int>& owner, const std::vector<std::string>& where) {
     for (int r = 0; r < ranks; ++r) {
-      const int first = r * total / ranks, count = (r + 1) * total / ranks - first;
-      std::string s = env_range(first, count) + ", at the start of this rollout on";
-      for (int e = first; e < first + count; ++e) s += (e > first ? ", " : " ") + where[static_cast<size_t>(e)];
-      dist::set_activity(r, s);
+      std::string s;
+      for (size_t e = 0; e < owner.size(); ++e)
+        if (owner[e] == r) s += fmt::format("{}environment {} on {}", s.empty() ? "" : ", ", e, where[e]);
+      dist::set_activity(r, s.empty() ? "no environment" : s);
     }
   };
-  dist::set_activity(dist::rank(), "training " + env_range(shards.first, static_cast<int>(envs.size())));
+  dist::set_activity(dist::rank(), "training " + env_range(first, static_cast<int>(envs.size())));
   std::vector<rl::TrainEnv*> mine;
   for (auto& e : envs) mine.push_back(e.get());
   try {
@@ -252,6 +259,7 @@ int run_train(const TrainFlags& f) {
                "learning ({} updates)", ranks, ranks > 1 ? "s" : "", 1e3 * times.rollout / std::max<int64_t>(times.updates, 1),
                1e3 * times.communication / std::max<int64_t>(times.updates, 1),
                1e3 * times.learning / std::max<int64_t>(times.updates, 1), times.updates);
+    fmt::print(stderr, "; {} environment moves between ranks", times.moves);
   }
   fmt::print(stderr, "\n");
   save_checkpoint(policy, f.output, !data);

@@ -60,7 +60,11 @@ std::vector<double> ActorCritic::critic_input(TrainEnv& env, const std::vector<d
 ActorCritic::Segment ActorCritic::collect_segment(TrainEnv& env, Worker& w, Rollout& r, int begin, int end) const {
   Segment seg;
   for (int t = begin; t < end; ++t) {
-    if (w.need_reset) w.obs = env.reset(w.rng()), w.need_reset = false, w.episode_return = 0;
+    if (w.need_reset) {
+      w.episode_seed = w.rng();
+      w.obs = env.reset(w.episode_seed), w.need_reset = false, w.episode_return = 0;
+      w.episode_actions.clear();
+    }
     r.obs.row(t) = as_row(w.obs);
     const std::vector<double> critic = critic_input(env, w.obs);
     r.critic_obs.row(t) = as_row(critic);
@@ -72,6 +76,7 @@ ActorCritic::Segment ActorCritic::collect_segment(TrainEnv& env, Worker& w, Roll
     r.logp[t] = std::log(std::max(probs[static_cast<size_t>(a)], 1e-12));
     r.values[t] = value_.predict(as_row(critic))(0, 0);
     const TrainEnv::Step s = env.step(a);
+    w.episode_actions.push_back(a);
     r.rewards[t] = s.reward;
     r.done[t] = s.done;
     w.episode_return += s.reward;

@@ -18,6 +18,7 @@
 #pragma once
 #include <functional>
 #include <iosfwd>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -26,6 +27,9 @@
 #include "rl/mlp.h"
 
 namespace hlsgym::rl {
+
+class WireWriter;  // rl/wire.h
+class WireReader;
 
 struct ActorCriticOptions {
   std::string algo = "ppo";  // ppo or a2c
@@ -47,25 +51,36 @@ struct ActorCriticOptions {
 };
 
 // Rollouts spread over processes (dist/'s MPI ranks; rl/ never calls MPI itself, the caller
-// passes the transport). This process steps environments [first, first + its count) of
-// `total`; processes' ranges are consecutive in process order and process 0, the learner,
-// has environment 0 (whose RNG stream also shuffles the minibatches).
+// passes the transport). Process p of P starts with environments [p*total/P, (p+1)*total/P)
+// of `total`; process 0 is the learner and always has environment 0 (whose RNG stream also
+// shuffles the minibatches).
 struct RolloutShards {
-  int total = 1, first = 0;
+  int total = 1, process = 0, processes = 1;
   // The learner: every process's bytes in process order (its own first); elsewhere sends
   // `mine` and returns {}.
   std::function<std::vector<std::string>(const std::string& mine)> gather;
   // Every process: the learner's bytes.
   std::function<std::string(const std::string& mine)> broadcast;
-  // The learner, after every gather: each environment's TrainEnv::position() (which graph
-  // its episode is on), for fault messages. Optional.
-  std::function<void(const std::vector<std::string>& positions)> on_positions;
+  // The learner, after every gather: the process that stepped each environment and its
+  // TrainEnv::position() (which graph its episode is on), for fault messages. Optional.
+  std::function<void(const std::vector<int>& process, const std::vector<std::string>& positions)> on_positions;
+  // Balancing: with `make_env` (a fresh environment over the same graphs), the learner
+  // reassigns environments to processes before every rollout from the time each took in the
+  // last one (`plan`, by default longest-first onto the least loaded process, preferring to
+  // leave an environment where it is); a process that receives an environment mid-episode
+  // rebuilds the episode from its reset seed and actions. Environment 0 stays on the
+  // learner. Which process steps what never changes the run. Without make_env the
+  // assignment stays the initial blocks.
+  std::function<std::unique_ptr<TrainEnv>()> make_env;
+  // (seconds of each environment's last segment, its current process, process count) ->
+  // the process of each environment for the next rollout. For tests and experiments.
+  std::function<std::vector<int>(const std::vector<double>&, const std::vector<int>&, int)> plan;
   // The learner adds each update's wall-clock parts here when set: rollout (the slowest
   // process's), communication (gathering beyond waiting for that slowest one, and the
   // broadcast) and learning (the update itself).
   struct Times {
     double rollout = 0, communication = 0, learning = 0;
-    int64_t updates = 0;
+    int64_t updates = 0, moves = 0;  // moves: environments handed to another process
   };
   Times* times = nullptr;
 };
@@ -111,15 +126,23 @@ class ActorCritic final : public Agent {
     std::vector<double> obs;
     double episode_return = 0;
     bool need_reset = true;
+    // The episode in progress as its reset seed and actions, so another process can rebuild
+    // it exactly (train_shards moves environments between processes). Not saved: a resumed
+    // run starts fresh episodes.
+    uint64_t episode_seed = 0;
+    std::vector<int> episode_actions;
   };
   struct Segment {
     double return_sum = 0;
     int episodes = 0;
+    double seconds = 0;  // train_shards: the wall-clock time it took, for balancing
   };
   void set_workers(int k);
   void check_envs(const std::vector<TrainEnv*>& envs, int total) const;
-  std::string encode_shard(const Rollout& r, const std::vector<Segment>& segs, int first, int count) const;
-  void decode_shard(const std::string& bytes, Rollout& r, std::vector<Segment>& segs);
+  void encode_env(WireWriter& w, const Rollout& r, const std::vector<Segment>& segs, int env) const;
+  int decode_env(WireReader& in, Rollout& r, std::vector<Segment>& segs);  // the environment
+  static void encode_worker(WireWriter& w, const Worker& wk);
+  static void decode_worker(WireReader& in, Worker& wk);
   void size_rollout(Rollout& r) const;
   TrainProgress account(const std::vector<Segment>& segs);
   void collect(const std::vector<TrainEnv*>& envs, Rollout& r, TrainProgress& p);

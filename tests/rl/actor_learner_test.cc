@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <barrier>
+#include <functional>
 #include <memory>
 #include <sstream>
 #include <thread>
@@ -56,7 +57,10 @@ std::string saved(const Agent& a) {
 
 // The same run over `processes` threads; returns the learner's save() and checks that every
 // process ends with its policy.
-std::string sharded_run(const std::string& algo, int total, int processes, int64_t steps) {
+using Plan = std::function<std::vector<int>(const std::vector<double>&, const std::vector<int>&, int)>;
+
+std::string sharded_run(const std::string& algo, int total, int processes, int64_t steps, const Plan& plan = {},
+                        int64_t* moves = nullptr) {
   std::vector<std::string> slots(static_cast<size_t>(processes)), gathered;
   std::string broadcast_slot;
   std::barrier sync(processes);
@@ -69,7 +73,10 @@ std::string sharded_run(const std::string& algo, int total, int processes, int64
     std::vector<TrainEnv*> mine;
     for (auto& e : envs) mine.push_back(&e);
     RolloutShards s;
-    s.total = total, s.first = first;
+    s.total = total, s.process = p, s.processes = processes;
+    if (plan) s.make_env = [] { return std::make_unique<SeededCorridor>(); }, s.plan = plan;
+    RolloutShards::Times times;
+    if (p == 0) s.times = &times;
     s.gather = [&, p](const std::string& bytes) {
       slots[static_cast<size_t>(p)] = bytes;
       sync.arrive_and_wait();
@@ -87,6 +94,7 @@ std::string sharded_run(const std::string& algo, int total, int processes, int64
     };
     agents[static_cast<size_t>(p)]->set_threads(2);
     agents[static_cast<size_t>(p)]->train_shards(mine, s, steps);
+    if (p == 0 && moves) *moves = times.moves;
   };
   std::vector<std::thread> threads;
   for (int p = 0; p < processes; ++p) threads.emplace_back(process, p);
@@ -107,6 +115,26 @@ TEST(ActorLearner, OneTwoOrThreeProcessesSaveTheSingleProcessRun) {
     single.train(streams, 1024);
     const std::string want = saved(single);
     for (int processes : {1, 2, 3, 5}) EXPECT_EQ(sharded_run(algo, total, processes, 1024), want) << algo << " " << processes;
+  }
+}
+
+// Environments move between processes mid-episode (every update, each but environment 0
+// goes to the next process: the receiver replays its episode) and the run stays the same.
+TEST(ActorLearner, MovingEnvironmentsBetweenProcessesChangesNothing) {
+  const Plan rotate = [](const std::vector<double>&, const std::vector<int>& owner, int processes) {
+    std::vector<int> next = owner;
+    for (size_t e = 1; e < next.size(); ++e) next[e] = (owner[e] + 1) % processes;
+    return next;
+  };
+  for (const std::string algo : {"ppo", "a2c"}) {
+    ActorCritic single(8, 3, small(algo));
+    std::vector<SeededCorridor> envs(5);
+    std::vector<TrainEnv*> streams;
+    for (auto& e : envs) streams.push_back(&e);
+    single.train(streams, 1024);
+    int64_t moves = 0;
+    EXPECT_EQ(sharded_run(algo, 5, 3, 1024, rotate, &moves), saved(single)) << algo;
+    EXPECT_GT(moves, 20) << algo;
   }
 }
 
