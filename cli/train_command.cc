@@ -41,6 +41,7 @@ struct TrainFlags {
   double checkpoint_s = 120;
   int64_t checkpoint_steps = 10000;
   bool shaping = false, resume = false, resume_or_start = false, normalize = false, critic_features = false;
+  bool fixed_blocks = false;  // under mpirun: no balancing
 };
 
 std::vector<int> parse_sizes(const std::string& s) {
@@ -110,7 +111,7 @@ std::string env_range(int first, int count) {
 // checkpoint rank 0 wrote stays (checkpoints are atomic), and --resume continues from it
 // with any number of ranks.
 void train_on_ranks(rl::Agent& agent, std::vector<std::unique_ptr<rl::GraphTrainEnv>>& envs, int total, int threads,
-                    int64_t steps, const rl::ProgressFn& progress, rl::RolloutShards::Times* times) {
+                    bool balance, int64_t steps, const rl::ProgressFn& progress, rl::RolloutShards::Times* times) {
   auto* ac = dynamic_cast<rl::ActorCritic*>(&agent);
   if (!ac) throw Error("train under mpirun is for ppo and a2c");
   const int ranks = dist::size();
@@ -122,7 +123,7 @@ void train_on_ranks(rl::Agent& agent, std::vector<std::unique_ptr<rl::GraphTrain
   const int first = dist::rank() * total / ranks;
   // Balancing: rank 0 hands environments to less loaded ranks (rl::RolloutShards::make_env).
   const rl::GraphTrainEnv& model = *envs[0];
-  shards.make_env = [&model] { return std::unique_ptr<rl::TrainEnv>(model.worker_copy()); };
+  if (balance) shards.make_env = [&model] { return std::unique_ptr<rl::TrainEnv>(model.worker_copy()); };
   shards.gather = dist::gather_to_root;
   shards.broadcast = dist::broadcast_from_root;
   shards.times = times;
@@ -148,9 +149,9 @@ void train_on_ranks(rl::Agent& agent, std::vector<std::unique_ptr<rl::GraphTrain
 
 // Ranks other than 0 only step their environments: no progress, no files.
 int step_for_the_learner(rl::Agent& agent, std::vector<std::unique_ptr<rl::GraphTrainEnv>>& envs, int total, int threads,
-                         int64_t planned_steps) {
+                         bool balance, int64_t planned_steps) {
   const int64_t remaining = std::max<int64_t>(0, planned_steps - agent.steps_done());
-  train_on_ranks(agent, envs, total, threads, remaining, {}, nullptr);
+  train_on_ranks(agent, envs, total, threads, balance, remaining, {}, nullptr);
   return 0;
 }
 
@@ -216,7 +217,7 @@ int run_train(const TrainFlags& f) {
     policy.observation = eo.observation, policy.reward = eo.reward, policy.max_steps = eo.max_steps;
     policy.actions = rl::action_names();
   }
-  if (!dist::is_root()) return step_for_the_learner(*policy.agent, envs, env_count, f.workers, f.steps);
+  if (!dist::is_root()) return step_for_the_learner(*policy.agent, envs, env_count, f.workers, !f.fixed_blocks, f.steps);
   const std::string csv = f.output + ".csv";
   std::vector<std::pair<int64_t, double>> curve;
   std::ofstream log(csv, resume ? std::ios::app : std::ios::trunc);
@@ -254,7 +255,7 @@ int run_train(const TrainFlags& f) {
     policy.agent->train(streams, remaining, report);
   } else {
     rl::RolloutShards::Times times;
-    train_on_ranks(*policy.agent, envs, env_count, f.workers, remaining, report, &times);
+    train_on_ranks(*policy.agent, envs, env_count, f.workers, !f.fixed_blocks, remaining, report, &times);
     fmt::print(stderr, "\n{} rank{}: per update {:.1f} ms rollout (the slowest rank), {:.1f} ms communication, {:.1f} ms "
                "learning ({} updates)", ranks, ranks > 1 ? "s" : "", 1e3 * times.rollout / std::max<int64_t>(times.updates, 1),
                1e3 * times.communication / std::max<int64_t>(times.updates, 1),
@@ -308,6 +309,9 @@ void add_train_command(CLI::App& app) {
                   "large graph takes far longer than one on a small graph (e.g. --workers 2 --envs 8)")
       ->check(CLI::Range(1, 256));
   cmd->add_option("--seed", f->seed, "random seed (the run is deterministic per seed)")->capture_default_str();
+  cmd->add_flag("--fixed-blocks", f->fixed_blocks,
+                "under mpirun: keep each rank's initial block of environments instead of moving\n"
+                "environments to less loaded ranks before every rollout (same policy either way)");
   cmd->add_option("--episode-len", f->episode_len, "passes per episode")->capture_default_str();
   cmd->add_option("--observation", f->observation, "observation spaces joined by '+'")->capture_default_str();
   cmd->add_option("--hidden", f->hidden, "hidden layer sizes, e.g. 64,64 (the paper: 2048,2048)")->capture_default_str();

@@ -35,4 +35,10 @@ for ((r = 1; r <= max_ranks; ++r)); do
   mpirun --oversubscribe -np "$r" "$hlsgym" "${args[@]}" -o "$out/p$r.policy" 2> "$out/err$r" > /dev/null
   same=$(cmp -s "$out/p0.policy" "$out/p$r.policy" && echo "same policy file" || echo "POLICY DIFFERS")
   echo "mpirun -np $r, 1 thread each:   $(rate "$out/err$r"); $(tr '\r' '\n' < "$out/err$r" | grep -o 'per update.*' | tail -1); $same"
+  if ((r > 1)); then
+    mpirun --oversubscribe -np "$r" "$hlsgym" "${args[@]}" --fixed-blocks -o "$out/f$r.policy" 2> "$out/errf$r" > /dev/null
+    same=$(cmp -s "$out/p0.policy" "$out/f$r.policy" && echo "same policy file" || echo "POLICY DIFFERS")
+    echo "  ... --fixed-blocks:           $(rate "$out/errf$r"); $(tr '\r' '\n' < "$out/errf$r" | grep -o 'per update.*' | tail -1); $same"
+  fi
 done
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) (other processes share these cores)"
