@@ -66,8 +66,8 @@ struct RolloutShards {
   std::function<void(const std::vector<int>& process, const std::vector<std::string>& positions)> on_positions;
   // Balancing: with `make_env` (a fresh environment over the same graphs), the learner
   // reassigns environments to processes before every rollout from the time each took in the
-  // last one (`plan`, by default longest-first onto the least loaded process, preferring to
-  // leave an environment where it is); a process that receives an environment mid-episode
+  // last one (`plan`; by default single environments move off the busiest process while
+  // that shortens the rollout by a tenth, a move counting twice for its replay); a process that receives an environment mid-episode
   // rebuilds the episode from its reset seed and actions. Environment 0 stays on the
   // learner. Which process steps what never changes the run. Without make_env the
   // assignment stays the initial blocks.
@@ -84,6 +84,10 @@ struct RolloutShards {
   };
   Times* times = nullptr;
 };
+
+// RolloutShards' default plan (seconds of each environment's last segment, its process,
+// the process count -> the next assignment); public for the speed model in bench/.
+std::vector<int> shed_load(const std::vector<double>& seconds, const std::vector<int>& owner, int processes);
 
 class ActorCritic final : public Agent {
  public:

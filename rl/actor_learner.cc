@@ -22,35 +22,35 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double seconds_between(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
 
-// The default plan: the slowest environments first, each onto the process where it ends
-// soonest, where moving costs about its own time again (the receiver replays the episode in
-// progress), so an environment moves only when that clearly shortens the rollout. The
-// prediction is the last segment's time: an episode stays on its graph for many steps, and
-// a graph's steps cost about the same.
-std::vector<int> longest_first(const std::vector<double>& seconds, const std::vector<int>& owner, int processes) {
-  const int k = static_cast<int>(seconds.size());
-  std::vector<int> order(static_cast<size_t>(k));
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return seconds[static_cast<size_t>(a)] > seconds[static_cast<size_t>(b)]; });
+// The default plan: start from the current assignment and move single environments off the
+// most loaded process onto the least loaded one while that shortens the rollout by at least
+// a tenth, counting a moved environment's time twice on the receiver (it first replays the
+// episode in progress). The prediction is the last segment's time: an episode stays on its
+// graph for many steps, and a graph's steps cost about the same. Environment 0 stays on the
+// learner. Moves are few: each one must pay for its replay.
+}  // namespace
+
+std::vector<int> shed_load(const std::vector<double>& seconds, const std::vector<int>& owner, int processes) {
+  std::vector<int> next = owner;
   std::vector<double> load(static_cast<size_t>(processes), 0.0);
-  std::vector<int> next(static_cast<size_t>(k), 0);
-  load[0] = seconds[0];  // environment 0 stays on the learner
-  for (int e : order) {
-    if (e == 0) continue;
-    const auto i = static_cast<size_t>(e);
-    int best = owner[i];
-    double best_end = load[static_cast<size_t>(best)] + seconds[i];
-    for (int p = 0; p < processes; ++p) {
-      const double end = load[static_cast<size_t>(p)] + (p == owner[i] ? 1.0 : 2.0) * seconds[i];
-      if (end < best_end) best = p, best_end = end;
+  for (size_t e = 0; e < seconds.size(); ++e) load[static_cast<size_t>(owner[e])] += seconds[e];
+  for (size_t round = 0; round < seconds.size(); ++round) {
+    const auto hi = static_cast<size_t>(std::max_element(load.begin(), load.end()) - load.begin());
+    const auto lo = static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+    // The environment of the busiest process whose move leaves the smaller makespan.
+    size_t best = 0;
+    double best_span = load[hi];
+    for (size_t e = 1; e < seconds.size(); ++e) {
+      if (static_cast<size_t>(next[e]) != hi) continue;
+      const double span = std::max(load[hi] - seconds[e], load[lo] + 2 * seconds[e]);
+      if (span < best_span) best = e, best_span = span;
     }
-    next[i] = best;
-    load[static_cast<size_t>(best)] += seconds[i];
+    if (best == 0 || best_span > 0.9 * load[hi]) break;
+    load[hi] -= seconds[best], load[lo] += seconds[best];
+    next[best] = static_cast<int>(lo);
   }
   return next;
 }
-
-}  // namespace
 
 void ActorCritic::encode_worker(WireWriter& w, const Worker& wk) {
   std::ostringstream rng;
@@ -190,7 +190,7 @@ void ActorCritic::train_shards(const std::vector<TrainEnv*>& mine, const Rollout
       if (s.make_env) {
         std::vector<double> secs(static_cast<size_t>(k));
         for (int e = 0; e < k; ++e) secs[static_cast<size_t>(e)] = segs[static_cast<size_t>(e)].seconds;
-        next = s.plan ? s.plan(secs, owner, procs) : longest_first(secs, owner, procs);
+        next = s.plan ? s.plan(secs, owner, procs) : shed_load(secs, owner, procs);
         if (static_cast<int>(next.size()) != k || next[0] != 0 ||
             std::any_of(next.begin(), next.end(), [&](int q) { return q < 0 || q >= procs; }))
           throw Error(o_.algo + ": the balancing plan must give every environment a process, environment 0 the learner");

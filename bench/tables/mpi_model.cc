@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "frontend/load.h"
+#include "rl/actor_critic.h"
 #include "rl/env.h"
 
 namespace {
@@ -85,8 +86,8 @@ int main(int argc, char** argv) {
   fmt::print("model: L = {:.1f} ms learning per update, alpha = {:.0f} us per message, beta = {:.0f} GB/s\n", 1e3 * learn_s,
              1e6 * alpha, beta / 1e9);
   fmt::print("E = min(4R, N) environments of 30-step episodes on uniformly drawn graphs; rollout = the slowest rank's\n"
-             "segments; fixed: each rank keeps its block; balanced: before every rollout the environments go slowest\n"
-             "first onto the least loaded rank by their last segment's time (as train does; replays not counted)\n\n");
+             "segments; fixed: each rank keeps its block; balanced: train's plan (rl::shed_load) before every rollout,\n"
+             "a moved environment's replay costing its last segment's time again\n\n");
   fmt::print("{:>6} {:>5} {:>5} {:>11} {:>11} {:>9} {:>9} {:>11} {:>11} {:>9} {:>9}\n", "ranks", "N", "E", "fixed ms",
              "balanced ms", "comm ms", "learn ms", "fixed st/s", "bal. st/s", "fixed x", "bal. x");
   double base = 0;
@@ -98,19 +99,14 @@ int main(int argc, char** argv) {
     std::vector<size_t> on(static_cast<size_t>(envs));
     std::vector<int> left(static_cast<size_t>(envs), 0);
     std::vector<double> last(static_cast<size_t>(envs), 0.0);
+    std::vector<int> owner(static_cast<size_t>(envs));
+    for (int e = 0; e < envs; ++e) owner[static_cast<size_t>(e)] = e * ranks / envs;
     double fixed = 0, balanced = 0;
     for (int u = 0; u < updates; ++u) {
-      // Balanced assignment from the last segment's times (longest first, least loaded rank).
-      std::vector<int> order(static_cast<size_t>(envs));
-      for (int e = 0; e < envs; ++e) order[static_cast<size_t>(e)] = e;
-      std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return last[static_cast<size_t>(a)] > last[static_cast<size_t>(b)]; });
-      std::vector<int> owner(static_cast<size_t>(envs));
-      std::vector<double> predicted(static_cast<size_t>(ranks), 0.0);
-      for (int e : order) {
-        const auto r = static_cast<size_t>(std::min_element(predicted.begin(), predicted.end()) - predicted.begin());
-        owner[static_cast<size_t>(e)] = static_cast<int>(r);
-        predicted[r] += last[static_cast<size_t>(e)];
-      }
+      // Balanced: train's own plan (rl::shed_load) from the last segment's times; a moved
+      // environment's replay is counted as another segment of its time on the receiver.
+      const std::vector<int> prev = owner;
+      owner = rl::shed_load(last, prev, ranks);
       std::vector<double> block(static_cast<size_t>(ranks), 0.0), bal(static_cast<size_t>(ranks), 0.0);
       for (int e = 0; e < envs; ++e) {
         const auto i = static_cast<size_t>(e);
@@ -119,9 +115,9 @@ int main(int argc, char** argv) {
           if (left[i] == 0) on[i] = graph(rng), left[i] = episode_len;
           t += step_s[on[i]], --left[i];
         }
-        last[i] = t;
         block[static_cast<size_t>(e * ranks / envs)] += t;
-        bal[static_cast<size_t>(owner[i])] += t;
+        bal[static_cast<size_t>(owner[i])] += t + (owner[i] != prev[i] ? last[i] : 0.0);
+        last[i] = t;
       }
       fixed += *std::max_element(block.begin(), block.end());
       balanced += *std::max_element(bal.begin(), bal.end());
