@@ -26,7 +26,7 @@ std::map<int, std::string> g_table;
 std::string format_report() {
   std::string s;
   if (is_root()) {
-    s = "hlsgym: job stopped by the MPI runtime (a rank ended: mpirun names it); what each rank was doing:\n";
+    s = "hlsgym: job stopped by the MPI runtime (a rank ended, which mpirun names, or the job was interrupted); what each rank was doing:\n";
     for (const auto& [r, what] : g_table) s += "  rank " + std::to_string(r) + ": " + what + "\n";
   } else if (auto it = g_table.find(rank()); it != g_table.end()) {
     s = "hlsgym: rank " + std::to_string(rank()) + " stopped by the MPI runtime while on " + it->second + "\n";
