@@ -19,6 +19,7 @@ data=${HLSGYM_HLO_DATA_DIR:-}
 hlsgym=$build/cli/hlsgym
 command -v mpirun > /dev/null || { echo "mpirun not found: install openmpi-bin (scripts/install-deps.sh)" >&2; exit 1; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-none}  # containers forbid CMA
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 args=(train --graphs "$data/train" --steps "$steps" --envs "$envs" --episode-len "$episode_len" --checkpoint-steps 100000000)

@@ -53,6 +53,9 @@ std::string mpirun(int ranks) {
   // Root is allowed (CI and this machine run as root); more ranks than cores is allowed.
   ::setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
   ::setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+  // Containers often forbid the cross-process memory reads of Open MPI's shared-memory
+  // single-copy path (CMA); plain copies work everywhere.
+  ::setenv("OMPI_MCA_btl_vader_single_copy_mechanism", "none", 1);
   return exe + " --oversubscribe -np " + std::to_string(ranks) + " ";
 }
 
