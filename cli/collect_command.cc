@@ -6,10 +6,13 @@
 
 #include <chrono>
 #include <map>
+#include <optional>
 
 #include "cli/commands.h"
 #include "cli/graphs.h"
 #include "cli/targets.h"
+#include "dist/work_queue.h"
+#include "dist/world.h"
 #include "ir/error.h"
 #include "rl/dataset.h"
 #include "rl/policy_file.h"
@@ -25,6 +28,35 @@ struct CollectFlags {
   uint64_t seed = 1;
   bool shaping = false;
 };
+
+// One process: rl::collect on --threads threads. An MPI job: graphs handed out one at a time
+// to the ranks' threads (each its own environment and behavior, as rl::collect's threads);
+// rank 0 gets every graph's rows back in graph order, so the dataset is the same file.
+std::optional<rl::Dataset> collect_on_ranks(const std::vector<std::pair<std::string, ir::Module>>& graphs,
+                                            const rl::EnvOptions& eo, const rl::CollectOptions& co,
+                                            const std::function<rl::Behavior()>& make_behavior) {
+  if (dist::size() == 1) return rl::collect(graphs, eo, co, make_behavior);
+  std::vector<std::optional<rl::Env>> envs(static_cast<size_t>(co.threads));
+  std::vector<rl::Behavior> behaviors(static_cast<size_t>(co.threads));
+  dist::WorkItems work;
+  work.items = static_cast<int>(graphs.size());
+  work.threads = co.threads;
+  work.what = "graphs";
+  work.run = [&](int i, int t) {
+    auto& env = envs[static_cast<size_t>(t)];
+    if (!env) {
+      env.emplace(eo);
+      if (make_behavior) behaviors[static_cast<size_t>(t)] = make_behavior();
+    }
+    return rl::encode_rows(rl::collect_graph_rows(*env, graphs, static_cast<size_t>(i), co, behaviors[static_cast<size_t>(t)]));
+  };
+  work.label = [&](int i) { return "graph " + graphs[static_cast<size_t>(i)].first; };
+  const std::vector<std::string> results = dist::run_work_items(work);
+  if (!dist::is_root()) return std::nullopt;
+  std::vector<std::vector<rl::DatasetRow>> per_graph;
+  for (const std::string& bytes : results) per_graph.push_back(rl::decode_rows(bytes));
+  return rl::assemble_dataset(eo, co, std::move(per_graph));
+}
 
 int run_collect(const CollectFlags& f) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -58,7 +90,9 @@ int run_collect(const CollectFlags& f) {
   }
   if (rl::needs_hardware(rl::parse_reward_space(f.reward)) || !f.target.empty()) eo.target = load_cli_target(f.target, "");
   const auto graphs = keep_costable(load_graphs(f.graphs), eo, "collect");
-  const rl::Dataset d = rl::collect(graphs, eo, co, make_behavior);
+  const std::optional<rl::Dataset> collected = collect_on_ranks(graphs, eo, co, make_behavior);
+  if (!collected) return 0;  // a rank of an MPI job other than 0: rank 0 writes the dataset
+  const rl::Dataset& d = *collected;
   rl::save_dataset(d, f.output);
 
   std::map<std::string, int> per_pass;

@@ -11,6 +11,8 @@
 #include "cli/commands.h"
 #include "cli/graphs.h"
 #include "cli/targets.h"
+#include "dist/work_queue.h"
+#include "dist/world.h"
 #include "frontend/load.h"
 #include "ir/error.h"
 #include "rl/distill.h"
@@ -95,12 +97,12 @@ int run_evaluate(const EvaluateFlags& f) {
   const std::string path = resolve_policy(f.policy);
   if (rl::is_policy_file(path)) {
     auto file = std::make_shared<rl::PolicyFile>(rl::load_policy(path));
-    if (file->reward != f.reward)
+    if (file->reward != f.reward && dist::is_root())
       fmt::print(stderr, "note: the policy was trained on reward {}, evaluated on {}\n", file->reward, f.reward);
     policy = {f.policy, [file, eo](const ir::Module& g, const std::string&) { return rl::policy_order(*file, g, eo); }};
   } else if (rl::is_mapping_file(path)) {
     auto mapping = std::make_shared<rl::Mapping>(rl::load_mapping(path));
-    if (!mapping->policy_reward.empty() && mapping->policy_reward != f.reward)
+    if (!mapping->policy_reward.empty() && mapping->policy_reward != f.reward && dist::is_root())
       fmt::print(stderr, "note: the mapping was distilled from a policy trained on reward {}, evaluated on {}\n",
                  mapping->policy_reward, f.reward);
     policy = {f.policy, [mapping](const ir::Module& g, const std::string&) {
@@ -112,7 +114,21 @@ int run_evaluate(const EvaluateFlags& f) {
   rl::EvalOptions o;
   o.baselines = !f.no_baselines;
   o.seed = f.seed;
-  const rl::EvalReport r = rl::evaluate_policy(graphs, eo, policy, o);
+  // Graphs are handed out to the ranks of an MPI job one at a time (one process: in order
+  // here); rank 0 gets the rows back in graph order and prints what one process prints.
+  dist::WorkItems work;
+  work.items = static_cast<int>(graphs.size());
+  work.what = "graphs";
+  work.run = [&](int i, int) {
+    const auto& [id, g] = graphs[static_cast<size_t>(i)];
+    return rl::encode_graph_eval(rl::evaluate_graph(id, g, eo, policy, o));
+  };
+  work.label = [&](int i) { return "graph " + graphs[static_cast<size_t>(i)].first; };
+  const std::vector<std::string> results = dist::run_work_items(work);
+  if (!dist::is_root()) return 0;
+  std::vector<rl::GraphEvalPart> rows;
+  for (const std::string& bytes : results) rows.push_back(rl::decode_graph_eval(bytes));
+  const rl::EvalReport r = rl::summarize_evaluation(policy.name, eo.reward, std::move(rows));
   if (f.json) fmt::print("{}\n", to_json(r).dump(2));
   else print_table(r);
   return 0;

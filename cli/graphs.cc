@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "dist/world.h"
 #include "frontend/load.h"
 #include "ir/error.h"
 
@@ -41,7 +42,8 @@ std::vector<std::pair<std::string, ir::Module>> keep_costable(std::vector<std::p
   if (split.kept.empty())
     throw Error(fmt::format("{}: none of the {} graphs has a hardware cost for the reward '{}' ({}: {})", command, total,
                             o.reward, id, why));
-  fmt::print(stderr, "note: {} left out {} of {} graphs: the hardware model cannot cost them for the reward '{}' "
+  if (dist::is_root())  // every rank of an MPI job loads the same graphs; one says so
+    fmt::print(stderr, "note: {} left out {} of {} graphs: the hardware model cannot cost them for the reward '{}' "
              "(first: {}: {})\n", command, split.left_out.size(), total, o.reward, id, why);
   return std::move(split.kept);
 }

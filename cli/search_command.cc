@@ -9,6 +9,8 @@
 
 #include "cli/commands.h"
 #include "cli/targets.h"
+#include "dist/work_queue.h"
+#include "dist/world.h"
 #include "frontend/load.h"
 #include "ir/error.h"
 #include "rl/search.h"
@@ -20,7 +22,7 @@ struct SearchFlags {
   std::string design, algo = "greedy", reward = "opcount", target, weights;
   double budget_s = 0;
   int64_t budget_steps = 0, max_states = 200000;
-  int max_len = 30, beam_width = 4, patience = 50;
+  int max_len = 30, beam_width = 4, patience = 50, restarts = 1;
   uint64_t seed = 1;
   bool json = false;
 };
@@ -47,7 +49,19 @@ int run_search(const SearchFlags& f) {
   so.beam_width = f.beam_width;
   so.patience = f.patience;
   so.max_states = f.max_states;
-  const rl::SearchResult r = rl::search(d.module, d.name, eo, so);
+  // Restarts are handed out to the ranks of an MPI job one at a time; rank 0 gets them back
+  // in restart order and keeps the best, as one process does.
+  dist::WorkItems work;
+  work.items = f.restarts;
+  work.what = "search restarts (--restarts)";
+  work.run = [&](int k, int) { return rl::encode_search_result(rl::search(d.module, d.name, eo, rl::restart_options(so, k))); };
+  work.label = [&](int k) { return "design " + d.name + ", restart " + std::to_string(k); };
+  const std::vector<std::string> results = dist::run_work_items(work);
+  if (!dist::is_root()) return 0;
+  std::vector<rl::SearchResult> all;
+  for (const std::string& bytes : results) all.push_back(rl::decode_search_result(bytes));
+  int best = 0;
+  const rl::SearchResult r = rl::best_restart(all, &best);
   if (f.json) {
     nlohmann::json j = {{"design", d.name}, {"algo", f.algo}, {"reward", f.reward}, {"order", r.order},
                         {"instructions", r.instructions}, {"cost", r.cost}, {"initial_cost", r.initial_cost},
@@ -56,6 +70,7 @@ int run_search(const SearchFlags& f) {
                         {"optimal", r.optimal}, {"budget_exhausted", r.budget_exhausted}, {"refused", r.refused}};
     if (!r.default_cost) j["default_uncostable"] = r.default_uncostable;
     if (eo.target) j["target"] = eo.target->name;
+    if (f.restarts > 1) j["restarts"] = f.restarts, j["best_restart"] = best;
     fmt::print("{}\n", j.dump(2));
     return 0;
   }
@@ -64,6 +79,8 @@ int run_search(const SearchFlags& f) {
   fmt::print("cost          {:.6g} (initial {:.6g}, default order {})\n", r.cost, r.initial_cost,
              r.default_cost ? fmt::format("{:.6g}", *r.default_cost) : "not costable: " + r.default_uncostable);
   fmt::print("instructions  {:.0f}\n", r.instructions);
+  if (f.restarts > 1)
+    fmt::print("restarts      {} (seeds {}..{}), best: restart {}\n", f.restarts, f.seed, f.seed + f.restarts - 1, best);
   fmt::print("order         {} passes: {}\n", r.order.size(), fmt::join(r.order, ","));
   fmt::print("evaluations   {} pass runs in {:.3f} s{}{}\n", r.evaluations, r.seconds,
              r.states ? fmt::format(", {} distinct states", r.states) : "",
@@ -103,6 +120,12 @@ void add_search_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--max-states", f->max_states, "exhaustive search: state limit")->capture_default_str();
   cmd->add_option("--seed", f->seed, "random seed")->capture_default_str();
+  cmd->add_option("--restarts", f->restarts,
+                  "independent searches with seeds SEED, SEED+1, ...; the best (lowest cost, then\n"
+                  "earliest) is printed, with the evaluations of all. Under mpirun the restarts are\n"
+                  "spread over the ranks")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000000));
   cmd->add_flag("--json", f->json, "print one JSON object");
   cmd->callback([f] {
     if (int rc = run_search(*f); rc != 0) throw CLI::RuntimeError(rc);

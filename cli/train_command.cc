@@ -17,7 +17,11 @@
 #include "cli/commands.h"
 #include "cli/graphs.h"
 #include "cli/targets.h"
+#include "dist/activity.h"
+#include "dist/exchange.h"
+#include "dist/world.h"
 #include "ir/error.h"
+#include "rl/actor_critic.h"
 #include "rl/action_names.h"
 #include "rl/dataset.h"
 #include "rl/dqn.h"
@@ -37,6 +41,7 @@ struct TrainFlags {
   double checkpoint_s = 120;
   int64_t checkpoint_steps = 10000;
   bool shaping = false, resume = false, resume_or_start = false, normalize = false, critic_features = false;
+  bool fixed_blocks = false;  // under mpirun: no balancing
 };
 
 std::vector<int> parse_sizes(const std::string& s) {
@@ -96,6 +101,60 @@ void load_resume_state(rl::Agent& agent, const std::string& path) {
   }
 }
 
+// The environments [first, first + count) of `total` on this rank.
+std::string env_range(int first, int count) {
+  return count == 1 ? fmt::format("environment {}", first) : fmt::format("environments {}-{}", first, first + count - 1);
+}
+
+// Rollouts over the ranks of an MPI job (dist/ carries rl::RolloutShards' bytes). A rank
+// that fails ends the job with a message naming it and its environments' graphs; the last
+// checkpoint rank 0 wrote stays (checkpoints are atomic), and --resume continues from it
+// with any number of ranks.
+void train_on_ranks(rl::Agent& agent, std::vector<std::unique_ptr<rl::GraphTrainEnv>>& envs, int total, int threads,
+                    bool balance, int64_t steps, const rl::ProgressFn& progress, rl::RolloutShards::Times* times) {
+  auto* ac = dynamic_cast<rl::ActorCritic*>(&agent);
+  if (!ac) throw Error("train under mpirun is for ppo and a2c");
+  const int ranks = dist::size();
+  agent.set_threads(threads);
+  rl::RolloutShards shards;
+  shards.total = total;
+  shards.process = dist::rank();
+  shards.processes = ranks;
+  const int first = dist::rank() * total / ranks;
+  // Balancing: rank 0 hands environments to less loaded ranks (rl::RolloutShards::make_env).
+  const rl::GraphTrainEnv& model = *envs[0];
+  if (balance) shards.make_env = [&model] { return std::unique_ptr<rl::TrainEnv>(model.worker_copy()); };
+  shards.gather = dist::gather_to_root;
+  shards.broadcast = dist::broadcast_from_root;
+  shards.times = times;
+  // Rank 0's table for fault messages: each rank's environments in the last rollout and the
+  // graph each was on at its end (where the rank went on from).
+  shards.on_positions = [ranks](const std::vector<int>& owner, const std::vector<std::string>& where) {
+    for (int r = 0; r < ranks; ++r) {
+      std::string s;
+      for (size_t e = 0; e < owner.size(); ++e)
+        if (owner[e] == r) s += fmt::format("{}environment {} on {}", s.empty() ? "" : ", ", e, where[e]);
+      dist::set_activity(r, s.empty() ? "no environment" : s);
+    }
+  };
+  dist::set_activity(dist::rank(), "training " + env_range(first, static_cast<int>(envs.size())));
+  std::vector<rl::TrainEnv*> mine;
+  for (auto& e : envs) mine.push_back(e.get());
+  try {
+    ac->train_shards(mine, shards, steps, progress);
+  } catch (const std::exception& e) {
+    dist::abort_job(e.what());
+  }
+}
+
+// Ranks other than 0 only step their environments: no progress, no files.
+int step_for_the_learner(rl::Agent& agent, std::vector<std::unique_ptr<rl::GraphTrainEnv>>& envs, int total, int threads,
+                         bool balance, int64_t planned_steps) {
+  const int64_t remaining = std::max<int64_t>(0, planned_steps - agent.steps_done());
+  train_on_ranks(agent, envs, total, threads, balance, remaining, {}, nullptr);
+  return 0;
+}
+
 int run_train(const TrainFlags& f) {
   if (f.algo != "ppo" && f.algo != "a2c" && f.algo != "dqn") throw Error("--algo " + f.algo + ": expected ppo, a2c or dqn");
   if (f.steps <= 0) throw Error("--steps must be positive");
@@ -117,6 +176,19 @@ int run_train(const TrainFlags& f) {
   if ((f.workers > 1 || f.envs > 1) && f.algo == "dqn")
     throw Error("--workers and --envs apply to ppo and a2c (dqn learns after every few steps)");
   const int env_count = f.envs > 0 ? f.envs : f.workers;
+  // An MPI job: rank r steps environments [r*E/R, (r+1)*E/R) with --workers threads; the
+  // policy depends on the seed and E only, never on R (rl::ActorCritic::train_shards).
+  const int ranks = dist::size(), rank = dist::rank();
+  // Under mpirun (also -np 1: the same path, and its timings) ppo and a2c run actor-learner.
+  const bool sharded = dist::launched_by_mpirun() && f.dataset.empty() && f.algo != "dqn";
+  if (ranks > 1) {
+    if (!sharded)
+      throw Error("train under mpirun is for ppo and a2c (dqn learns from one stream of steps): run it as one process");
+    if (env_count < ranks)
+      throw Error(fmt::format("{} ranks for {} environments: every rank steps at least one; pass --envs {} or more (the "
+                              "policy depends on the seed and --envs only)", ranks, env_count, ranks));
+  }
+  const int my_envs = (rank + 1) * env_count / ranks - rank * env_count / ranks;
   if (!f.dataset.empty()) {
     data = rl::load_dataset(f.dataset);
     if (data->rows.empty()) throw Error(f.dataset + ": no transitions");
@@ -125,16 +197,16 @@ int run_train(const TrainFlags& f) {
   } else {
     if (rl::needs_hardware(rl::parse_reward_space(f.reward)) || !f.target.empty()) eo.target = load_cli_target(f.target, "");
     envs.push_back(std::make_unique<rl::GraphTrainEnv>(keep_costable(load_graphs(f.graphs), eo, "train"), eo));
-    for (int w = 1; w < env_count; ++w) envs.push_back(envs[0]->worker_copy());
+    for (int w = 1; w < my_envs; ++w) envs.push_back(envs[0]->worker_copy());
     observation_size = envs[0]->observation_size();
   }
   rl::PolicyFile policy;
   const bool resume = (f.resume || f.resume_or_start) && fs::exists(f.output);
-  if (f.resume_or_start && !resume) fmt::print(stderr, "no checkpoint at {}: starting a new run at step 0\n", f.output);
+  if (f.resume_or_start && !resume && dist::is_root()) fmt::print(stderr, "no checkpoint at {}: starting a new run at step 0\n", f.output);
   if (resume) {
     policy = rl::load_policy(f.output);
     if (policy.algo != f.algo) throw Error(f.output + ": trained with --algo " + policy.algo + ", resumed with " + f.algo);
-    fmt::print(stderr, "resuming {} at step {}\n", f.output, policy.agent->steps_done());
+    if (dist::is_root()) fmt::print(stderr, "resuming {} at step {}\n", f.output, policy.agent->steps_done());
     if (!data && policy.agent->has_resume_state()) load_resume_state(*policy.agent, f.output + ".replay");
   } else {
     rl::AgentOptions o;
@@ -145,6 +217,7 @@ int run_train(const TrainFlags& f) {
     policy.observation = eo.observation, policy.reward = eo.reward, policy.max_steps = eo.max_steps;
     policy.actions = rl::action_names();
   }
+  if (!dist::is_root()) return step_for_the_learner(*policy.agent, envs, env_count, f.workers, !f.fixed_blocks, f.steps);
   const std::string csv = f.output + ".csv";
   std::vector<std::pair<int64_t, double>> curve;
   std::ofstream log(csv, resume ? std::ios::app : std::ios::trunc);
@@ -175,11 +248,19 @@ int run_train(const TrainFlags& f) {
   };
   if (data)
     dynamic_cast<rl::Dqn&>(*policy.agent).train_offline(data->transitions(), remaining, report);
-  else {
+  else if (!sharded) {
     std::vector<rl::TrainEnv*> streams;
     for (auto& e : envs) streams.push_back(e.get());
     policy.agent->set_threads(f.workers);
     policy.agent->train(streams, remaining, report);
+  } else {
+    rl::RolloutShards::Times times;
+    train_on_ranks(*policy.agent, envs, env_count, f.workers, !f.fixed_blocks, remaining, report, &times);
+    fmt::print(stderr, "\n{} rank{}: per update {:.1f} ms rollout (the slowest rank), {:.1f} ms communication, {:.1f} ms "
+               "learning ({} updates)", ranks, ranks > 1 ? "s" : "", 1e3 * times.rollout / std::max<int64_t>(times.updates, 1),
+               1e3 * times.communication / std::max<int64_t>(times.updates, 1),
+               1e3 * times.learning / std::max<int64_t>(times.updates, 1), times.updates);
+    fmt::print(stderr, "; {} environment moves between ranks", times.moves);
   }
   fmt::print(stderr, "\n");
   save_checkpoint(policy, f.output, !data);
@@ -187,9 +268,10 @@ int run_train(const TrainFlags& f) {
   fmt::print("policy {} ({} {}); learning curve {} and {}.svg\n", f.output, policy.agent->steps_done(),
              data ? "gradient steps on the dataset" : "steps", csv, f.output);
   if (!envs.empty() && rl::needs_hardware(rl::parse_reward_space(eo.reward)))
-    fmt::print("hardware costs: {} distinct states met had none (a loop of unproven trip count or an op without a "
+    fmt::print("hardware costs{}: {} distinct states met had none (a loop of unproven trip count or an op without a "
                "cost model); {} steps into them were refused, never rewarded\n",
-               envs[0]->cache().uncostable_states(), envs[0]->cache().refused_steps());
+               ranks > 1 ? " (rank 0's environments)" : "", envs[0]->cache().uncostable_states(),
+               envs[0]->cache().refused_steps());
   return 0;
 }
 
@@ -227,6 +309,9 @@ void add_train_command(CLI::App& app) {
                   "large graph takes far longer than one on a small graph (e.g. --workers 2 --envs 8)")
       ->check(CLI::Range(1, 256));
   cmd->add_option("--seed", f->seed, "random seed (the run is deterministic per seed)")->capture_default_str();
+  cmd->add_flag("--fixed-blocks", f->fixed_blocks,
+                "under mpirun: keep each rank's initial block of environments instead of moving\n"
+                "environments to less loaded ranks before every rollout (same policy either way)");
   cmd->add_option("--episode-len", f->episode_len, "passes per episode")->capture_default_str();
   cmd->add_option("--observation", f->observation, "observation spaces joined by '+'")->capture_default_str();
   cmd->add_option("--hidden", f->hidden, "hidden layer sizes, e.g. 64,64 (the paper: 2048,2048)")->capture_default_str();

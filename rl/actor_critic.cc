@@ -9,19 +9,11 @@
 #include <sstream>
 
 #include "ir/error.h"
+#include "rl/actor_critic_rollout.h"
 #include "rl/parallel.h"
 #include "rl/random.h"
 
 namespace hlsgym::rl {
-
-struct ActorCritic::Rollout {
-  // Row-major: workers on different threads write neighbouring rows, which must not share
-  // cache lines (a column-major row is strided across all of them).
-  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> obs, critic_obs;
-  std::vector<int> actions;
-  std::vector<double> rewards, values, logp, advantages, returns;
-  std::vector<char> done;  // not vector<bool>: workers write neighbouring rows concurrently
-};
 
 namespace {
 
@@ -68,7 +60,11 @@ std::vector<double> ActorCritic::critic_input(TrainEnv& env, const std::vector<d
 ActorCritic::Segment ActorCritic::collect_segment(TrainEnv& env, Worker& w, Rollout& r, int begin, int end) const {
   Segment seg;
   for (int t = begin; t < end; ++t) {
-    if (w.need_reset) w.obs = env.reset(w.rng()), w.need_reset = false, w.episode_return = 0;
+    if (w.need_reset) {
+      w.episode_seed = w.rng();
+      w.obs = env.reset(w.episode_seed), w.need_reset = false, w.episode_return = 0;
+      w.episode_actions.clear();
+    }
     r.obs.row(t) = as_row(w.obs);
     const std::vector<double> critic = critic_input(env, w.obs);
     r.critic_obs.row(t) = as_row(critic);
@@ -80,6 +76,7 @@ ActorCritic::Segment ActorCritic::collect_segment(TrainEnv& env, Worker& w, Roll
     r.logp[t] = std::log(std::max(probs[static_cast<size_t>(a)], 1e-12));
     r.values[t] = value_.predict(as_row(critic))(0, 0);
     const TrainEnv::Step s = env.step(a);
+    w.episode_actions.push_back(a);
     r.rewards[t] = s.reward;
     r.done[t] = s.done;
     w.episode_return += s.reward;
@@ -100,24 +97,36 @@ ActorCritic::Segment ActorCritic::collect_segment(TrainEnv& env, Worker& w, Roll
   return seg;
 }
 
-void ActorCritic::collect(const std::vector<TrainEnv*>& envs, Rollout& r, TrainProgress& p) {
-  const int n = o_.batch, k = static_cast<int>(envs.size());
+void ActorCritic::size_rollout(Rollout& r) const {
+  const int n = o_.batch;
   r.obs.resize(n, policy_.input_size());
   r.critic_obs.resize(n, value_.input_size());
   r.actions.assign(n, 0), r.rewards.assign(n, 0), r.values.assign(n, 0), r.logp.assign(n, 0);
   r.advantages.assign(n, 0), r.returns.assign(n, 0);
   r.done.assign(n, 0);
+}
+
+// The counters after a rollout, from every environment's segment in environment order.
+TrainProgress ActorCritic::account(const std::vector<Segment>& segs) {
+  TrainProgress p;
+  double return_sum = 0;
+  for (const Segment& sg : segs) return_sum += sg.return_sum, p.episodes += sg.episodes;
+  episodes_ += static_cast<uint64_t>(p.episodes);
+  steps_ += o_.batch;
+  p.steps = steps_;
+  p.mean_return = p.episodes ? return_sum / p.episodes : 0.0;
+  return p;
+}
+
+void ActorCritic::collect(const std::vector<TrainEnv*>& envs, Rollout& r, TrainProgress& p) {
+  const int n = o_.batch, k = static_cast<int>(envs.size());
+  size_rollout(r);
   std::vector<Segment> segs(static_cast<size_t>(k));
   parallel_for(k, threads_ > 0 ? threads_ : k, [&](int w, int) {
     const auto i = static_cast<size_t>(w);
     segs[i] = collect_segment(*envs[i], workers_[i], r, w * n / k, (w + 1) * n / k);
   });
-  double return_sum = 0;
-  for (const Segment& sg : segs) return_sum += sg.return_sum, p.episodes += sg.episodes;
-  episodes_ += static_cast<uint64_t>(p.episodes);
-  steps_ += n;
-  p.steps = steps_;
-  p.mean_return = p.episodes ? return_sum / p.episodes : 0.0;
+  p = account(segs);
 }
 
 void ActorCritic::update(const Rollout& r) {
@@ -169,11 +178,15 @@ void ActorCritic::update(const Rollout& r) {
 
 void ActorCritic::train(TrainEnv& env, int64_t steps, const ProgressFn& progress) { train({&env}, steps, progress); }
 
-void ActorCritic::train(const std::vector<TrainEnv*>& envs, int64_t steps, const ProgressFn& progress) {
+void ActorCritic::check_envs(const std::vector<TrainEnv*>& envs, int total) const {
   if (envs.empty()) throw Error(o_.algo + ": no environment to train on");
   for (const TrainEnv* e : envs)
     if (e->observation_size() != policy_.input_size()) throw Error("environment observation size differs from the policy's");
-  if (static_cast<int>(envs.size()) > o_.batch) throw Error(o_.algo + ": more workers than steps per rollout");
+  if (total > o_.batch) throw Error(o_.algo + ": more workers than steps per rollout");
+}
+
+void ActorCritic::train(const std::vector<TrainEnv*>& envs, int64_t steps, const ProgressFn& progress) {
+  check_envs(envs, static_cast<int>(envs.size()));
   set_workers(static_cast<int>(envs.size()));
   Rollout r;
   const int64_t target = steps_ + steps;

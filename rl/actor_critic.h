@@ -16,7 +16,9 @@
 // Deterministic per seed (and worker count): seeded std::mt19937_64 streams drive sampling,
 // shuffling and resets.
 #pragma once
+#include <functional>
 #include <iosfwd>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -25,6 +27,9 @@
 #include "rl/mlp.h"
 
 namespace hlsgym::rl {
+
+class WireWriter;  // rl/wire.h
+class WireReader;
 
 struct ActorCriticOptions {
   std::string algo = "ppo";  // ppo or a2c
@@ -45,6 +50,45 @@ struct ActorCriticOptions {
   }
 };
 
+// Rollouts spread over processes (dist/'s MPI ranks; rl/ never calls MPI itself, the caller
+// passes the transport). Process p of P starts with environments [p*total/P, (p+1)*total/P)
+// of `total`; process 0 is the learner and always has environment 0 (whose RNG stream also
+// shuffles the minibatches).
+struct RolloutShards {
+  int total = 1, process = 0, processes = 1;
+  // The learner: every process's bytes in process order (its own first); elsewhere sends
+  // `mine` and returns {}.
+  std::function<std::vector<std::string>(const std::string& mine)> gather;
+  // Every process: the learner's bytes.
+  std::function<std::string(const std::string& mine)> broadcast;
+  // The learner, after every gather: the process that stepped each environment and its
+  // TrainEnv::position() (which graph its episode is on), for fault messages. Optional.
+  std::function<void(const std::vector<int>& process, const std::vector<std::string>& positions)> on_positions;
+  // Balancing: with `make_env` (a fresh environment over the same graphs), the learner
+  // reassigns environments to processes before every rollout from the time each took in the
+  // last one (`plan`; by default single environments move off the busiest process while
+  // that shortens the rollout by a tenth, a move counting twice for its replay); a process that receives an environment mid-episode
+  // rebuilds the episode from its reset seed and actions. Environment 0 stays on the
+  // learner. Which process steps what never changes the run. Without make_env the
+  // assignment stays the initial blocks.
+  std::function<std::unique_ptr<TrainEnv>()> make_env;
+  // (seconds of each environment's last segment, its current process, process count) ->
+  // the process of each environment for the next rollout. For tests and experiments.
+  std::function<std::vector<int>(const std::vector<double>&, const std::vector<int>&, int)> plan;
+  // The learner adds each update's wall-clock parts here when set: rollout (the slowest
+  // process's), communication (gathering beyond waiting for that slowest one, and the
+  // broadcast) and learning (the update itself).
+  struct Times {
+    double rollout = 0, communication = 0, learning = 0;
+    int64_t updates = 0, moves = 0;  // moves: environments handed to another process
+  };
+  Times* times = nullptr;
+};
+
+// RolloutShards' default plan (seconds of each environment's last segment, its process,
+// the process count -> the next assignment); public for the speed model in bench/.
+std::vector<int> shed_load(const std::vector<double>& seconds, const std::vector<int>& owner, int processes);
+
 class ActorCritic final : public Agent {
  public:
   ActorCritic(int observation_size, int action_count, ActorCriticOptions o);
@@ -59,6 +103,14 @@ class ActorCritic final : public Agent {
   // algorithm.
   void train(const std::vector<TrainEnv*>& envs, int64_t steps, const ProgressFn& progress = {}) override;
   void set_threads(int threads) override { threads_ = threads; }
+  // Actor-learner training over processes: every process steps its share of the `total`
+  // environments (with set_threads() threads) and sends its rollout rows, returns and RNG
+  // streams to the learner, which updates and broadcasts the weights. The rollouts are
+  // assembled in environment order, so the learner ends byte for byte where train() with
+  // `total` environments in one process ends, whatever the number of processes. Only the
+  // learner calls `progress` (and so writes checkpoints); its save() is the run's policy.
+  void train_shards(const std::vector<TrainEnv*>& mine, const RolloutShards& shards, int64_t steps,
+                    const ProgressFn& progress = {});
   std::vector<double> action_scores(const std::vector<double>& observation) override { return probabilities(observation); }
   std::vector<double> probabilities(const std::vector<double>& observation);
   int observation_size() const override { return policy_.input_size(); }
@@ -78,12 +130,25 @@ class ActorCritic final : public Agent {
     std::vector<double> obs;
     double episode_return = 0;
     bool need_reset = true;
+    // The episode in progress as its reset seed and actions, so another process can rebuild
+    // it exactly (train_shards moves environments between processes). Not saved: a resumed
+    // run starts fresh episodes.
+    uint64_t episode_seed = 0;
+    std::vector<int> episode_actions;
   };
   struct Segment {
     double return_sum = 0;
     int episodes = 0;
+    double seconds = 0;  // train_shards: the wall-clock time it took, for balancing
   };
   void set_workers(int k);
+  void check_envs(const std::vector<TrainEnv*>& envs, int total) const;
+  void encode_env(WireWriter& w, const Rollout& r, const std::vector<Segment>& segs, int env) const;
+  int decode_env(WireReader& in, Rollout& r, std::vector<Segment>& segs);  // the environment
+  static void encode_worker(WireWriter& w, const Worker& wk);
+  static void decode_worker(WireReader& in, Worker& wk);
+  void size_rollout(Rollout& r) const;
+  TrainProgress account(const std::vector<Segment>& segs);
   void collect(const std::vector<TrainEnv*>& envs, Rollout& r, TrainProgress& p);
   Segment collect_segment(TrainEnv& env, Worker& w, Rollout& r, int begin, int end) const;
   void update(const Rollout& r);

@@ -16,6 +16,7 @@
 #include "rl/action_names.h"
 #include "rl/parallel.h"
 #include "rl/random.h"
+#include "rl/wire.h"
 
 namespace hlsgym::rl {
 namespace {
@@ -90,11 +91,21 @@ std::vector<Transition> Dataset::transitions() const {
   return out;
 }
 
-Dataset collect(const std::vector<std::pair<std::string, ir::Module>>& graphs, const EnvOptions& env_options,
-                const CollectOptions& o, const std::function<Behavior()>& make_behavior) {
-  if (graphs.empty()) throw Error("collect: no graphs");
+namespace {
+void check_collect_options(const CollectOptions& o) {
   if (o.episodes_per_graph <= 0) throw Error("collect: episodes per graph must be positive");
   if (!(o.epsilon >= 0 && o.epsilon <= 1)) throw Error("collect: epsilon must be in [0, 1]");
+}
+}  // namespace
+
+std::vector<DatasetRow> collect_graph_rows(Env& env, const std::vector<std::pair<std::string, ir::Module>>& graphs,
+                                           size_t index, const CollectOptions& o, const Behavior& behavior) {
+  check_collect_options(o);
+  return collect_graph(env, graphs.at(index).first, graphs.at(index).second, index, o, behavior);
+}
+
+Dataset assemble_dataset(const EnvOptions& env_options, const CollectOptions& o,
+                         std::vector<std::vector<DatasetRow>> per_graph) {
   Dataset d;
   d.info.observation = env_options.observation;
   d.info.reward = env_options.reward;
@@ -105,7 +116,16 @@ Dataset collect(const std::vector<std::pair<std::string, ir::Module>>& graphs, c
   d.info.seed = o.seed;
   d.info.behavior = o.behavior_name;
   d.info.actions = action_names();
+  for (auto& rows : per_graph)
+    for (auto& r : rows) d.rows.push_back(std::move(r));
+  d.info.observation_size = d.rows.empty() ? 0 : static_cast<int>(d.rows[0].t.observation.size());
+  return d;
+}
 
+Dataset collect(const std::vector<std::pair<std::string, ir::Module>>& graphs, const EnvOptions& env_options,
+                const CollectOptions& o, const std::function<Behavior()>& make_behavior) {
+  if (graphs.empty()) throw Error("collect: no graphs");
+  check_collect_options(o);
   std::vector<std::vector<DatasetRow>> per_graph(graphs.size());
   // One environment (its own state cache) and one behavior (policies keep scratch) per
   // thread, made on the thread's first graph.
@@ -121,10 +141,29 @@ Dataset collect(const std::vector<std::pair<std::string, ir::Module>>& graphs, c
     const auto i = static_cast<size_t>(g);
     per_graph[i] = collect_graph(*env, graphs[i].first, graphs[i].second, i, o, behaviors[static_cast<size_t>(t)]);
   });
-  for (auto& rows : per_graph)
-    for (auto& r : rows) d.rows.push_back(std::move(r));
-  d.info.observation_size = d.rows.empty() ? 0 : static_cast<int>(d.rows[0].t.observation.size());
-  return d;
+  return assemble_dataset(env_options, o, std::move(per_graph));
+}
+
+std::string encode_rows(const std::vector<DatasetRow>& rows) {
+  WireWriter w;
+  w.pod<uint64_t>(rows.size());
+  for (const DatasetRow& r : rows) {
+    w.str(r.graph), w.pod<int32_t>(r.episode), w.pod<int32_t>(r.step);
+    w.doubles(r.t.observation), w.pod<int32_t>(r.t.action), w.pod(r.t.reward), w.doubles(r.t.next_observation);
+    w.pod<uint8_t>(r.t.done);
+  }
+  return w.take();
+}
+
+std::vector<DatasetRow> decode_rows(const std::string& bytes) {
+  WireReader r(bytes);
+  std::vector<DatasetRow> rows(static_cast<size_t>(r.pod<uint64_t>()));
+  for (DatasetRow& row : rows) {
+    row.graph = r.str(), row.episode = r.pod<int32_t>(), row.step = r.pod<int32_t>();
+    row.t.observation = r.doubles(), row.t.action = r.pod<int32_t>(), row.t.reward = r.pod<double>();
+    row.t.next_observation = r.doubles(), row.t.done = r.pod<uint8_t>() != 0;
+  }
+  return rows;
 }
 
 void save_dataset(const Dataset& d, const std::string& path) {

@@ -62,6 +62,15 @@ struct CollectOptions {
 Dataset collect(const std::vector<std::pair<std::string, ir::Module>>& graphs, const EnvOptions& env,
                 const CollectOptions& o, const std::function<Behavior()>& make_behavior = {});
 
+// collect() in pieces, for callers that spread the graphs over processes (dist/): the rows of
+// graph `index` of the set (its episodes' RNG streams depend on the index, not on who runs
+// it), and the dataset from every graph's rows in graph order (the one collect() returns).
+std::vector<DatasetRow> collect_graph_rows(Env& env, const std::vector<std::pair<std::string, ir::Module>>& graphs,
+                                           size_t index, const CollectOptions& o, const Behavior& behavior = {});
+Dataset assemble_dataset(const EnvOptions& env, const CollectOptions& o, std::vector<std::vector<DatasetRow>> per_graph);
+std::string encode_rows(const std::vector<DatasetRow>& rows);       // rl/wire.h bytes
+std::vector<DatasetRow> decode_rows(const std::string& bytes);      // throws hlsgym::Error
+
 void save_dataset(const Dataset& d, const std::string& path);  // atomic (temp file + rename)
 Dataset load_dataset(const std::string& path);                // throws hlsgym::Error naming file:line
 

@@ -59,6 +59,19 @@ struct EvalReport {
 EvalReport evaluate_policy(const std::vector<std::pair<std::string, ir::Module>>& graphs, const EnvOptions& env,
                            const OrderPolicy& policy, const EvalOptions& o = {});
 
+// evaluate_policy in two halves, for callers that spread the graphs over processes (dist/):
+// one graph's row with its counters, and the report from the rows in graph order (the same
+// report evaluate_policy gives).
+struct GraphEvalPart {
+  GraphEval row;
+  int64_t uncostable_states = 0, refused_steps = 0;
+};
+GraphEvalPart evaluate_graph(const std::string& id, const ir::Module& graph, const EnvOptions& env,
+                             const OrderPolicy& policy, const EvalOptions& o = {});
+EvalReport summarize_evaluation(const std::string& policy, const std::string& reward, std::vector<GraphEvalPart> rows);
+std::string encode_graph_eval(const GraphEvalPart& p);       // rl/wire.h bytes
+GraphEvalPart decode_graph_eval(const std::string& bytes);   // throws hlsgym::Error
+
 // Built-in search policies ("greedy", "beam", "random", "default"), usable before a
 // learned policy exists and as reference rows.
 OrderPolicy search_policy(const std::string& name, const EnvOptions& env, int max_len = 30, int64_t budget_steps = 2000);

@@ -21,6 +21,7 @@ std::unique_ptr<GraphTrainEnv> GraphTrainEnv::worker_copy() const {
 
 std::vector<double> GraphTrainEnv::reset(uint64_t seed) {
   const auto& [id, g] = (*graphs_)[seed % graphs_->size()];
+  graph_ = id;
   return env_.reset(g, id, seed);
 }
 

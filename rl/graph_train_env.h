@@ -23,6 +23,7 @@ class GraphTrainEnv final : public TrainEnv {
   // initial graph's size (log-scaled), so the critic can tell a large graph from a small one.
   std::vector<double> critic_features() const override;
   static constexpr int kCriticFeatures = 6;
+  std::string position() const override { return "graph " + graph_; }
 
   // Another environment over the same graphs for another rollout worker's thread
   // (`train --workers`). It shares this one's graphs and its thread-safe state caches (the
@@ -38,6 +39,7 @@ class GraphTrainEnv final : public TrainEnv {
   std::shared_ptr<const std::vector<std::pair<std::string, ir::Module>>> graphs_;
   Env env_;
   int observation_size_ = 0;
+  std::string graph_;  // the episode's graph
 };
 
 }  // namespace hlsgym::rl

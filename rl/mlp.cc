@@ -7,6 +7,7 @@
 #include <random>
 
 #include "ir/error.h"
+#include "rl/wire.h"
 
 namespace hlsgym::rl {
 
@@ -127,6 +128,24 @@ Mlp Mlp::load(std::istream& in) {
     read(in, m.w_[l]), read(in, m.b_[l]), read(in, m.mw_[l]), read(in, m.vw_[l]), read(in, m.mb_[l]), read(in, m.vb_[l]);
   }
   return m;
+}
+
+std::string Mlp::weight_bytes() const {
+  WireWriter out;
+  for (size_t l = 0; l < w_.size(); ++l) out.pods(w_[l].data(), static_cast<size_t>(w_[l].size())), out.pods(b_[l].data(), static_cast<size_t>(b_[l].size()));
+  return out.take();
+}
+
+void Mlp::set_weight_bytes(const std::string& bytes) {
+  WireReader in(bytes);
+  for (size_t l = 0; l < w_.size(); ++l) {
+    const std::vector<double> w = in.pods<double>(), b = in.pods<double>();
+    if (w.size() != static_cast<size_t>(w_[l].size()) || b.size() != static_cast<size_t>(b_[l].size()))
+      throw Error("network weights from another process do not match this network's sizes");
+    std::copy(w.begin(), w.end(), w_[l].data());
+    std::copy(b.begin(), b.end(), b_[l].data());
+  }
+  if (!in.done()) throw Error("network weights from another process do not match this network's sizes");
 }
 
 bool Mlp::operator==(const Mlp& o) const {

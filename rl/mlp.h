@@ -5,6 +5,7 @@
 #include <Eigen/Dense>
 #include <cstdint>
 #include <iosfwd>
+#include <string>
 #include <vector>
 
 namespace hlsgym::rl {
@@ -36,6 +37,11 @@ class Mlp {
   int output_size() const { return sizes_.back(); }
   const std::vector<int>& sizes() const { return sizes_; }
   int64_t parameter_count() const;
+
+  // The weights and biases alone (no gradients, no Adam moments) as raw bytes, for sending
+  // a learner's network to processes that only run it forward (rl::RolloutShards).
+  std::string weight_bytes() const;
+  void set_weight_bytes(const std::string& bytes);  // same sizes; throws hlsgym::Error
 
   // Text form: sizes, Adam step, then every weight, bias and Adam moment at full precision.
   void save(std::ostream& out) const;

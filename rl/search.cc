@@ -1,5 +1,7 @@
 #include "rl/search.h"
 
+#include "rl/wire.h"
+
 #include <algorithm>
 #include <chrono>
 #include <map>
@@ -264,6 +266,44 @@ SearchResult search(const ir::Module& design, const std::string& design_id, cons
   Env replay = base.fork();
   for (int a : best.actions) replay.step(a);
   r.instructions = replay.metrics().instructions();
+  return r;
+}
+
+SearchOptions restart_options(const SearchOptions& o, int k) {
+  SearchOptions r = o;
+  r.seed = o.seed + static_cast<uint64_t>(k);
+  return r;
+}
+
+SearchResult best_restart(const std::vector<SearchResult>& restarts, int* best) {
+  if (restarts.empty()) throw Error("search: no restarts");
+  size_t b = 0;
+  for (size_t k = 1; k < restarts.size(); ++k)
+    if (restarts[k].cost < restarts[b].cost) b = k;
+  SearchResult r = restarts[b];
+  r.evaluations = r.states = r.refused = 0;
+  r.seconds = 0;
+  for (const SearchResult& x : restarts)
+    r.evaluations += x.evaluations, r.states += x.states, r.refused += x.refused, r.seconds += x.seconds;
+  if (best) *best = static_cast<int>(b);
+  return r;
+}
+
+std::string encode_search_result(const SearchResult& r) {
+  WireWriter w;
+  w.strs(r.order), w.pod(r.cost), w.pod(r.initial_cost), w.opt(r.default_cost), w.str(r.default_uncostable);
+  w.pod(r.instructions), w.pod(r.evaluations), w.pod(r.states), w.pod(r.seconds);
+  w.pod<uint8_t>(r.optimal), w.pod<uint8_t>(r.budget_exhausted), w.pod(r.refused);
+  return w.take();
+}
+
+SearchResult decode_search_result(const std::string& bytes) {
+  WireReader in(bytes);
+  SearchResult r;
+  r.order = in.strs(), r.cost = in.pod<double>(), r.initial_cost = in.pod<double>(), r.default_cost = in.opt();
+  r.default_uncostable = in.str(), r.instructions = in.pod<double>(), r.evaluations = in.pod<int64_t>();
+  r.states = in.pod<int64_t>(), r.seconds = in.pod<double>();
+  r.optimal = in.pod<uint8_t>() != 0, r.budget_exhausted = in.pod<uint8_t>() != 0, r.refused = in.pod<int64_t>();
   return r;
 }
 

@@ -59,4 +59,13 @@ struct SearchResult {
 SearchResult search(const ir::Module& design, const std::string& design_id, const EnvOptions& env,
                     const SearchOptions& o);
 
+// Restarts: restart k is the same search with seed o.seed + k (restart 0 is the plain
+// search), so restarts can run anywhere (threads, MPI ranks) and give the same result.
+SearchOptions restart_options(const SearchOptions& o, int k);
+// The best restart: the lowest cost, the earliest restart on ties; its evaluations,
+// states, refused steps and seconds are summed over all restarts. `best` receives its index.
+SearchResult best_restart(const std::vector<SearchResult>& restarts, int* best = nullptr);
+std::string encode_search_result(const SearchResult& r);       // rl/wire.h bytes
+SearchResult decode_search_result(const std::string& bytes);   // throws hlsgym::Error
+
 }  // namespace hlsgym::rl

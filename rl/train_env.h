@@ -3,6 +3,7 @@
 // with known optimal returns.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace hlsgym::rl {
@@ -22,6 +23,9 @@ class TrainEnv {
   // Extra inputs for a critic only (the paper's value function that also sees the cost
   // features), describing the current state; the same length every call.
   virtual std::vector<double> critic_features() const { return {}; }
+  // What the episode in progress is on (a graph's name), for the message that ends a job
+  // when a process stepping this environment fails; empty when there is nothing to say.
+  virtual std::string position() const { return {}; }
 };
 
 }  // namespace hlsgym::rl

@@ -7,6 +7,7 @@ packages=(
   libeigen3-dev libyaml-cpp-dev libfmt-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   verilator yosys
+  libopenmpi-dev openmpi-bin
 )
 missing=()
 for p in "${packages[@]}"; do
