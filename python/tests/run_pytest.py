@@ -3,6 +3,10 @@ failure naming the Debian package that provides it, never a skip."""
 import sys
 
 REQUIRED = [("pytest", "python3-pytest"), ("numpy", "python3-numpy")]
+args = sys.argv[1:]
+if "--torch" in args:  # the examples: PyTorch and matplotlib too
+    args.remove("--torch")
+    REQUIRED += [("torch", "python3-torch"), ("matplotlib", "python3-matplotlib")]
 for module, package in REQUIRED:
     try:
         __import__(module)
@@ -13,4 +17,4 @@ for module, package in REQUIRED:
 import pytest  # noqa: E402
 
 # -p no:cacheprovider: tests run from the source tree, which must stay clean.
-sys.exit(pytest.main(["-q", "-p", "no:cacheprovider", "-rs", *sys.argv[1:]]))
+sys.exit(pytest.main(["-q", "-p", "no:cacheprovider", "-rs", *args]))
