@@ -90,10 +90,12 @@ def test_train_writes_a_policy_the_cli_reads(hlsgym, cli, designs, tmp_path):
     assert got["after"]["instructions"] == want["after"]["instructions"]
 
 
-def test_rtl_emits_the_cli_files(hlsgym, cli, designs, tmp_path):
-    want = cli("rtl", designs / "dot_product.yaml", "-o", tmp_path / "cli", "--json")
-    got = hlsgym.rtl(designs / "dot_product.yaml", str(tmp_path / "py"))
-    assert got["estimated_cycles"] == want["estimated_cycles"] and got["lines"] == want["lines"]
+def test_rtl_emits_and_simulates_as_the_cli(hlsgym, cli, designs, tmp_path):
+    want = cli("rtl", designs / "dot_product.yaml", "-o", tmp_path / "cli", "--sim", "--vectors", "4", "--json")
+    got = hlsgym.rtl(designs / "dot_product.yaml", str(tmp_path / "py"), sim=True, vectors=4)
+    for key in ("estimated_cycles", "lines", "vectors", "mismatches", "measured_cycles", "timeouts"):
+        assert got[key] == want[key], key
+    assert got["passed"] and got["measured_cycles"] == got["estimated_cycles"]
     assert open(got["verilog"]).read() == open(want["verilog"]).read()
 
 
