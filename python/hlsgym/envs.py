@@ -5,6 +5,8 @@ Gymnasium's attributes. ``step`` and ``reset`` are the C++ methods themselves (n
 frame in between): a Python wrapper method would cost more than the 3 us the whole
 binding may add to a step.
 """
+import copy
+
 import numpy as np
 
 from . import _core
@@ -96,10 +98,13 @@ class PassOrderEnv(_core.Env, _EnvBase):
 
     def fork(self):
         """An independent copy in the same state; stepping one never changes the other."""
-        copy = PassOrderEnv.__new__(PassOrderEnv)
-        _core.Env.__init__(copy, self)
-        copy.__dict__.update(self.__dict__)
-        return copy
+        twin = PassOrderEnv.__new__(PassOrderEnv)
+        _core.Env.__init__(twin, self)
+        twin.__dict__.update(self.__dict__)
+        # Spaces carry a random generator: a fork samples on its own.
+        twin.action_space = copy.deepcopy(self.action_space)
+        twin.observation_space = copy.deepcopy(self.observation_space)
+        return twin
 
     @property
     def action_names(self):
