@@ -119,7 +119,7 @@ class Lowerer {
     k.dram = t_.is_fpga() && k.footprint > on_chip_cap;
     (k.dram ? dram : onchip) += k.bytes_out;
     for (InstrId o : m_.operands(i)) {
-      const int64_t b = m_.shape(o).byte_size();
+      const int64_t b = stored_bytes(o);
       k.bytes_in += b;
       const uint32_t producer = value_task_[o];
       const bool in_dram = t_.is_fpga() && (b > on_chip_cap || (producer != kNoTask && g_.tasks[producer].dram));
@@ -134,6 +134,13 @@ class Lowerer {
     const double pj = (k.bytes_in + k.bytes_out) / 8.0 * level.pj_per_64bit;
     (&level == &t_.dram() ? k.dram_pj : k.onchip_pj) = pj;
     return &level == &t_.dram() ? k.bytes_in + k.bytes_out : 0;
+  }
+
+  // The bytes a reader of `v` reads: a chained convert's source (chaining.h).
+  int64_t stored_bytes(InstrId v) const {
+    const uint32_t task = value_task_[v];
+    const bool chained = task != kNoTask && g_.tasks[task].alias && m_.opcode(v) == Opcode::kConvert;
+    return m_.shape(chained ? m_.operand(v, 0) : v).byte_size();
   }
 
   const MemoryLevel& cpu_level(int64_t working_set) const {

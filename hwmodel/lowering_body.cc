@@ -3,6 +3,7 @@
 // its critical path and one application costs the sum of its ops' energies.
 #include <algorithm>
 
+#include "hwmodel/chaining.h"
 #include "hwmodel/lowering_internal.h"
 
 namespace hlsgym::hwmodel::lowering_detail {
@@ -77,7 +78,8 @@ BodyInfo WorkModel::analyze(ir::CompId c) {
     int d = 0;
     for (InstrId o : m_.operands(i)) d = std::max(d, depth_of(o));
     const Opcode op = m_.opcode(i);
-    if (!index_mapping(op)) {
+    const bool wiring = t_.is_fpga() && wiring_convert(m_, i);  // truncation or extension (chaining.h)
+    if (!index_mapping(op) && !wiring) {
       const ir::ElementType type = deciding_type(m_, i);
       const auto unit = ir::info(op).elementwise ? elementwise_unit(op, type) : std::nullopt;
       if (!unit) {
@@ -88,7 +90,10 @@ BodyInfo WorkModel::analyze(ir::CompId c) {
       d += lat;
       ++b.ops;
       b.energy_pj += op_energy_pj(t_, *unit, type);
-      b.lane_area += lane_area(t_, *unit, type);
+      Area a = lane_area(t_, *unit, type);
+      if (*unit == UnitClass::kIntMul && op == Opcode::kMultiply && t_.is_fpga())
+        a.dsp = multiply_dsp_slices(i, true);
+      b.lane_area += a;
       b.cpu_cycles_per_vector += t_.unit(*unit).cycles_per_vector;
       if (lat > best_latency) best_latency = lat, b.unit = *unit, b.type = type;
     }

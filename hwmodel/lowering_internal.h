@@ -66,6 +66,8 @@ class WorkModel {
   const BodyInfo& body(ir::CompId c);
   // A memory move of `elements` elements of the op's output type.
   Work move(ir::InstrId i, int64_t elements);
+  // DSP slices of an integer multiply's lane, its operands as the multiplier sees them.
+  int multiply_dsp_slices(ir::InstrId i, bool in_fused_body) const;
 
  private:
   std::optional<Work> classify_structured(ir::InstrId i);

@@ -1,6 +1,7 @@
 // Instruction -> Work: which form of task an op becomes and on which unit (lowering.h).
 #include <algorithm>
 
+#include "hwmodel/chaining.h"
 #include "hwmodel/lowering_internal.h"
 
 namespace hlsgym::hwmodel::lowering_detail {
@@ -110,6 +111,12 @@ Work WorkModel::classify(InstrId i) {
     case Opcode::kCall: w.form = Form::kCall; return w;
     case Opcode::kWhile: w.form = Form::kWhile; return w;
     case Opcode::kConditional: w.form = Form::kConditional; return w;
+    case Opcode::kConvert:
+      if (t_.is_fpga() && chained_convert(m_, i)) {  // wiring inside its readers (chaining.h)
+        w.alias = true;
+        return w;
+      }
+      break;
     default: break;
   }
   if (auto structured = classify_structured(i)) return *structured;
@@ -203,7 +210,14 @@ Work WorkModel::elementwise(InstrId i, UnitClass c, ElementType type) {
   w.lane_area = cost.lane_area;
   w.cpu_cycles_per_vector = t_.unit(c).cycles_per_vector;
   w.ports = static_cast<int>(std::min<size_t>(3, m_.operands(i).size()));
+  if (c == UnitClass::kIntMul && m_.opcode(i) == Opcode::kMultiply && t_.is_fpga())
+    w.lane_area.dsp = multiply_dsp_slices(i, false);
   return w;
+}
+
+int WorkModel::multiply_dsp_slices(InstrId i, bool in_fused_body) const {
+  return mac_dsp_slices(t_, multiplier_operand_type(m_, m_.operand(i, 0), in_fused_body),
+                        multiplier_operand_type(m_, m_.operand(i, 1), in_fused_body), array_type(m_.shape(i)));
 }
 
 Work WorkModel::move(InstrId i, int64_t elements) {
@@ -228,6 +242,9 @@ Work WorkModel::contraction(InstrId i, int64_t outputs, int64_t terms) {
   w.mul_depth = t_.unit(mac_multiplier(mac)).latency;
   w.depth = t_.unit(mac_adder(mac)).latency;
   w.ports = 2;
+  if (mac == UnitClass::kIntMac && t_.is_fpga() && m_.operands(i).size() >= 2)
+    w.lane_area.dsp = mac_dsp_slices(t_, stored_type(m_, m_.operand(i, 0)), stored_type(m_, m_.operand(i, 1)),
+                                     array_type(m_.shape(i)));
   return w;
 }
 

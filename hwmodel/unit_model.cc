@@ -49,20 +49,35 @@ std::vector<int> slice_offsets(int bits, int full, int partial) {
 
 }  // namespace
 
-// An unsigned a x b product kept to `out` bits on signed a_bits x b_bits DSP slices, cut
-// as synthesis cuts it (Yosys mul2dsp, measured by scripts/calibrate_dsp.sh): the wider
-// operand in slices of b_bits - 1 while more than a_bits - 1 bits remain, the other in
-// slices of b_bits - 1; one slice per pair of slices whose partial product lands below
-// `out` (a truncated product drops the rest); products narrower than 9 bits use LUTs.
-int dsp_slices(const Target& t, int a, int b, int out) {
+// An a x b product kept to `out` bits on signed a_bits x b_bits DSP slices, cut as
+// synthesis cuts it (Yosys mul2dsp, measured by scripts/calibrate_dsp.sh): the wider
+// operand in slices of b_bits - 1 while more than a_bits - 1 bits remain (a_bits for a
+// signed product, whose top slice keeps the sign), the other in slices of b_bits - 1
+// while more than b_bits - 1 (signed: b_bits) remain; one slice per pair of slices whose
+// partial product lands below `out` (a truncated product drops the rest); products
+// narrower than 9 bits use LUTs.
+int dsp_slices(const Target& t, int a, int b, int out, bool is_signed) {
   if (out < 9 || a < 2 || b < 2) return 0;
   if (b > a) std::swap(a, b);
-  const int partial = t.dsp_b_bits - 1;
-  const auto oa = slice_offsets(a, t.dsp_a_bits - 1, partial), ob = slice_offsets(b, t.dsp_b_bits - 1, partial);
+  const int partial = t.dsp_b_bits - 1, sign = is_signed ? 1 : 0;
+  const auto oa = slice_offsets(a, t.dsp_a_bits - 1 + sign, partial);
+  const auto ob = slice_offsets(b, t.dsp_b_bits - 1 + sign, partial);
   int n = 0;
   for (int x : oa)
     for (int y : ob) n += x + y < out;
   return n;
+}
+
+int mac_operand_bits(ElementType operand, int out) {
+  return std::min(datapath_bits(operand), out) + (ir::is_unsigned_integral(operand) ? 1 : 0);
+}
+
+int mac_multiplier_bits(int widest_operand_bits, int out) { return std::min(widest_operand_bits, out); }
+
+int mac_dsp_slices(const Target& t, ElementType a, ElementType b, ElementType out) {
+  const int o = datapath_bits(out);
+  const int w = mac_multiplier_bits(std::max(mac_operand_bits(a, o), mac_operand_bits(b, o)), o);
+  return w < o ? dsp_slices(t, w, w, o, true) : dsp_slices(t, o, o, o);
 }
 
 namespace {

@@ -25,8 +25,19 @@ int datapath_bits(ir::ElementType t);
 // Mantissa bits including the hidden bit (0 for non-floats).
 int mantissa_bits(ir::ElementType t);
 
-// DSP slices of an unsigned a x b product kept to `out` bits (unit_model.cc).
-int dsp_slices(const Target& t, int a, int b, int out);
+// DSP slices of an a x b product kept to `out` bits (unit_model.cc), unsigned or signed.
+int dsp_slices(const Target& t, int a, int b, int out, bool is_signed = false);
+
+// The integer multiplier of a MAC lane whose products keep `out` bits, as rtl builds it:
+// operands are read at their stored width (a chained widening convert is not a pass over
+// memory, chaining.h), so when every operand is narrower than the product they are
+// multiplied signed at the widest operand's width, an unsigned one with a zero bit on
+// top (an s16 x s16 -> s32 product is one DSP48E1, not three); otherwise both are taken
+// at `out` bits, unsigned, as before. Only the low `out` bits of a product are used, so
+// both are exact.
+int mac_operand_bits(ir::ElementType operand, int out);  // min(width, out) + (unsigned ? 1 : 0)
+int mac_multiplier_bits(int widest_operand_bits, int out);  // == out: the unsigned form
+int mac_dsp_slices(const Target& t, ir::ElementType a, ir::ElementType b, ir::ElementType out);
 
 // Pipeline depth in cycles on an FPGA (a MAC: multiplier + adder).
 int unit_depth(const Target& t, UnitClass c);

@@ -22,9 +22,18 @@ int storage_width(ElementType t) { return ir::byte_width(t) * 8; }
 namespace plan_detail {
 
 int PlanContext::buffer_of(InstrId value) const {
+  if (chained[value]) refuse(value, "internal: a chained convert has no buffer of its own");
   const Loc& l = loc[value];
   if (l.tuple || l.buffer < 0) refuse(value, "its value is a tuple or has no storage where an array is needed");
   return l.buffer;
+}
+
+int PlanContext::stored_buffer_of(InstrId value) const {
+  return buffer_of(chained[value] ? m.operand(value, 0) : value);
+}
+
+ElementType PlanContext::stored_type(InstrId value) const {
+  return m.shape(chained[value] ? m.operand(value, 0) : value).element_type();
 }
 
 int PlanContext::rom_of(InstrId i) const {
@@ -175,6 +184,10 @@ class Planner {
     const Opcode op = m_.opcode(i);
     if (op == Opcode::kParameter || op == Opcode::kConstant) return place_input(t, i);
     if (is_alias(op)) return place_alias(i);
+    if (op == Opcode::kConvert && k.alias) {  // chained into its readers (hwmodel/chaining.h)
+      c_.chained[i] = 1;
+      return;
+    }
     if (k.unit == hwmodel::kNoUnit || d_.binding.unit_of_task[t] == hwmodel::kNoInstance)
       c_.refuse(i, "the RTL emitter does not support this op (it has no unit in the hardware model: control flow, "
                    "or an op outside the supported set)");

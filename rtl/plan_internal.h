@@ -22,15 +22,22 @@ struct Loc {
 class PlanContext {
  public:
   PlanContext(const ir::Module& m, const hwmodel::Target& t, Plan& plan)
-      : m(m), t(t), plan(plan), loc(m.instruction_slots()) {}
+      : m(m), t(t), plan(plan), loc(m.instruction_slots()), chained(m.instruction_slots(), 0) {}
   const ir::Module& m;
   const hwmodel::Target& t;
   Plan& plan;
   std::vector<Loc> loc;  // by instruction
+  // By instruction: a convert the hardware model chains into its readers (an alias task,
+  // hwmodel/chaining.h): it has no buffer; readers compute it from its operand.
+  std::vector<uint8_t> chained;
   mutable std::map<ir::InstrId, int> roms;  // constants inside fused bodies -> their ROM buffer
 
   // The buffer an array operand lives in (throws for tuples and unplaced values).
   int buffer_of(ir::InstrId value) const;
+  // What a multiplier operand reads for `value`: its buffer at the element type stored
+  // there (a chained convert's source; the multiplier extends it).
+  int stored_buffer_of(ir::InstrId value) const;
+  ir::ElementType stored_type(ir::InstrId value) const;
   // The ROM buffer holding constant `i` (made on first use).
   int rom_of(ir::InstrId i) const;
   // A user-facing refusal naming the op, its name and its design line.

@@ -216,8 +216,9 @@ void plan_dot(const PlanContext& c, TaskPlan& tp) {
   for (int64_t x : lfree) li[x] = k.out[q++];
   for (int64_t x : rfree) ri[x] = k.out[q++];
   for (size_t j = 0; j < csizes.size(); ++j) li[d.lhs_contracting[j]] = ri[d.rhs_contracting[j]] = k.term[j];
-  finish_mac(c, tp, one_alt_leaf(ls.element_type(), read(c.buffer_of(m.operand(i, 0)), tp.ix.ravel(li, ls.dims()))),
-             one_alt_leaf(rs.element_type(), read(c.buffer_of(m.operand(i, 1)), tp.ix.ravel(ri, rs.dims()))));
+  const InstrId lhs = m.operand(i, 0), rhs = m.operand(i, 1);
+  finish_mac(c, tp, one_alt_leaf(c.stored_type(lhs), read(c.stored_buffer_of(lhs), tp.ix.ravel(li, ls.dims()))),
+             one_alt_leaf(c.stored_type(rhs), read(c.stored_buffer_of(rhs), tp.ix.ravel(ri, rs.dims()))));
 }
 
 void plan_convolution(const PlanContext& c, TaskPlan& tp) {
@@ -251,8 +252,9 @@ void plan_convolution(const PlanContext& c, TaskPlan& tp) {
   }
   tp.has_skips = !g.always();
   const int zero = ix.constant(0);
-  finish_mac(c, tp, one_alt_leaf(ins.element_type(), read(c.buffer_of(m.operand(i, 0)), g.never ? zero : ix.ravel(ii, ins.dims()), g)),
-             one_alt_leaf(ks.element_type(), read(c.buffer_of(m.operand(i, 1)), g.never ? zero : ix.ravel(ki, ks.dims()), g)));
+  const InstrId input = m.operand(i, 0), kernel = m.operand(i, 1);
+  finish_mac(c, tp, one_alt_leaf(c.stored_type(input), read(c.stored_buffer_of(input), g.never ? zero : ix.ravel(ii, ins.dims()), g)),
+             one_alt_leaf(c.stored_type(kernel), read(c.stored_buffer_of(kernel), g.never ? zero : ix.ravel(ki, ks.dims()), g)));
 }
 
 // More lanes than outputs: each output's terms in `split` chunks joined by a tree. The

@@ -6,6 +6,7 @@
 // of ?: turns a signed division into an unsigned one), so every signed operation keeps
 // all branches of its ?: signed, and results land in unsigned variables of the exact
 // width.
+#include "hwmodel/unit_model.h"
 #include "rtl/verilog_internal.h"
 
 namespace hlsgym::rtl::verilog_detail {
@@ -84,6 +85,25 @@ std::string convert(Emitter& e, const Node& src, const Node& dst, const std::str
   return e.narrow(a, wf, is_signed(src.type), wt);
 }
 
+// Both factors are widening integer converts computed inline (hwmodel/chaining.h): their
+// values are sign/zero extensions, so a signed product of the extended values is exact
+// and synthesis takes the copies back (s16 x s16 -> s32 on one DSP48E1).
+bool narrow_product(const Expr& x, const Node& mul) {
+  if (!ir::is_integral(mul.type) || mul.type == ElementType::kPred || mul.args.size() != 2) return false;
+  const int w = datapath_width(mul.type);
+  int widest = 0;
+  for (int arg : mul.args) {
+    const Node& n = x.nodes[arg];
+    ElementType seen = n.type;
+    if (n.kind == Node::kOp && n.op == Opcode::kConvert && n.args.size() == 1) {
+      const ElementType src = x.nodes[n.args[0]].type;
+      if (ir::is_integral(src) && src != ElementType::kPred && datapath_width(src) < w) seen = src;
+    }
+    widest = std::max(widest, hwmodel::mac_operand_bits(seen, w));
+  }
+  return hwmodel::mac_multiplier_bits(widest, w) < w;
+}
+
 }  // namespace
 
 std::string op_statement(Emitter& e, const Expr& x, int n, const std::string& dst, const std::vector<std::string>& args) {
@@ -96,7 +116,10 @@ std::string op_statement(Emitter& e, const Expr& x, int n, const std::string& ds
   switch (node.op) {
     case Opcode::kAdd: rhs = a(0) + " + " + a(1); ++e.inv.adders; break;
     case Opcode::kSubtract: rhs = a(0) + " - " + a(1); ++e.inv.adders; break;
-    case Opcode::kMultiply: rhs = a(0) + " * " + a(1); ++e.inv.multipliers; break;
+    case Opcode::kMultiply:
+      rhs = narrow_product(x, node) ? fmt::format("$signed({}) * $signed({})", a(0), a(1)) : a(0) + " * " + a(1);
+      ++e.inv.multipliers;
+      break;
     case Opcode::kDivide: rhs = divide(sgn, w, a(0), a(1), false); ++e.inv.dividers; break;
     case Opcode::kRemainder: rhs = divide(sgn, w, a(0), a(1), true); ++e.inv.dividers; break;
     case Opcode::kMaximum: rhs = pick(sgn, a(0), ">", a(1)); break;

@@ -22,6 +22,7 @@
 #include <set>
 
 #include "hwmodel/timing.h"
+#include "hwmodel/unit_model.h"
 #include "rtl/verilog_internal.h"
 
 namespace hlsgym::rtl::verilog_detail {
@@ -52,6 +53,13 @@ class UnitEmitter {
         if (on_lane(task(t), q)) w = std::max(w, datapath_width(task(t).out_type)), d = std::max(d, task(t).depth);
       lane_width_.push_back(w);
       lane_depth_.push_back(d);  // and as deep as its deepest task
+      int ops = 1;  // a mac's multiplier operands: as wide as the widest stored operand
+      if (u_.mac)
+        for (int t : u_.tasks)
+          if (on_lane(task(t), q))
+            for (const Leaf& l : task(t).leaves)
+              ops = std::max(ops, hwmodel::mac_operand_bits(l.type, datapath_width(task(t).out_type)));
+      operand_width_.push_back(hwmodel::mac_multiplier_bits(ops, w));
     }
     tb_ = bits_for(static_cast<int64_t>(u_.tasks.size()) - 1);
     ob_ = bits_for(outs - 1);
@@ -512,9 +520,18 @@ class UnitEmitter {
     return fmt::format("{} ? {} : {}", sig(q, "k", 1), resize(leaf_name(tp, q, 0), w, false, lw(q)), root);
   }
 
+  // Narrow operands: a signed multiplier of operand_width_ bits (hwmodel/unit_model.h);
+  // the operands are extended to the lane width, which Yosys' wreduce takes back.
+  bool narrow_multiplier(int q) const { return operand_width_[q] < lw(q); }
+
   std::string mac_operand(const TaskPlan& tp, int q, int leaf) {
     const ir::ElementType lt = tp.leaves[leaf].type;
     const int wt = datapath_width(tp.out_type);
+    if (narrow_multiplier(q)) {
+      const int wl = datapath_width(lt), keep = std::min(wl, wt);
+      const bool sg = ir::is_signed_integral(lt);
+      return resize(e_.narrow(leaf_name(tp, q, leaf), wl, sg, keep), keep, sg, lw(q));
+    }
     const std::string at_out = e_.narrow(leaf_name(tp, q, leaf), datapath_width(lt), ir::is_signed_integral(lt), wt);
     return resize(at_out, wt, false, lw(q));
   }
@@ -631,6 +648,8 @@ class UnitEmitter {
                          mac_operand(tp, q, 0), sig(q, "b"), mac_operand(tp, q, 1));
     }
     ++e_.inv.multipliers;
+    if (narrow_multiplier(q))  // operands sign-extended from operand_width_: synthesis drops the copies
+      return s + fmt::format("    {} = $signed({}) * $signed({});\n", sig(q, "p", 1), sig(q, "a"), sig(q, "b"));
     return s + fmt::format("    {} = {} * {};\n", sig(q, "p", 1), sig(q, "a"), sig(q, "b"));
   }
 
@@ -819,7 +838,7 @@ class UnitEmitter {
   bool skips_ = false, seeds_ = false;  // for the lane being emitted
   int slots_ = 0, slb_ = 1;             // accumulator registers of the lane, bits of a slot tag
   bool reduce_slots_ = false;           // a reduce reads them as its accumulator leaf
-  std::vector<int> lane_width_, lane_depth_;
+  std::vector<int> lane_width_, lane_depth_, operand_width_;
   std::vector<std::string> pacc_writes_;  // per lane: the clocked block of its partial register
   std::set<std::string> const_wires_;
 };

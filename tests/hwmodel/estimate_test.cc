@@ -16,41 +16,41 @@ using namespace hwmodel;
 
 // fir8 on the fpga, lanes 1, list schedule. Every task starts with its read stage
 // (R = 1, hwmodel/timing.h).
-//   xw, hw = convert s16[8] -> s32[8]: int_alu, depth R + 1: 2 + 8 - 1 = 9 cycles each,
-//     in parallel at 0 (8 int_alu instances).
-//   p = multiply s32[8]: int_mul, depth R + 3: 4 + 8 - 1 = 11 cycles, 9..20.
+//   xw, hw = convert s16[8] -> s32[8]: chained into the multiply (hwmodel/chaining.h):
+//     no task, no buffer; the multiply reads x and h and extends them.
+//   p = multiply s32[8]: int_mul, depth R + 3: 4 + 8 - 1 = 11 cycles, 0..11.
 //   y = reduce 8 terms -> 1 output, int add (A = 1) after the read (M' = R = 1), one
-//     lane: issue (8-1)*1 + 1 = 8, latency 1 + 1 + 8 - 1 = 9, 20..29.  => cycles = 29
-//   ii: int_alu.0 runs xw (8 busy) and y (8 busy)                      => ii = 16
-//   live bytes at 9..20: xw 32 + hw 32 + p 32 + zero 4 (x, h freed at 9) => 100
-//   energy: compute = 16 converts x 0.1 pJ x 14 (fabric) + 8 mul x 3.1 x 4 (DSP)
-//           + 8 adds x 1.4 = 22.4 + 99.2 + 11.2 = 132.8 pJ;
-//     on-chip = bytes (48 + 48 + 96 + 40) / 8 x 10 pJ x 4 = 1160 pJ;
-//     static = 120 mW x 0.29 us = 34800 pJ.
-//   area: int_alu lanes 32 LUT + 32 FF (x2 instances), int_mul 40 LUT + 64 FF + 3 DSP
-//     (a 32-bit product kept to 32 bits: 3 DSP48E1 slices, unit_model.h); int_alu.0 shared by 2 tasks: 1 lane x 1 port x 32 bits
-//     x ceil(1/3) = 32 mux LUT; registers by left-edge: tracks x then p, h then y, xw,
-//     hw (8 words x 32 bits each) and zero (1 x 32), one read port each (no two readers
-//     of a track overlap): FF = words x bits + a 32-bit read register: 4 x 288 + 64 =
-//     1216; LUT (Target::register_file, 8 words: 3 per read bit + 14 decode) 4 x 110.
-//     => DSP 3, LUT 64 + 40 + 32 + 440 = 576, FF 64 + 64 + 1216 = 1344, BRAM 0.
+//     lane: issue (8-1)*1 + 1 = 8, latency 1 + 1 + 8 - 1 = 9, 11..20.  => cycles = 20
+//   ii: int_mul.0 runs p (8 busy), int_alu.0 runs y (8 busy)            => ii = 8
+//   live bytes at 0..11: x 16 + h 16 + p 32 + zero 4                    => 68
+//   energy: compute = 8 mul x 3.1 x 4 (DSP) + 8 adds x 1.4 = 99.2 + 11.2 = 110.4 pJ;
+//     on-chip = bytes (x 16 + h 16 + p 32 for p, p 32 + zero 4 + y 4 for y) / 8
+//     x 10 pJ x 4 = 104 / 8 x 40 = 520 pJ; static = 120 mW x 0.20 us = 24000 pJ.
+//   area: int_alu 32 LUT + 32 FF, int_mul 40 LUT + 64 FF + 1 DSP (its factors are the
+//     chained s16 converts: a signed 16 x 16 product kept to 32 bits is one DSP48E1
+//     slice, unit_model.h, where a 32 x 32 one takes 3); no shared unit, no multiplexer;
+//     registers by left-edge: tracks x then y (8 x 32 bits), h (8 x 16), p (8 x 32),
+//     zero (1 x 32), one read port each: FF = words x bits + a read register:
+//     288 + 144 + 288 + 64 = 784; LUT (Target::register_file, 8 words: 3 per read bit
+//     + 14 decode; one word: none) 110 + 62 + 110 + 0 = 282.
+//     => DSP 1, LUT 72 + 282 = 354, FF 96 + 784 = 880, BRAM 0.
 TEST(Estimate, Fir8OnFpgaByHand) {
   const Estimate e = estimate(load_named_design("fir8"), fpga_target());
-  EXPECT_EQ(e.cycles, 29);
-  EXPECT_EQ(e.ii, 16);
-  EXPECT_EQ(e.memory_bytes, 100);
-  EXPECT_NEAR(e.energy.compute_pj, 132.8, 1e-9);
-  EXPECT_NEAR(e.energy.onchip_pj, 1160, 1e-9);
+  EXPECT_EQ(e.cycles, 20);
+  EXPECT_EQ(e.ii, 8);
+  EXPECT_EQ(e.memory_bytes, 68);
+  EXPECT_NEAR(e.energy.compute_pj, 110.4, 1e-9);
+  EXPECT_NEAR(e.energy.onchip_pj, 520, 1e-9);
   EXPECT_EQ(e.energy.dram_pj, 0);
-  EXPECT_NEAR(e.energy.static_pj, 34800, 1e-6);
-  EXPECT_NEAR(e.energy_pj, 132.8 + 1160 + 34800, 1e-6);
-  EXPECT_EQ(e.area.dsp, 3);
-  EXPECT_EQ(e.area.lut, 576);
-  EXPECT_EQ(e.area.ff, 1344);
+  EXPECT_NEAR(e.energy.static_pj, 24000, 1e-6);
+  EXPECT_NEAR(e.energy_pj, 110.4 + 520 + 24000, 1e-6);
+  EXPECT_EQ(e.area.dsp, 1);
+  EXPECT_EQ(e.area.lut, 354);
+  EXPECT_EQ(e.area.ff, 880);
   EXPECT_EQ(e.area.bram18k, 0);
-  EXPECT_NEAR(e.utilization.dsp, 3.0 / 220, 1e-12);
+  EXPECT_NEAR(e.utilization.dsp, 1.0 / 220, 1e-12);
   EXPECT_TRUE(e.fits);
-  EXPECT_EQ(e.element_ops, 32);
+  EXPECT_EQ(e.element_ops, 16);
 }
 
 // matvec on the fpga: A s32[4,8] . x s32[8] + b.

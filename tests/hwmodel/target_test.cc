@@ -83,6 +83,26 @@ TEST(Target, DspSlicesMatchYosysMeasurements) {
     EXPECT_EQ(hwmodel::dsp_slices(t, r.n, r.n, r.out), r.dsp) << r.n << "x" << r.n << " -> " << r.out;
 }
 
+// The signed form (a MAC's narrow operands, unit_model.h): $signed(a) * $signed(b) kept to
+// `out` bits, measured with Yosys synth_xilinx 0.23 the same way; a signed operand uses
+// the full 25 and 18 bits of a slice.
+TEST(Target, SignedDspSlicesMatchYosysMeasurements) {
+  const Target& t = fpga_target();
+  struct Row {
+    int n, out, dsp;
+  };
+  for (const Row& r : {Row{8, 16, 1}, {8, 32, 1}, {9, 18, 1}, {12, 32, 1}, {16, 32, 1}, {17, 32, 1}, {17, 34, 1},
+                       {18, 32, 1}, {18, 36, 1}, {24, 32, 2}, {24, 48, 2}, {25, 32, 2}, {25, 50, 2}, {32, 32, 3},
+                       {32, 64, 4}})
+    EXPECT_EQ(hwmodel::dsp_slices(t, r.n, r.n, r.out, true), r.dsp) << r.n << "x" << r.n << " -> " << r.out;
+  using ir::ElementType;
+  // s16 x s16 -> s32: one slice; u16 operands get a zero bit (17 bits signed): one; s32: three.
+  EXPECT_EQ(hwmodel::mac_dsp_slices(t, ElementType::kS16, ElementType::kS16, ElementType::kS32), 1);
+  EXPECT_EQ(hwmodel::mac_dsp_slices(t, ElementType::kU16, ElementType::kS8, ElementType::kS32), 1);
+  EXPECT_EQ(hwmodel::mac_dsp_slices(t, ElementType::kS32, ElementType::kS32, ElementType::kS32), 3);
+  EXPECT_EQ(hwmodel::mac_dsp_slices(t, ElementType::kU32, ElementType::kU32, ElementType::kU32), 3);
+}
+
 // Register files: the LUTs Yosys synth_xilinx built in scripts/calibrate_memory.sh
 // (depth, width, read ports -> LUTs), reproduced by the target's register_file within 2 %.
 TEST(Target, RegisterFileLutsMatchYosysMeasurements) {

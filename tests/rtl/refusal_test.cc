@@ -127,7 +127,7 @@ TEST(CosimCatches, AWrongOperator) {
   EXPECT_EQ(r.measured_cycles, r.estimated_cycles);  // the schedule itself is intact
 }
 
-// fir8's reduction issued at cycle 4 instead of 20, while the multiplier still streams
+// fir8's reduction issued at cycle 2 instead of 11, while the multiplier still streams
 // its products: it reads elements that are not written yet (stale or random values).
 TEST(CosimCatches, ATaskIssuedBeforeItsOperandsAreWritten) {
   const frontend::Design d = rtl_design("fir8");
@@ -137,8 +137,8 @@ TEST(CosimCatches, ATaskIssuedBeforeItsOperandsAreWritten) {
     ASSERT_NE(at, std::string::npos) << from;
     e.verilog.replace(at, from.size(), to);
   };
-  swap("cyc >= 5'd20 && cyc < 5'd28", "cyc >= 5'd4 && cyc < 5'd12");  // the reduce's window [20, 28)
-  swap("(running && cyc == 5'd19)) begin", "(running && cyc == 5'd3)) begin");  // its loop counters' restart
+  swap("cyc >= 5'd11 && cyc < 5'd19", "cyc >= 5'd2 && cyc < 5'd10");  // the reduce's window [11, 19)
+  swap("(running && cyc == 5'd10)) begin", "(running && cyc == 5'd1)) begin");  // its loop counters' restart
   rtl::SimOptions o;
   o.vectors = 8;
   const rtl::SimResult r = rtl::cosimulate(d.module, e, rtl_work_dir("early_task"), o);

@@ -1,0 +1,34 @@
+// Operator chaining decided once for the estimate and the RTL: which values are never
+// stored because their readers compute them inline.
+#pragma once
+#include "ir/module.h"
+
+namespace hlsgym::hwmodel {
+
+// An integer convert (neither side pred) is wiring on an FPGA: truncation or sign/zero
+// extension. It gets no task, no buffer and no pass over memory when every reader takes
+// it inline:
+// - an op whose element the RTL computes from its operands' elements at the same index
+//   mapping (elementwise ops, broadcast, transpose, slice, reverse, copy): the convert
+//   becomes a node of the reader's expression;
+// - a dot or convolution, for a widening convert whose operand is stored: the multiplier
+//   reads the narrow operand and extends it, so an s16 x s16 -> s32 product is one DSP48.
+// Anything else that reads it (a reduce, pad, concatenate, alias, tuple, the root, a
+// call, a loop) needs its buffer, and then it stays a task. The hardware model applies
+// this on FPGA targets; rtl::make_plan reads it from the task graph (an alias task).
+bool chained_convert(const ir::Module& m, ir::InstrId i);
+
+// An integer convert, neither side pred: truncation or sign/zero extension, i.e. wiring.
+bool wiring_convert(const ir::Module& m, ir::InstrId i);
+
+// What a multiplier (an elementwise multiply or a MAC) sees of its operand `v`, for
+// unit_model.h's mac_operand_bits: the narrow source of a widening wiring convert that is
+// computed inline (chained, or inside a fused body: `in_fused_body`), else v's own type.
+// rtl builds the same: a multiply of two such converts is a signed narrow product.
+ir::ElementType multiplier_operand_type(const ir::Module& m, ir::InstrId v, bool in_fused_body);
+
+// The element type a reader of `v` reads from memory: the chained convert's source type
+// when `v` is one, else v's own.
+ir::ElementType stored_type(const ir::Module& m, ir::InstrId v);
+
+}  // namespace hlsgym::hwmodel
