@@ -65,6 +65,23 @@ void GymEnv::reset(std::optional<uint64_t> seed, const std::string& graph) {
   started_ = true;
   done_ = false;
   std::fill(mask_.begin(), mask_.end(), uint8_t{1});
+  if (exact_mask_) try_every_pass();
+}
+
+void GymEnv::try_every_pass() {
+  const auto& all = passes::Registry::global().all();
+  if (!trial_passes_) trial_passes_ = std::make_shared<std::vector<passes::PassPtr>>(all.size());
+  for (size_t a = 0; a < all.size(); ++a) {
+    if (!mask_[a]) continue;  // already known to change nothing here
+    auto& pass = (*trial_passes_)[a];
+    if (!pass) pass = all[a].make();
+    ir::Module trial = env_.module();  // copies share payloads: cheap
+    try {
+      mask_[a] = pass->run(trial) ? 1 : 0;
+    } catch (const std::exception&) {
+      mask_[a] = 0;  // a pass that fails here would fail the step too
+    }
+  }
 }
 
 GymStep GymEnv::step(int action) {
@@ -92,8 +109,12 @@ GymStep GymEnv::step(int action) {
     done_ = true;
     return s;
   }
-  if (s.changed) std::fill(mask_.begin(), mask_.end(), uint8_t{1});
-  else mask_[static_cast<size_t>(action)] = 0;
+  if (s.changed) {
+    std::fill(mask_.begin(), mask_.end(), uint8_t{1});
+    if (exact_mask_) try_every_pass();
+  } else {
+    mask_[static_cast<size_t>(action)] = 0;
+  }
   done_ = s.terminated || s.truncated;
   return s;
 }
@@ -110,6 +131,7 @@ void GymEnv::observation(float* out) const {
 GymEnv GymEnv::fork() const {
   GymEnv copy = *this;
   copy.env_.unshare_passes();  // the copy may be stepped on another thread
+  copy.trial_passes_.reset();
   return copy;
 }
 

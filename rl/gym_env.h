@@ -11,7 +11,11 @@
 //
 // The mask: action a is masked (0) when the pass was run in the current state and
 // changed nothing or was refused; any change of state unmasks every pass. This is what
-// rl::policy_order masks, and it costs nothing (no speculative pass runs).
+// rl::policy_order masks, and it costs nothing (no speculative pass runs). With
+// set_exact_mask(true) every pass is also tried on a copy of each new state, so the mask
+// is exactly "the passes that would change nothing" (refusals still show only once
+// tried: they need the new state's hardware cost); that costs one run of every pass per
+// state change, ~100x a step on the designs.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -56,6 +60,8 @@ class GymEnv {
   void observation(float* out) const;
   int observation_size() const { return observation_size_; }
   const std::vector<uint8_t>& action_mask() const { return mask_; }
+  void set_exact_mask(bool exact) { exact_mask_ = exact; }
+  bool exact_mask() const { return exact_mask_; }
   static int action_count() { return Env::action_count(); }
   // Lower bound of every observation entry (upper bounds are +inf): -1 where the cost
   // observation marks a hardware cost the model cannot compute, 0 elsewhere.
@@ -80,6 +86,10 @@ class GymEnv {
   uint64_t episode_seed_ = 0;
   int observation_size_ = 0;
   std::vector<uint8_t> mask_;
+  bool exact_mask_ = false;
+  // Pass objects of the exact mask's trial runs, per env (forks get their own).
+  std::shared_ptr<std::vector<passes::PassPtr>> trial_passes_;
+  void try_every_pass();
   std::vector<ObservationKind> kinds_;
 };
 

@@ -69,6 +69,9 @@ class VectorEnv {
   // actions: num_envs entries, each in [0, action_count) (checked by the caller).
   void step(const int64_t* actions, const VectorStepBuffers& out);
   const GymEnv& env(int i) const { return envs_[static_cast<size_t>(i)]; }
+  void set_exact_mask(bool exact) {
+    for (auto& e : envs_) e.set_exact_mask(exact);
+  }
   // Messages of the last step's failed environments (index, message).
   const std::vector<std::pair<int, std::string>>& errors() const { return errors_; }
 

@@ -62,20 +62,22 @@ class PassOrderEnv(_core.Env, _EnvBase):
     ``max_steps`` passes on a graph picked from ``graphs`` by the env's seeded generator
     (``reset(options={"graph": id})`` picks one). Rewards are the decrease of the reward
     space's cost. ``info["action_mask"]`` is 0 for passes known to change nothing in the
-    current state. A step never raises for a bad state: ``info["failed"]`` and
+    current state: with ``action_mask="tried"`` (default, free) those run in this state
+    that changed nothing; with ``"exact"`` every pass is also tried on a copy of each new
+    state (one run of every pass per state change). A step never raises for a bad state: ``info["failed"]`` and
     ``info["error"]`` say what went wrong and the episode is truncated.
     """
 
     metadata = {"render_modes": ["ansi"]}
 
     def __init__(self, graphs=None, reward="opcount", target=None, observation="opcount", max_steps=30,
-                 normalize=False, shaping=False, gamma=0.99, hw_weights=None, render_mode=None):
+                 normalize=False, shaping=False, gamma=0.99, hw_weights=None, render_mode=None, action_mask="tried"):
         _check_observation_name(observation)
         if render_mode not in (None, "ansi"):
             raise _core.Error(f"render_mode '{render_mode}' is not supported (choices: None, 'ansi')")
         _core.Env.__init__(self, graphs, observation=observation, reward=reward, target=target,
                            max_steps=max_steps, normalize=normalize, shaping=shaping, gamma=gamma,
-                           hw_weights=hw_weights)
+                           hw_weights=hw_weights, action_mask=action_mask)
         self.render_mode = render_mode
         self.reward_name = reward
         self.observation_name = observation
@@ -128,13 +130,13 @@ class VectorEnv:
     metadata = {"autoreset_mode": "NextStep"}
 
     def __init__(self, num_envs, graphs=None, reward="opcount", target=None, observation="opcount", max_steps=30,
-                 normalize=False, shaping=False, gamma=0.99, hw_weights=None, threads=2):
+                 normalize=False, shaping=False, gamma=0.99, hw_weights=None, threads=2, action_mask="tried"):
         _check_observation_name(observation)
         if observation == "graph":
             raise _core.Error("VectorEnv batches vector observations; use PassOrderEnv for 'graph'")
         self._core = _core.VectorEnv(num_envs, graphs, observation=observation, reward=reward, target=target,
                                      max_steps=max_steps, normalize=normalize, shaping=shaping, gamma=gamma,
-                                     hw_weights=hw_weights, threads=threads)
+                                     hw_weights=hw_weights, threads=threads, action_mask=action_mask)
         self.num_envs = num_envs
         n_actions = len(_core.action_names())
         low = self._core.observation_low

@@ -66,6 +66,15 @@ py::dict graph_dict(const ir::Module& m) {
 
 namespace {
 
+// "tried": passes run in this state that changed nothing (free); "exact": every pass is
+// also tried on a copy of each new state (rl/gym_env.h).
+bool mask_mode(const std::string& name) {
+  if (name != "tried" && name != "exact")
+    throw Error("action_mask '" + name + "': expected tried (passes seen to change nothing, free) or exact "
+                "(every pass tried on each new state)");
+  return name == "exact";
+}
+
 int to_action(py::handle a) {
   PyObject* index = PyNumber_Index(a.ptr());
   if (!index) {
@@ -254,22 +263,27 @@ void bind_env(py::module_& m) {
            "An independent copy in the same state (fork).")
       .def(py::init([](const py::object& graphs, const std::string& observation, const std::string& reward,
                        const py::object& target, int max_steps, bool normalize, bool shaping, double gamma,
-                       const py::object& hw_weights) {
+                       const py::object& hw_weights, const std::string& action_mask) {
+             const bool exact = mask_mode(action_mask);
              const bool graph = observation == "graph";
              rl::EnvOptions o = env_options(graph ? "opcount" : observation, reward, target, max_steps, normalize,
                                             shaping, gamma, hw_weights);
              rl::Env check(o);  // bad names fail here, before graphs are loaded
              auto set = costable(load_graph_set(graphs), o);
-             return PyEnv{rl::GymEnv(std::move(set), std::move(o)), graph};
+             PyEnv env{rl::GymEnv(std::move(set), std::move(o)), graph};
+             env.env.set_exact_mask(exact);
+             return env;
            }),
            py::arg("graphs"), py::arg("observation") = "opcount", py::arg("reward") = "opcount",
            py::arg("target") = py::none(), py::arg("max_steps") = 30, py::arg("normalize") = false,
-           py::arg("shaping") = false, py::arg("gamma") = 0.99, py::arg("hw_weights") = py::none())
+           py::arg("shaping") = false, py::arg("gamma") = 0.99, py::arg("hw_weights") = py::none(),
+           py::arg("action_mask") = "tried")
       .def("reset", &PyEnv::reset, py::kw_only(), py::arg("seed") = py::none(), py::arg("options") = py::none())
       .def("step", &PyEnv::step, py::arg("action"))
       .def("_run_in_cpp", &PyEnv::run_in_cpp)
       .def_property_readonly("observation_size", [](const PyEnv& e) { return e.env.observation_size(); })
       .def_property_readonly("graph_observation_mode", [](const PyEnv& e) { return e.graph_obs; })
+      .def_property_readonly("exact_action_mask", [](const PyEnv& e) { return e.env.exact_mask(); })
       .def_property_readonly("observation_low", [](const PyEnv& e) { return to_array(e.env.observation_low()); })
       .def_property_readonly("action_mask", &PyEnv::mask)
       .def_property_readonly("graph", [](const PyEnv& e) { return e.env.graph_id(); })
@@ -310,17 +324,21 @@ void bind_env(py::module_& m) {
   py::class_<PyVectorEnv>(m, "VectorEnv")
       .def(py::init([](int num_envs, const py::object& graphs, const std::string& observation,
                        const std::string& reward, const py::object& target, int max_steps, bool normalize,
-                       bool shaping, double gamma, const py::object& hw_weights, int threads) {
+                       bool shaping, double gamma, const py::object& hw_weights, int threads,
+                       const std::string& action_mask) {
+             const bool exact = mask_mode(action_mask);
              rl::EnvOptions o = env_options(observation, reward, target, max_steps, normalize, shaping, gamma,
                                             hw_weights);
              rl::Env check(o);
              auto set = costable(load_graph_set(graphs), o);
-             return PyVectorEnv{std::make_unique<rl::VectorEnv>(std::move(set), std::move(o), num_envs, threads)};
+             PyVectorEnv v{std::make_unique<rl::VectorEnv>(std::move(set), std::move(o), num_envs, threads)};
+             v.vec->set_exact_mask(exact);
+             return v;
            }),
            py::arg("num_envs"), py::arg("graphs"), py::arg("observation") = "opcount", py::arg("reward") = "opcount",
            py::arg("target") = py::none(), py::arg("max_steps") = 30, py::arg("normalize") = false,
            py::arg("shaping") = false, py::arg("gamma") = 0.99, py::arg("hw_weights") = py::none(),
-           py::arg("threads") = 2)
+           py::arg("threads") = 2, py::arg("action_mask") = "tried")
       .def("reset", &PyVectorEnv::reset, py::kw_only(), py::arg("seed") = py::none())
       .def("step", &PyVectorEnv::step, py::arg("actions"))
       .def_property_readonly("num_envs", [](const PyVectorEnv& v) { return v.vec->num_envs(); })

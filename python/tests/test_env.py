@@ -139,3 +139,17 @@ def test_hardware_reward_counts_cycles(hlsgym, designs):
     for a in range(30):
         total += env.step(a)[1]
     assert total == pytest.approx(env.initial_cost - env.cost)
+
+
+def test_exact_action_mask_is_the_passes_that_would_change_nothing(hlsgym, designs):
+    exact = hlsgym.make(graphs=designs, max_steps=30, action_mask="exact")
+    _, info = exact.reset(seed=0, options={"graph": "softmax"})
+    for step in range(6):
+        mask = info["action_mask"]
+        assert 0 < mask.sum() < exact.action_space.n, "some passes apply, some do not"
+        for a in range(exact.action_space.n):  # every pass, on a fork: changed == unmasked
+            assert exact.fork().step(a)[4]["changed"] == bool(mask[a]), (step, exact.action_names[a])
+        _, _, _, _, info = exact.step(int(np.flatnonzero(mask)[0]))
+        assert info["changed"]
+    with pytest.raises(hlsgym.Error, match="tried.*exact"):
+        hlsgym.make(graphs=designs, action_mask="all")

@@ -75,6 +75,17 @@ TEST(GymEnv, MaskMarksNoOpPassesUntilTheStateChanges) {
   EXPECT_TRUE(changed);
 }
 
+TEST(GymEnv, ExactMaskIsThePassesThatWouldChangeNothing) {
+  GymEnv env(graphs(), options(200));
+  env.set_exact_mask(true);
+  env.reset(1, "softmax");
+  const std::vector<uint8_t> mask = env.action_mask();
+  for (int a = 0; a < GymEnv::action_count(); ++a) {
+    GymEnv trial = env.fork();
+    EXPECT_EQ(trial.step(a).changed, mask[static_cast<size_t>(a)] == 1) << Env::action_name(a);
+  }
+}
+
 TEST(VectorEnv, EqualsSingleEnvsWhateverTheThreads) {
   const int n = 4, steps = 50, d = GymEnv(graphs(), options(6)).observation_size(), a = GymEnv::action_count();
   std::mt19937 rng(3);
