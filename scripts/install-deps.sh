@@ -8,6 +8,9 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   verilator yosys
   libopenmpi-dev openmpi-bin
+  # the Python module (python/), its tests and the PyTorch example (examples/python/)
+  python3 python3-dev pybind11-dev python3-numpy python3-pytest python3-setuptools python3-pip python3-venv
+  python3-torch python3-matplotlib
 )
 missing=()
 for p in "${packages[@]}"; do
