@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numeric>
 
+#include "hwmodel/timing.h"
+
 namespace hlsgym::hwmodel {
 namespace {
 
@@ -123,6 +125,32 @@ void bind_buffers(const TaskGraph& g, const Schedule& s, const Target& tgt, cons
   }
 }
 
+int64_t elements_of(const Task& k) { return std::max<int64_t>(1, k.footprint * 8 / std::max(8, (k.elem_bits + 7) / 8 * 8)); }
+
+// The flip-flops of each register-file track: word i is as wide as the widest buffer
+// that reaches it (rtl stores a narrower one zero-extended, and synthesis drops the
+// constant bits), so the words x widest-bits box overcounts mixed tracks.
+std::vector<int64_t> register_storage_bits(const TaskGraph& g, const Binding& b) {
+  std::vector<std::vector<std::pair<int64_t, int>>> held(b.tracks.size());  // (words, bits)
+  for (size_t t = 0; t < g.size(); ++t) {
+    const uint32_t track = b.track_of_task[t];
+    if (track != kNoInstance && b.tracks[track].registers)
+      held[track].emplace_back(elements_of(g.tasks[t]), std::max(1, g.tasks[t].value_bits));
+  }
+  std::vector<int64_t> bits(b.tracks.size(), 0);
+  for (size_t k = 0; k < held.size(); ++k) {
+    auto& h = held[k];
+    std::sort(h.begin(), h.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+    int widest = 0;
+    for (size_t i = 0; i < h.size(); ++i) {
+      widest = std::max(widest, h[i].second);
+      const int64_t below = i + 1 < h.size() ? h[i + 1].first : 0;
+      bits[k] += (h[i].first - below) * widest;
+    }
+  }
+  return bits;
+}
+
 // Read ports per track and the tracks' area: block RAM, the most readers in one cycle (a
 // port serves readers one after another); a register file, one port per reader (a shared
 // port's address multiplexer makes synthesis build a larger read tree than a second port,
@@ -148,13 +176,17 @@ void size_tracks(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s
     if (v.size() > kWide) v.clear();
   }
   std::vector<std::vector<std::pair<int64_t, int>>> events(b.tracks.size());
+  std::vector<std::vector<int64_t>> port_depths(b.tracks.size());  // register files: words each reader reaches
   std::vector<uint32_t> stamp(b.tracks.size(), kNoInstance);
-  auto add = [&](uint32_t reader, uint32_t d, int64_t from, int64_t to) {
+  // `reach`: the words the reader's address reaches (0: the whole track).
+  auto add = [&](uint32_t reader, uint32_t d, int64_t from, int64_t to, int64_t reach = 0) {
     auto one = [&](uint32_t track) {
       if (track == kNoInstance || stamp[track] == reader) return;
       stamp[track] = reader;
       events[track].emplace_back(from, 1);
       events[track].emplace_back(to, -1);
+      const int64_t words = b.tracks[track].words;
+      port_depths[track].push_back(reach > 0 ? std::min(reach, words) : words);
     };
     if (!g.tasks[d].alias) one(b.track_of_task[d]);
     else
@@ -162,10 +194,13 @@ void size_tracks(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s
   };
   for (uint32_t t = 0; t < g.size(); ++t) {
     const Task& k = g.tasks[t];
-    if (k.output && !k.scalar) add(t, t, s.length, s.length + 1);  // rtl reads a scalar output as a wire
+    // rtl reads a scalar output as a wire; an array output through a port whose address
+    // has the output's own width
+    if (k.output && !k.scalar) add(t, t, s.length, s.length + 1, int64_t{1} << std::max(1, ceil_log2(elements_of(k))));
     if (k.alias || p.busy[t] <= 0) continue;
     for (uint32_t d : g.deps_of(t)) add(t, d, s.start[t], s.start[t] + p.busy[t]);
   }
+  const std::vector<int64_t> storage_bits = register_storage_bits(g, b);
   for (size_t k = 0; k < b.tracks.size(); ++k) {
     auto& ev = events[k];
     std::sort(ev.begin(), ev.end());  // ends (-1) before starts at the same cycle
@@ -174,8 +209,11 @@ void size_tracks(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s
     BufferTrack& tr = b.tracks[k];
     tr.read_ports = std::max(tr.registers ? readers : peak, 1);
     if (tr.registers) {
-      tr.area.ff = static_cast<double>(tr.words) * tr.bits + static_cast<double>(tr.read_ports) * tr.bits;
-      tr.area.lut = tgt.register_file.luts(tr.words, tr.bits, tr.read_ports);
+      // a port per reader, each multiplexing the words its address reaches
+      tr.area.ff = static_cast<double>(storage_bits[k]) + static_cast<double>(tr.read_ports) * tr.bits;
+      tr.area.lut = tgt.register_file.decode(tr.words);
+      for (int64_t depth : port_depths[k]) tr.area.lut += tgt.register_file.port_luts(depth, tr.bits);
+      if (port_depths[k].empty()) tr.area.lut += tgt.register_file.port_luts(tr.words, tr.bits);
       b.register_area += tr.area;
     } else {
       tr.area.bram18k = tr.bram18k * tr.read_ports;

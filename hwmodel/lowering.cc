@@ -98,6 +98,7 @@ class Lowerer {
     }
     k.elem_bits = out.is_array() ? ir::byte_width(out.element_type()) * 8 : 8;
     k.scalar = out.is_array() && out.rank() == 0;
+    k.value_bits = out.is_array() ? datapath_bits(out.element_type()) : 8;
     if (w.form == Form::kFree) return k;
     k.unit = static_cast<uint8_t>(w.unit);
     k.ports = static_cast<uint8_t>(w.ports);

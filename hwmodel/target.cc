@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include "ir/error.h"
 
@@ -63,12 +64,32 @@ Target load_target(const std::string& name_or_path, const std::vector<fs::path>&
               "; available: " + (found.empty() ? "none" : found) + ")");
 }
 
-double RegisterFileCost::luts(int64_t words, int bits, int read_ports) const {
-  if (words <= 1 || depths.empty()) return 0;
+namespace {
+
+// The calibrated row for `words` and the factor beyond the last one.
+std::pair<size_t, double> register_file_row(const std::vector<double>& depths, int64_t words) {
   size_t k = 0;
   while (k + 1 < depths.size() && depths[k] < static_cast<double>(words)) ++k;
   const double scale = static_cast<double>(words) > depths[k] ? static_cast<double>(words) / depths[k] : 1.0;
-  return scale * (static_cast<double>(read_ports) * bits * mux_luts_per_bit[k] + decode_luts[k]);
+  return {k, scale};
+}
+
+}  // namespace
+
+double RegisterFileCost::port_luts(int64_t depth, int bits) const {
+  if (depth <= 1 || depths.empty()) return 0;
+  const auto [k, scale] = register_file_row(depths, depth);
+  return scale * bits * mux_luts_per_bit[k];
+}
+
+double RegisterFileCost::decode(int64_t words) const {
+  if (words <= 1 || depths.empty()) return 0;
+  const auto [k, scale] = register_file_row(depths, words);
+  return scale * decode_luts[k];
+}
+
+double RegisterFileCost::luts(int64_t words, int bits, int read_ports) const {
+  return read_ports * port_luts(words, bits) + decode(words);
 }
 
 }  // namespace hlsgym::hwmodel

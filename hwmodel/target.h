@@ -57,6 +57,11 @@ struct RegisterFileCost {
   std::vector<double> decode_luts{2, 4, 14, 16, 39};
   // LUTs of a register file of `words` x `bits` with `read_ports` read ports.
   double luts(int64_t words, int bits, int read_ports) const;
+  // Its parts: the word multiplexer of one read port whose address reaches `depth` words
+  // (a port addressed by fewer bits than the file has reaches only the first 2^bits), and
+  // the write decode of `words` words.
+  double port_luts(int64_t depth, int bits) const;
+  double decode(int64_t words) const;
 };
 
 struct Target {

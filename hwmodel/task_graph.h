@@ -41,6 +41,7 @@ struct Task {
   int64_t footprint = 0;          // bytes of the buffer it allocates (0 for aliases)
   int64_t scratch = 0;            // bytes live only while it runs (a loop body's buffers)
   int32_t elem_bits = 0;          // element width of its buffer (BRAM geometry)
+  int32_t value_bits = 0;         // datapath bits of one element (pred 1): a register word's live bits
   bool dram = false;              // its buffer lives in DRAM (too big for on-chip memory)
   double compute_pj = 0, onchip_pj = 0, dram_pj = 0;
   Area area;                      // one unit instance able to run it (all lanes)

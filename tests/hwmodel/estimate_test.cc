@@ -29,11 +29,13 @@ using namespace hwmodel;
 //   area: int_alu 32 LUT + 32 FF, int_mul 40 LUT + 64 FF + 1 DSP (its factors are the
 //     chained s16 converts: a signed 16 x 16 product kept to 32 bits is one DSP48E1
 //     slice, unit_model.h, where a 32 x 32 one takes 3); no shared unit, no multiplexer;
-//     registers by left-edge: tracks x then y (8 x 32 bits), h (8 x 16), p (8 x 32),
-//     zero (1 x 32), one read port each: FF = words x bits + a read register:
-//     288 + 144 + 288 + 64 = 784; LUT (Target::register_file, 8 words: 3 per read bit
-//     + 14 decode; one word: none) 110 + 62 + 110 + 0 = 282.
-//     => DSP 1, LUT 72 + 282 = 354, FF 96 + 784 = 880, BRAM 0.
+//     registers by left-edge: tracks x then y (8 words: word 0 holds x[0] and the 32-bit
+//     y, words 1..7 only 16-bit x: 32 + 7 x 16 = 144 bits; binding.cc), h (8 x 16),
+//     p (8 x 32), zero (1 x 32), one read port each (y, a scalar output, is a wire):
+//     FF = storage + a read register as wide as the word: 176 + 144 + 288 + 64 = 672;
+//     LUT (Target::register_file, 8 words: 3 per read bit + 14 decode; one word: none)
+//     110 + 62 + 110 + 0 = 282.
+//     => DSP 1, LUT 72 + 282 = 354, FF 96 + 672 = 768, BRAM 0.
 TEST(Estimate, Fir8OnFpgaByHand) {
   const Estimate e = estimate(load_named_design("fir8"), fpga_target());
   EXPECT_EQ(e.cycles, 20);
@@ -46,7 +48,7 @@ TEST(Estimate, Fir8OnFpgaByHand) {
   EXPECT_NEAR(e.energy_pj, 110.4 + 520 + 24000, 1e-6);
   EXPECT_EQ(e.area.dsp, 1);
   EXPECT_EQ(e.area.lut, 354);
-  EXPECT_EQ(e.area.ff, 880);
+  EXPECT_EQ(e.area.ff, 768);
   EXPECT_EQ(e.area.bram18k, 0);
   EXPECT_NEAR(e.utilization.dsp, 1.0 / 220, 1e-12);
   EXPECT_TRUE(e.fits);
@@ -63,10 +65,11 @@ TEST(Estimate, Fir8OnFpgaByHand) {
 //   on-chip = (160 + 16 + 32 + 16) bytes / 8 x 40 = 1120 pJ; static 120 mW x 0.41 us.
 //   area: MAC lane = int_mul (40 LUT, 64 FF, 3 DSP) + int_alu (32, 32); the add's
 //     int_alu 32 + 32; registers: A then y (32 words x 32 bits, two read ports: the dot
-//     reads A, the output port y, and a register file's port serves one reader:
-//     1024 + 2 x 32 FF, 2 x 32 x 13.7 + 39 = 915.8 LUT), x (8 words: 288 FF, 110 LUT),
-//     b and Ax (4 words: 160 FF, 32 + 4 = 36 LUT each).
-//                                 => DSP 3, LUT 104 + 1097.8, FF 96 + 32 + 1696 = 1824.
+//     reads A through all 32 words, the output port y through its 2-bit address, 4
+//     words, and a register file's port serves one reader: 1024 + 2 x 32 FF,
+//     32 x 13.7 + 32 x 1 + 39 = 509.4 LUT), x (8 words: 288 FF, 110 LUT), b and Ax
+//     (4 words: 160 FF, 32 + 4 = 36 LUT each).
+//                                 => DSP 3, LUT 104 + 691.4, FF 96 + 32 + 1696 = 1824.
 TEST(Estimate, MatvecOnFpgaByHand) {
   const Estimate e = estimate(load_named_design("matvec"), fpga_target());
   EXPECT_EQ(e.cycles, 41);
@@ -76,7 +79,7 @@ TEST(Estimate, MatvecOnFpgaByHand) {
   EXPECT_NEAR(e.energy.onchip_pj, 1120, 1e-9);
   EXPECT_NEAR(e.energy.static_pj, 49200, 1e-6);
   EXPECT_EQ(e.area.dsp, 3);
-  EXPECT_NEAR(e.area.lut, 1201.8, 1e-9);
+  EXPECT_NEAR(e.area.lut, 795.4, 1e-9);
   EXPECT_EQ(e.area.ff, 1824);
 }
 
