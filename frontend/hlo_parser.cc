@@ -223,8 +223,13 @@ class Parser {
     InstrId id = m_.add_instruction(comp, *op, std::move(shape), {}, {}, std::string(name));
     auto& payload = m_.mutable_payload(id);
     payload.line = c_.line_of(start);
+    payload.column = c_.column_of(start);
     payload.literal = std::move(literal);
     read_attributes(*op, attrs, id);
+    // XLA's parser requires these: without dimensions= a reduce, sort or reverse would be
+    // read as an identity, silently another computation than the one meant.
+    if ((*op == Opcode::kReduce || *op == Opcode::kSort || *op == Opcode::kReverse) && !saw_dimensions_)
+      c_.fail_at(op_at, std::string(ir::name(*op)) + " needs dimensions={...}");
     payload.attrs = std::move(attrs);
     if (*op == Opcode::kParameter) {
       auto& params = m_.computation(comp).params;
@@ -255,6 +260,7 @@ class Parser {
   }
 
   void read_attributes(Opcode op, ir::Attributes& attrs, InstrId id) {
+    saw_dimensions_ = false;
     while (c_.skip_space(), c_.peek() == ',') {
       c_.set_pos(c_.pos() + 1);
       const size_t at = (c_.skip_space(), c_.pos());
@@ -269,6 +275,7 @@ class Parser {
         if (key == "true_computation" || key == "false_computation") attrs.pred_branches = true;
         continue;
       }
+      saw_dimensions_ |= key == "dimensions";
       if (read_attribute(c_, op, key, attrs)) continue;
       if (!is_kept_attribute(key))
         c_.fail_at(at, "unknown attribute '" + std::string(key) + "' for " + std::string(ir::name(op)) +
@@ -322,6 +329,7 @@ class Parser {
   }
 
   TextCursor c_;
+  bool saw_dimensions_ = false;  // in the attributes of the instruction being read
   ir::Module m_;
   std::unordered_map<std::string_view, InstrId> names_;  // current computation
   std::vector<PendingInstr> pending_;

@@ -144,6 +144,7 @@ class Loader {
         claim_printed_name(c, n, kv.first);
         InstrId p = m_.add_parameter(c, k++, shape_of(kv.second), n);
         m_.mutable_payload(p).line = kv.first.Mark().line + 1;
+        m_.mutable_payload(p).column = kv.first.Mark().column + 1;
         names[n] = p;
       }
     }
@@ -171,6 +172,7 @@ class Loader {
     for (InstrId i : ids) shapes.push_back(m_.shape(i));
     InstrId t = m_.add_instruction(c, Opcode::kTuple, ir::Shape::tuple(std::move(shapes)), ids);
     m_.mutable_payload(t).line = outs.Mark().line + 1;
+    m_.mutable_payload(t).column = outs.Mark().column + 1;
     m_.set_root(c, t);
   }
 
@@ -238,6 +240,9 @@ void Loader::read_op(const YAML::Node& n, CompId c, std::unordered_map<std::stri
   ir::Attributes attrs;
   std::vector<CompId> called;
   read_attributes(n, *op, attrs, called, c, args);
+  // As in HLO text: a reduce, sort or reverse without dimensions would silently be an identity.
+  if ((*op == Opcode::kReduce || *op == Opcode::kSort || *op == Opcode::kReverse) && !n["dimensions"])
+    fail(n, "op '" + name + "': " + op_name + " needs dimensions: [...]");
   if (*op == Opcode::kWhile && (called.size() != 2 || called[0] == ir::kNoId || called[1] == ir::kNoId))
     fail(n, "op '" + name + "': a while needs condition: and body: (computations under computations:)");
   if (*op == Opcode::kConditional && called.empty())
@@ -264,6 +269,7 @@ void Loader::read_op(const YAML::Node& n, CompId c, std::unordered_map<std::stri
     m_.mutable_payload(id).called = called;
   }
   m_.mutable_payload(id).line = n.Mark().line + 1;
+  m_.mutable_payload(id).column = n.Mark().column + 1;
   names[name] = id;
 }
 
