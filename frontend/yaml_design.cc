@@ -39,6 +39,7 @@ class Loader {
     } catch (const YAML::Exception& e) {
       throw Error("invalid YAML: " + e.msg, {file_, e.mark.line + 1, e.mark.column + 1});
     }
+    bound_alias_expansion(root);
     if (!root.IsMap()) fail(root, "a design must be a YAML map with keys design, inputs, ops, outputs");
     for (auto kv : root) {
       static constexpr std::string_view kKeys[] = {"design", "description", "inputs", "ops", "outputs",
@@ -73,6 +74,28 @@ class Loader {
     d.module = std::move(m_);
     ir::verify(d.module);
     return d;
+  }
+
+  // yaml-cpp shares aliased nodes, but every reader of the tree expands them: nine
+  // levels of ten aliases are 10^9 nodes from a few hundred bytes (an alias bomb). Without
+  // aliases a document has fewer nodes than bytes, so walking it with aliases expanded
+  // and a budget of its size plus 2^16 refuses a bomb after bounded work and lets every
+  // alias-free design, and modest alias use, through.
+  void bound_alias_expansion(const YAML::Node& root) const {
+    int64_t budget = static_cast<int64_t>(text_.size()) + (int64_t{1} << 16);
+    std::vector<YAML::Node> stack{root};
+    while (!stack.empty()) {
+      YAML::Node n = stack.back();
+      stack.pop_back();
+      if (--budget < 0)
+        fail(n, "the YAML aliases expand to more nodes than the document could hold without them "
+                "(an alias bomb?); write the values out");
+      if (n.IsSequence()) {
+        for (const auto& e : n) stack.push_back(e);
+      } else if (n.IsMap()) {
+        for (const auto& kv : n) stack.push_back(kv.first), stack.push_back(kv.second);
+      }
+    }
   }
 
  private:
