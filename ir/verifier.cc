@@ -22,8 +22,9 @@ class Verifier {
     for (CompId c : m_.live_computations()) check_computation(c);
     // A computation that calls itself never returns (and the interpreter's recursion
     // would overflow the stack).
-    if (std::string cycle = find_call_cycle(m_); !cycle.empty())
-      issues_.push_back({kNoId, kNoId, "the call graph has a cycle: " + cycle, 0, 0});
+    InstrId site = kNoId;
+    if (std::string cycle = find_call_cycle(m_, &site); !cycle.empty())
+      report(site, "the call graph has a cycle: " + cycle);
     return issues_;
   }
 

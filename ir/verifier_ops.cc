@@ -431,16 +431,17 @@ std::string check_shape_size(const Shape& s) {
   return "";
 }
 
-std::string find_call_cycle(const Module& m) {
+std::string find_call_cycle(const Module& m, InstrId* caller) {
   const size_t n = m.computation_slots();
   std::vector<uint8_t> colour(n, 0);  // 0 new, 1 on the path, 2 done
   std::vector<CompId> path;
   std::vector<std::vector<CompId>> callees(n);
+  std::vector<std::vector<InstrId>> call_sites(n);
   for (CompId c : m.live_computations())
     for (InstrId i : m.computation(c).order)
       if (m.is_live(i))
         for (CompId k : m.called(i))
-          if (k < n) callees[c].push_back(k);
+          if (k < n) callees[c].push_back(k), call_sites[c].push_back(i);
   std::string found;
   // Iterative DFS: a deep call chain must not overflow the stack.
   std::vector<std::pair<CompId, size_t>> stack;
@@ -457,8 +458,10 @@ std::string find_call_cycle(const Module& m) {
         path.pop_back();
         continue;
       }
+      const InstrId site = call_sites[c][k];
       const CompId next = callees[c][k++];
       if (colour[next] == 1) {
+        if (caller) *caller = site;
         auto it = std::find(path.begin(), path.end(), next);
         for (; it != path.end(); ++it) found += m.computation(*it).name + " -> ";
         return found + m.computation(next).name;

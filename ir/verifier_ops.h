@@ -20,8 +20,9 @@ std::string check_operation(const Module& m, InstrId i);
 std::string check_shape_size(const Shape& s);
 
 // The first computation that calls itself, directly or through others, as "a -> b -> a";
-// "" when the call graph is acyclic.
-std::string find_call_cycle(const Module& m);
+// "" when the call graph is acyclic. `caller` (when given) receives the instruction
+// that closes the cycle, so the error can point at a line.
+std::string find_call_cycle(const Module& m, InstrId* caller = nullptr);
 
 // The gather result shape XLA's shape inference gives (throws hlsgym::Error).
 Shape infer_gather_shape(const Shape& operand, const Shape& indices, const GatherDims& d);

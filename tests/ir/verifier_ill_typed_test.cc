@@ -44,7 +44,7 @@ const IllTyped kCases[] = {
     {"while_param.hlo", "condition cond parameter 0 is s32[2] but is given s32[]", 15, 3},
     {"sort_comparator.hlo", "comparator lt parameter 0 is s32[], needs f32[]", 11, 3},
     {"reduce_nodims.hlo", "reduce needs dimensions={...}", 12, 18},
-    {"recursive_call.hlo", "the call graph has a cycle: f -> f", 0, 0},
+    {"recursive_call.hlo", "c: the call graph has a cycle: f -> f", 5, 3},
 };
 
 std::string error_of(const std::filesystem::path& p) {
