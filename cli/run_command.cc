@@ -32,27 +32,6 @@ std::vector<std::string> parameter_names(const ir::Module& m) {
   return names;
 }
 
-// Inputs from a JSON file: an object {parameter name: value} or a list in parameter order.
-std::vector<ir::Literal> inputs_from_file(const ir::Module& m, const std::string& path) {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(frontend::read_file(path));
-  } catch (const nlohmann::json::parse_error& e) {
-    throw Error(std::string("invalid JSON: ") + e.what(), {path});
-  }
-  const auto& params = m.computation(m.entry()).params;
-  std::vector<ir::Literal> args;
-  for (size_t k = 0; k < params.size(); ++k) {
-    const std::string& name = m.name(params[k]);
-    const nlohmann::json* v = nullptr;
-    if (j.is_object() && j.contains(name)) v = &j[name];
-    if (j.is_array() && k < j.size()) v = &j[k];
-    if (!v) throw Error("no value given for parameter '" + name + "'", {path});
-    args.push_back(literal_from_json(*v, m.shape(params[k]), path + ": " + name));
-  }
-  return args;
-}
-
 void print_value(const std::string& label, const ir::Literal& v, int64_t max_elements) {
   if (v.is_tuple()) {
     for (size_t k = 0; k < v.tuple_elements().size(); ++k)
@@ -68,7 +47,7 @@ void run(const RunFlags& flags) {
   const ir::Module& m = d.module;
   std::vector<ir::Literal> args = flags.inputs_file.empty()
                                       ? ir::random_inputs(m, flags.seed)
-                                      : inputs_from_file(m, flags.inputs_file);
+                                      : inputs_from_json_file(m, flags.inputs_file);
   const auto names = parameter_names(m);
   const auto t0 = std::chrono::steady_clock::now();
   nlohmann::json out;
