@@ -9,6 +9,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include <fmt/format.h>
+
 #include "ir/error.h"
 
 namespace hlsgym::ir {
@@ -23,7 +25,36 @@ std::string directory_of(const std::string& path) {
   throw Error(what + ": " + std::strerror(errno), {path});
 }
 
+// A comment line to CSV readers (pandas comment="#"), like the datasets' header.
+constexpr std::string_view kEndMarker = "# end-of-file fnv1a64=";
+
+uint64_t fnv1a64(std::string_view text) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ull;
+  return h;
+}
+
 }  // namespace
+
+std::string with_end_marker(std::string text) {
+  if (!text.empty() && text.back() != '\n') text += '\n';
+  const uint64_t h = fnv1a64(text);
+  text += kEndMarker;
+  text += fmt::format("{:016x}\n", h);
+  return text;
+}
+
+std::string_view strip_end_marker(std::string_view text, const std::string& path) {
+  const size_t line_length = kEndMarker.size() + 16 + 1;
+  const size_t at = text.size() >= line_length ? text.size() - line_length : std::string_view::npos;
+  if (at == std::string_view::npos || (at > 0 && text[at - 1] != '\n') ||
+      text.substr(at, kEndMarker.size()) != kEndMarker || text.back() != '\n')
+    throw Error("the file is truncated or incomplete (its end-of-file line is missing)", {path});
+  const std::string_view body = text.substr(0, at);
+  if (fmt::format("{:016x}", fnv1a64(body)) != text.substr(at + kEndMarker.size(), 16))
+    throw Error("the file is damaged or was edited (its checksum does not match)", {path});
+  return body;
+}
 
 void check_output_path(const std::string& path) {
   if (path.empty()) throw Error("empty output path");

@@ -22,6 +22,14 @@ void write_file_atomically(const std::string& path, std::string_view content);
 // An exclusive advisory lock on `path` (flock of `path`.lock, removed on release), held
 // for the lifetime of the object. A second holder, in this or another process, gets an
 // hlsgym::Error naming the path.
+// Files read back (policies, checkpoints, datasets) end with a line
+// "# end-of-file fnv1a64=<16 hex digits>" over every byte before it, so a file cut short
+// anywhere, even inside its last number, is refused instead of read as complete.
+std::string with_end_marker(std::string text);
+// The text before a valid end marker; throws hlsgym::Error naming `path` when the marker
+// is missing (truncated) or does not match (altered).
+std::string_view strip_end_marker(std::string_view text, const std::string& path);
+
 class OutputLock {
  public:
   explicit OutputLock(const std::string& path);
