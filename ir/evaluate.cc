@@ -133,6 +133,7 @@ class Evaluator {
         return m_.literal(c.i);
       case Opcode::kCall: case Opcode::kFusion: return run(m_.called(c.i)[0], c.args);
       case Opcode::kWhile: return run_while(c);
+      case Opcode::kFft: return eval::eval_fft(c);
       case Opcode::kConditional: {
         const Literal& sel = *c.args[0];
         const size_t branches = m_.called(c.i).size();

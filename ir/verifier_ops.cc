@@ -185,6 +185,46 @@ void check_threefry(const Module& m, InstrId i) {
   }
 }
 
+// XLA's ShapeInference::InferFftShape.
+void check_fft(const Module& m, InstrId i) {
+  const Attributes& a = m.attrs(i);
+  const Shape& in = operand_shape(m, i, 0);
+  const Shape& out = m.shape(i);
+  check_array(out, "the fft result");
+  const std::string& t = a.fft_type;
+  if (t != "FFT" && t != "IFFT" && t != "RFFT" && t != "IRFFT")
+    fail("fft needs fft_type= FFT, IFFT, RFFT or IRFFT");
+  const auto& len = a.fft_length;
+  const int64_t k = static_cast<int64_t>(len.size());
+  if (k < 1 || k > 3 || k > in.rank())
+    fail(fmt::format("fft_length needs 1 to 3 entries, at most the operand rank {}", in.rank()));
+  for (int64_t n : len)
+    if (n < 0) fail("fft_length entries must be non-negative");
+  const bool real_in = t == "RFFT", real_out = t == "IRFFT";
+  const ElementType ti = in.element_type(), to = out.element_type();
+  if (real_in ? !(ti == ElementType::kF32 || ti == ElementType::kF64) : !is_complex(ti))
+    fail(fmt::format("{} takes a {} operand, not {}", t, real_in ? "f32 or f64" : "complex", str(in)));
+  if (real_out ? !(to == ElementType::kF32 || to == ElementType::kF64) : !is_complex(to))
+    fail(fmt::format("{} returns a {} array, not {}", t, real_out ? "f32 or f64" : "complex", str(out)));
+  if (bit_width(real_in ? to : ti) != 2 * bit_width(real_in ? ti : to) && (real_in || real_out))
+    fail(fmt::format("{} from {} to {} changes the precision", t, str(in), str(out)));
+  if (!real_in && !real_out && ti != to) fail(fmt::format("{} from {} to {} changes the element type", t, str(in), str(out)));
+  // The transformed dimensions: the real side has fft_length, the complex side keeps n/2+1 of the last.
+  const Shape& real_side = real_out ? out : in;
+  std::vector<int64_t> expect = in.dims();
+  for (int64_t d = 0; d < k; ++d) {
+    const int64_t axis = in.rank() - k + d;
+    if (real_side.rank() != in.rank() || real_side.dim(axis) != len[static_cast<size_t>(d)])
+      fail(fmt::format("{} with fft_length {{{}}} does not match {}", t, fmt::join(len, ","), str(real_side)));
+  }
+  if (real_in) expect.back() = len.back() / 2 + 1;
+  if (real_out) expect.back() = len.back();
+  if (real_out && in.dims().back() != len.back() / 2 + 1)
+    fail(fmt::format("IRFFT of length {} needs {} complex entries in the last dimension of {}", len.back(),
+                     len.back() / 2 + 1, str(in)));
+  if (out.dims() != expect) fail(fmt::format("{} of {} gives dimensions [{}], declared {}", t, str(in), fmt::join(expect, ","), str(out)));
+}
+
 // Ops whose operands are values: an element-wise op, a movement, a contraction, ...
 // A token or a tuple there has no elements to compute with.
 bool takes_array_operands(Opcode op) {
@@ -332,6 +372,7 @@ void check_one(const Module& m, InstrId i) {
       break;
     }
     case Opcode::kScatter: check_scatter(m, i); break;
+    case Opcode::kFft: check_fft(m, i); break;
     case Opcode::kDynamicSlice: check_dynamic_slice(m, i, 1); break;
     case Opcode::kDynamicUpdateSlice: check_dynamic_slice(m, i, 2); break;
     case Opcode::kAllReduce: case Opcode::kAllReduceStart: case Opcode::kReduceScatter: case Opcode::kAllGather:

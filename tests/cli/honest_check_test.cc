@@ -90,6 +90,21 @@ TEST(HonestCheck, GivenInputsAreUsed) {
   EXPECT_NE(b.err.find("4294967296 is out of range for s32"), std::string::npos) << b.err;
 }
 
+// Issue 17 (fuzzing's "huge dimensions"): a 400 GB parameter ended `run` in "out of
+// memory" (or the OOM killer); it is refused before anything is allocated.
+TEST(HonestCheck, RunRefusesValuesOverItsMemoryBudget) {
+  const fs::path p = write("huge.hlo", "HloModule m\n\nENTRY e {\n  a = f32[100000000000] parameter(0)\n"
+                                       "  ROOT n = f32[100000000000] negate(a)\n}\n");
+  const CliResult r = run_cli("run '" + p.string() + "'");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("over the interpreter's memory budget"), std::string::npos) << r.err;
+  const fs::path q = write("wide.hlo", "HloModule m\n\nENTRY e {\n  a = f32[] parameter(0)\n"
+                                       "  ROOT b = f32[100000000000] broadcast(a), dimensions={}\n}\n");
+  const CliResult w = run_cli("run '" + q.string() + "'");
+  EXPECT_EQ(w.exit_code, 1);
+  EXPECT_NE(w.err.find("wide.hlo:5:3: b: its value would take"), std::string::npos) << w.err;
+}
+
 TEST(SafeOutput, NonRegularOrUnwritableOutputsAreRefusedUpFront) {
   const std::string design = (source_dir() / "designs/fir8.yaml").string();
   const fs::path target = write("target.hlo", "keep me");
