@@ -117,10 +117,15 @@ void check_dynamic_slice(const Module& m, InstrId i, size_t first_index) {
   const Shape& operand = operand_shape(m, i, 0);
   check_array(operand, "the sliced operand");
   const size_t n = m.operands(i).size();
-  if (static_cast<int64_t>(n - first_index) != operand.rank())
+  // The older form, one rank-1 index vector (what dynamic-index-splitter rewrites).
+  const bool vector_form = n == first_index + 1 && [&] {
+    const Shape& v = operand_shape(m, i, first_index);
+    return v.is_array() && v.rank() == 1 && v.dim(0) == operand.rank() && is_integral(v.element_type());
+  }();
+  if (!vector_form && static_cast<int64_t>(n - first_index) != operand.rank())
     fail(fmt::format("{} needs {} scalar start indices for {}, has {}", name(m.opcode(i)), operand.rank(), str(operand),
                      n - first_index));
-  for (size_t k = first_index; k < n; ++k) {
+  for (size_t k = first_index; k < n && !vector_form; ++k) {
     const Shape& s = operand_shape(m, i, k);
     if (!s.is_array() || s.rank() != 0 || !is_integral(s.element_type()))
       fail(fmt::format("start index {} must be an integer scalar, is {}", k - first_index, str(s)));
