@@ -208,7 +208,15 @@ void Module::link_operands(InstrId i) {
 }
 
 void Module::unlink_operands(InstrId i) {
-  for (InstrId op : pool_.get(instrs_[i].operands)) pool_.erase(instrs_[op].users, i);
+  // Each distinct operand once: a second erase of `i` from a list it already left would
+  // scan that whole list for nothing (add(p, p) with 10^5 users of p was quadratic).
+  auto ops = pool_.get(instrs_[i].operands);
+  std::vector<InstrId> distinct(ops.begin(), ops.end());
+  if (distinct.size() > 1) {
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  }
+  for (InstrId op : distinct) pool_.erase(instrs_[op].users, i);
 }
 
 void Module::set_operand(InstrId i, size_t k, InstrId new_operand) {

@@ -86,7 +86,8 @@ TEST(ModuleUseLists, AMillionUsersOfOneConstantAreLinear) {
   std::vector<InstrId> users;
   users.reserve(kUsers);
   for (int u = 0; u < kUsers; ++u)
-    users.push_back(m.add_instruction(c, Opcode::kAdd, Shape::scalar(ElementType::kF32), std::vector<InstrId>{k, p}, {}, ""));
+    // add(k, k): an operand named twice must not make unlinking scan the list twice.
+    users.push_back(m.add_instruction(c, Opcode::kAdd, Shape::scalar(ElementType::kF32), std::vector<InstrId>{k, k}, {}, ""));
   m.set_root(c, users[0]);
   m.set_entry(c);
   EXPECT_EQ(m.users(k).size(), static_cast<size_t>(kUsers));
@@ -97,7 +98,7 @@ TEST(ModuleUseLists, AMillionUsersOfOneConstantAreLinear) {
   EXPECT_TRUE(m.users(k).empty());
   for (int u = kUsers - 1; u >= 1; --u) m.remove_instruction(users[static_cast<size_t>(u)]);
   EXPECT_EQ(m.users(k2).size(), 1u);
-  EXPECT_EQ(m.users(p).size(), 3u);  // k, k2 and users[0]
+  EXPECT_EQ(m.users(p).size(), 2u);  // k and k2
 }
 
 }  // namespace
