@@ -10,6 +10,7 @@
 #include "frontend/hlo_parser.h"
 #include "frontend/source_text.h"
 #include "ir/features.h"
+#include "ir/module.h"
 #include "ir/verifier.h"
 
 namespace {
@@ -67,4 +68,28 @@ void BM_FeaturesLargest(benchmark::State& state) {
 }
 BENCHMARK(BM_FeaturesLargest)->Unit(benchmark::kMicrosecond);
 
+}  // namespace
+
+namespace {
+// Issue 17: N instructions sharing one constant (a hub). Linking, replacing uses and
+// removing users are O(operands) per instruction, so time per user stays flat as N
+// grows (before: a search of the hub's user list, quadratic; 10^6 took 100 s to load).
+void BM_HubUsers(benchmark::State& state) {
+  using namespace hlsgym::ir;
+  const int64_t n = state.range(0);
+  for (auto _ : state) {
+    Module m("hub");
+    const CompId c = m.add_computation("e");
+    const InstrId p = m.add_parameter(c, 0, Shape::scalar(ElementType::kF32), "p");
+    std::vector<InstrId> users;
+    users.reserve(static_cast<size_t>(n));
+    for (int64_t u = 0; u < n; ++u)
+      users.push_back(m.add_instruction(c, Opcode::kAdd, Shape::scalar(ElementType::kF32), std::vector<InstrId>{p, p}, {}, ""));
+    m.set_root(c, users[0]);
+    for (int64_t u = n - 1; u >= 1; --u) m.remove_instruction(users[static_cast<size_t>(u)]);
+    benchmark::DoNotOptimize(m.users(p).size());
+  }
+  state.SetItemsProcessed(state.iterations() * n);
+}
+BENCHMARK(BM_HubUsers)->Arg(10'000)->Arg(100'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
 }  // namespace

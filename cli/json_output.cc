@@ -3,6 +3,7 @@
 #include <cmath>
 #include <complex>
 
+#include "frontend/source_text.h"
 #include "ir/error.h"
 
 namespace hlsgym::cli {
@@ -111,6 +112,27 @@ ir::Literal literal_from_json(const json& j, const ir::Shape& shape, const std::
   int64_t next = 0;
   fill(j, shape, 0, next, out, what);
   return out;
+}
+
+// Inputs from a JSON file: an object {parameter name: value} or a list in parameter order.
+std::vector<ir::Literal> inputs_from_json_file(const ir::Module& m, const std::string& path) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(frontend::read_file(path));
+  } catch (const nlohmann::json::parse_error& e) {
+    throw Error(std::string("invalid JSON: ") + e.what(), {path});
+  }
+  const auto& params = m.computation(m.entry()).params;
+  std::vector<ir::Literal> args;
+  for (size_t k = 0; k < params.size(); ++k) {
+    const std::string& name = m.name(params[k]);
+    const nlohmann::json* v = nullptr;
+    if (j.is_object() && j.contains(name)) v = &j[name];
+    if (j.is_array() && k < j.size()) v = &j[k];
+    if (!v) throw Error("no value given for parameter '" + name + "'", {path});
+    args.push_back(literal_from_json(*v, m.shape(params[k]), path + ": " + name));
+  }
+  return args;
 }
 
 }  // namespace hlsgym::cli

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ir/literal.h"
+#include "ir/module.h"
 
 namespace hlsgym::cli {
 
@@ -16,5 +17,9 @@ nlohmann::json literal_to_json(const ir::Literal& value, int64_t max_elements = 
 // non-finite floats). Throws hlsgym::Error on a mismatch.
 ir::Literal literal_from_json(const nlohmann::json& j, const ir::Shape& shape,
                               const std::string& what);
+
+// Inputs from a JSON file: an object {parameter name: value} or a list in parameter
+// order; values out of their type's range are refused.
+std::vector<ir::Literal> inputs_from_json_file(const ir::Module& m, const std::string& path);
 
 }  // namespace hlsgym::cli

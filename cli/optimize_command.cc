@@ -13,10 +13,12 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/json_output.h"
 #include "frontend/load.h"
 #include "hwmodel/estimate.h"
 #include "ir/error.h"
 #include "ir/features.h"
+#include "ir/output_file.h"
 #include "ir/printer.h"
 #include "ir/verifier.h"
 #include "passes/equivalence.h"
@@ -29,11 +31,16 @@ namespace hlsgym::cli {
 namespace {
 
 struct OptimizeFlags {
-  std::string design, order, output, target;
+  std::string design, order, output, target, inputs;
   bool check = false, json = false;
   uint64_t seed = 1;
   int input_sets = 2, samples = 48;
+  double max_steps = 1e9, max_bytes = 4e9;
 };
+
+// Exit code of a --check that proved nothing (budget exceeded, nothing compared): not a
+// failure of the passes (1), not a success (0).
+constexpr int kInconclusiveExit = 3;
 
 struct Summary {
   ir::Features f;
@@ -159,6 +166,13 @@ ChosenOrder order_from_spec(const std::string& given, const ir::Module& design) 
 }
 
 int run_optimize(const OptimizeFlags& flags) {
+  // Refused before any work: an -o that is a symlink, FIFO, directory or read-only file,
+  // or one another run is writing.
+  std::optional<ir::OutputLock> lock;
+  if (!flags.output.empty()) {
+    ir::check_output_path(flags.output);
+    lock.emplace(flags.output);
+  }
   frontend::Design d = frontend::load_design(flags.design);
   std::string spec = flags.order;
   if (spec.empty()) spec = d.passes.empty() ? "default" : fmt::format("{}", fmt::join(d.passes, ","));
@@ -181,16 +195,15 @@ int run_optimize(const OptimizeFlags& flags) {
     o.input_sets = flags.input_sets;
     o.samples = flags.samples;
     o.float_tolerance = order.pipeline->reassociates_floats();
+    o.max_steps = flags.max_steps;
+    o.max_bytes = flags.max_bytes;
+    if (!flags.inputs.empty()) o.given_inputs.push_back(inputs_from_json_file(before, flags.inputs));
     check = passes::check_equivalence(before, after, o);
   }
   // A module that failed --check is not written: a later step would take it for a
   // checked one. One whose check was skipped is written, and the run says so and fails.
   const bool write = !flags.output.empty() && check.status != passes::CheckStatus::kFailed;
-  if (write) {
-    std::ofstream out(flags.output);
-    if (!out) throw Error(flags.output + ": cannot write");
-    out << ir::print_module(after);
-  }
+  if (write) ir::write_file_atomically(flags.output, ir::print_module(after));
   const Summary a = summarize(before), b = summarize(after);
   std::optional<HardwareDelta> hw;
   if (!flags.target.empty()) {
@@ -241,6 +254,11 @@ int run_optimize(const OptimizeFlags& flags) {
                flags.design, check.detail, flags.output.empty() ? "" : "; " + flags.output + " was not written");
     return 1;
   }
+  if (check.status == passes::CheckStatus::kInconclusive) {
+    fmt::print(stderr, "error: {}: check inconclusive: {}{}\n", flags.design, check.detail,
+               write ? "; " + flags.output + " is written but unchecked" : "");
+    return kInconclusiveExit;
+  }
   if (flags.check && write && check.status == passes::CheckStatus::kSkipped) {
     fmt::print(stderr, "error: {}: --check was skipped ({}); {} is written but unchecked\n", flags.design,
                check.detail, flags.output);
@@ -275,6 +293,14 @@ void add_optimize_command(CLI::App& app) {
       ->check(CLI::Range(1, 1000))->capture_default_str();
   cmd->add_option("--samples", flags->samples, "sampled elements per output on big graphs")
       ->check(CLI::Range(1, 100000))->capture_default_str();
+  cmd->add_option("--inputs", flags->inputs,
+                  "JSON file of inputs for --check instead of random ones (as `run --inputs`)");
+  cmd->add_option("--max-steps", flags->max_steps,
+                  "--check: interpretation budget in elements computed per run; past it the check\n"
+                  "is inconclusive (exit 3)")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--max-bytes", flags->max_bytes,
+                  "--check: memory budget of the interpretation in bytes (exit 3 past it)")
+      ->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("-o,--output", flags->output, "write the optimized module as HLO text");
   cmd->add_option("--target", flags->target,
                   "also estimate the hardware before and after on this target (fpga, cpu or\n"

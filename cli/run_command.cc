@@ -23,6 +23,7 @@ struct RunFlags {
   int sample = 0;
   int64_t max_elements = 16;
   bool json = false;
+  double max_bytes = 8e9;
 };
 
 std::vector<std::string> parameter_names(const ir::Module& m) {
@@ -30,27 +31,6 @@ std::vector<std::string> parameter_names(const ir::Module& m) {
   for (ir::InstrId p : m.computation(m.entry()).params)
     names.push_back(p == ir::kNoId ? "?" : m.name(p));
   return names;
-}
-
-// Inputs from a JSON file: an object {parameter name: value} or a list in parameter order.
-std::vector<ir::Literal> inputs_from_file(const ir::Module& m, const std::string& path) {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(frontend::read_file(path));
-  } catch (const nlohmann::json::parse_error& e) {
-    throw Error(std::string("invalid JSON: ") + e.what(), {path});
-  }
-  const auto& params = m.computation(m.entry()).params;
-  std::vector<ir::Literal> args;
-  for (size_t k = 0; k < params.size(); ++k) {
-    const std::string& name = m.name(params[k]);
-    const nlohmann::json* v = nullptr;
-    if (j.is_object() && j.contains(name)) v = &j[name];
-    if (j.is_array() && k < j.size()) v = &j[k];
-    if (!v) throw Error("no value given for parameter '" + name + "'", {path});
-    args.push_back(literal_from_json(*v, m.shape(params[k]), path + ": " + name));
-  }
-  return args;
 }
 
 void print_value(const std::string& label, const ir::Literal& v, int64_t max_elements) {
@@ -66,16 +46,25 @@ void print_value(const std::string& label, const ir::Literal& v, int64_t max_ele
 void run(const RunFlags& flags) {
   frontend::Design d = frontend::load_design(flags.design);
   const ir::Module& m = d.module;
+  // Refused before anything is allocated: random inputs of a 400 GB parameter would
+  // end in "out of memory" (or the OOM killer).
+  double input_bytes = 0;
+  for (ir::InstrId p : m.computation(m.entry()).params) input_bytes += static_cast<double>(m.shape(p).byte_size());
+  if (input_bytes > flags.max_bytes)
+    throw Error(fmt::format("the inputs take {:.3g} bytes, over the interpreter's memory budget of {:.3g} (--max-bytes)",
+                            input_bytes, flags.max_bytes), {flags.design});
+  ir::EvalOptions eo;
+  eo.max_bytes = flags.max_bytes;
   std::vector<ir::Literal> args = flags.inputs_file.empty()
                                       ? ir::random_inputs(m, flags.seed)
-                                      : inputs_from_file(m, flags.inputs_file);
+                                      : inputs_from_json_file(m, flags.inputs_file);
   const auto names = parameter_names(m);
   const auto t0 = std::chrono::steady_clock::now();
   nlohmann::json out;
   bool placeholders = false;
   std::vector<std::string> placeholder_ops;
   if (flags.sample > 0) {
-    ir::SampledResult r = ir::evaluate_sampled(m, args, flags.sample, flags.seed);
+    ir::SampledResult r = ir::evaluate_sampled(m, args, flags.sample, flags.seed, eo);
     placeholders = r.uses_placeholders;
     nlohmann::json leaves = nlohmann::json::array();
     for (size_t k = 0; k < r.indices.size(); ++k)
@@ -83,7 +72,7 @@ void run(const RunFlags& flags) {
                         {"values", literal_to_json(r.values[k])}});
     out["samples"] = leaves;
   } else {
-    ir::EvalResult r = ir::evaluate(m, args);
+    ir::EvalResult r = ir::evaluate(m, args, eo);
     placeholders = r.uses_placeholders;
     placeholder_ops = r.placeholder_ops;
     out["output"] = literal_to_json(r.value, flags.json ? 0 : flags.max_elements);
@@ -128,6 +117,10 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--sample", flags->sample,
                   "evaluate only K randomly chosen elements of each output (for graphs too big "
                   "to interpret whole)");
+  cmd->add_option("--max-bytes", flags->max_bytes,
+                  "memory budget of the interpretation in bytes: inputs and values that would\n"
+                  "exceed it are refused before they are allocated")
+      ->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--max-elements", flags->max_elements,
                   "elements printed per array in the table (0 = all)")
       ->capture_default_str();

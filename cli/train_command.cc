@@ -21,6 +21,7 @@
 #include "dist/exchange.h"
 #include "dist/world.h"
 #include "ir/error.h"
+#include "ir/output_file.h"
 #include "rl/actor_critic.h"
 #include "rl/action_names.h"
 #include "rl/dataset.h"
@@ -155,6 +156,29 @@ int step_for_the_learner(rl::Agent& agent, std::vector<std::unique_ptr<rl::Graph
   return 0;
 }
 
+// The learning curve starts with its header on disk (a run killed early leaves a valid
+// CSV), and a resumed run continues it cleanly: a row cut by a kill is dropped (appending
+// to it glued two rows), and so are rows logged after the checkpoint being resumed, which
+// the resumed run logs again.
+void prepare_learning_curve(const std::string& csv, bool resume, int64_t resumed_steps) {
+  std::string kept = "steps,mean_return,episodes,seconds\n";
+  if (resume && fs::exists(csv)) {
+    std::ifstream in(csv, std::ios::binary);
+    const std::string old((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    size_t at = old.find('\n');  // skip the header
+    while (at != std::string::npos && at + 1 < old.size()) {
+      const size_t end = old.find('\n', at + 1);
+      if (end == std::string::npos) break;  // the cut row
+      const std::string row = old.substr(at + 1, end - at - 1);
+      char* stop = nullptr;
+      const long long steps = std::strtoll(row.c_str(), &stop, 10);
+      if (stop != row.c_str() && *stop == ',' && steps <= resumed_steps) kept += row + '\n';
+      at = end;
+    }
+  }
+  ir::write_file_atomically(csv, kept);
+}
+
 int run_train(const TrainFlags& f) {
   if (f.algo != "ppo" && f.algo != "a2c" && f.algo != "dqn") throw Error("--algo " + f.algo + ": expected ppo, a2c or dqn");
   if (f.steps <= 0) throw Error("--steps must be positive");
@@ -220,8 +244,8 @@ int run_train(const TrainFlags& f) {
   if (!dist::is_root()) return step_for_the_learner(*policy.agent, envs, env_count, f.workers, !f.fixed_blocks, f.steps);
   const std::string csv = f.output + ".csv";
   std::vector<std::pair<int64_t, double>> curve;
-  std::ofstream log(csv, resume ? std::ios::app : std::ios::trunc);
-  if (!resume) log << "steps,mean_return,episodes,seconds\n";
+  prepare_learning_curve(csv, resume, policy.agent->steps_done());
+  std::ofstream log(csv, std::ios::app);
   const auto t0 = std::chrono::steady_clock::now();
   auto last_checkpoint = t0;
   const int64_t start = policy.agent->steps_done(), remaining = std::max<int64_t>(0, f.steps - start);

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "frontend/hlo_syntax.h"
+#include "ir/error.h"
+#include "ir/shape_inference.h"
 #include "ir/spelling.h"
 
 namespace hlsgym::frontend {
@@ -79,6 +81,7 @@ class Parser {
     if (m_.computation_slots() == 0) c_.fail("the module has no computations");
     if (m_.entry() == ir::kNoId) m_.set_entry(static_cast<CompId>(m_.computation_slots() - 1));
     resolve_calls();
+    infer_omitted_shapes();
     return std::move(m_);
   }
 
@@ -197,7 +200,10 @@ class Parser {
     std::string_view op_name = c_.name();
     auto op = ir::opcode_from_name(op_name);
     if (!op) c_.fail_at(op_at, op_name.empty() ? "expected an opcode" : "unknown opcode '" + std::string(op_name) + "'");
-    if (!has_shape) c_.fail_at(op_at, "instruction '" + std::string(name) + "' has no shape");
+    // XLA's parser infers an omitted shape from the operands where shape inference can.
+    if (!has_shape && !ir::can_infer_shape(*op))
+      c_.fail_at(op_at, "instruction '" + std::string(name) + "' has no shape (and a " + std::string(ir::name(*op)) +
+                            "'s cannot be inferred)");
     if (names_.count(name)) c_.fail_at(start, "instruction '" + std::string(name) + "' is defined twice in this computation");
 
     ir::Attributes attrs;
@@ -221,10 +227,16 @@ class Parser {
       read_operands(pending);
     }
     InstrId id = m_.add_instruction(comp, *op, std::move(shape), {}, {}, std::string(name));
+    if (!has_shape) shapeless_.push_back({id, op_at});
     auto& payload = m_.mutable_payload(id);
     payload.line = c_.line_of(start);
+    payload.column = c_.column_of(start);
     payload.literal = std::move(literal);
     read_attributes(*op, attrs, id);
+    // XLA's parser requires these: without dimensions= a reduce, sort or reverse would be
+    // read as an identity, silently another computation than the one meant.
+    if ((*op == Opcode::kReduce || *op == Opcode::kSort || *op == Opcode::kReverse) && !saw_dimensions_)
+      c_.fail_at(op_at, std::string(ir::name(*op)) + " needs dimensions={...}");
     payload.attrs = std::move(attrs);
     if (*op == Opcode::kParameter) {
       auto& params = m_.computation(comp).params;
@@ -255,6 +267,7 @@ class Parser {
   }
 
   void read_attributes(Opcode op, ir::Attributes& attrs, InstrId id) {
+    saw_dimensions_ = false;
     while (c_.skip_space(), c_.peek() == ',') {
       c_.set_pos(c_.pos() + 1);
       const size_t at = (c_.skip_space(), c_.pos());
@@ -269,6 +282,7 @@ class Parser {
         if (key == "true_computation" || key == "false_computation") attrs.pred_branches = true;
         continue;
       }
+      saw_dimensions_ |= key == "dimensions";
       if (read_attribute(c_, op, key, attrs)) continue;
       if (!is_kept_attribute(key))
         c_.fail_at(at, "unknown attribute '" + std::string(key) + "' for " + std::string(ir::name(op)) +
@@ -321,7 +335,24 @@ class Parser {
     }
   }
 
+  // In definition order, once operands and called computations are known.
+  void infer_omitted_shapes() {
+    for (const auto& [id, at] : shapeless_) {
+      for (InstrId o : m_.operands(id))
+        if (m_.shape(o).element_type() == ir::ElementType::kInvalid)
+          c_.fail_at(at, "the shape of '" + m_.name(id) + "' cannot be inferred: its operand '" + m_.name(o) +
+                             "' has no shape yet");
+      try {
+        m_.mutable_payload(id).shape = ir::infer_shape(m_, m_.opcode(id), m_.operands(id), m_.attrs(id), m_.called(id));
+      } catch (const Error& e) {
+        c_.fail_at(at, "the omitted shape of '" + m_.name(id) + "' cannot be inferred: " + e.message());
+      }
+    }
+  }
+
   TextCursor c_;
+  std::vector<std::pair<InstrId, size_t>> shapeless_;  // instructions written without a shape
+  bool saw_dimensions_ = false;  // in the attributes of the instruction being read
   ir::Module m_;
   std::unordered_map<std::string_view, InstrId> names_;  // current computation
   std::vector<PendingInstr> pending_;

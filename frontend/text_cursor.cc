@@ -168,6 +168,13 @@ int TextCursor::line_of(size_t offset) {
   return line_;
 }
 
+int TextCursor::column_of(size_t offset) const {
+  offset = std::min(offset, text_.size());
+  size_t k = offset;
+  while (k > 0 && text_[k - 1] != '\n') --k;
+  return static_cast<int>(offset - k) + 1;
+}
+
 SourceLocation TextCursor::location(size_t offset) const {
   int line = 1;
   size_t line_start = 0;

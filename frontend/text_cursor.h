@@ -54,6 +54,8 @@ class TextCursor {
 
   // Cheap running line count for the instruction being read (1-based).
   int line_of(size_t offset);
+  // 1-based column of `offset` (scans back to the line start only).
+  int column_of(size_t offset) const;
 
  private:
   std::string_view text_;

@@ -39,6 +39,7 @@ class Loader {
     } catch (const YAML::Exception& e) {
       throw Error("invalid YAML: " + e.msg, {file_, e.mark.line + 1, e.mark.column + 1});
     }
+    bound_alias_expansion(root);
     if (!root.IsMap()) fail(root, "a design must be a YAML map with keys design, inputs, ops, outputs");
     for (auto kv : root) {
       static constexpr std::string_view kKeys[] = {"design", "description", "inputs", "ops", "outputs",
@@ -73,6 +74,28 @@ class Loader {
     d.module = std::move(m_);
     ir::verify(d.module);
     return d;
+  }
+
+  // yaml-cpp shares aliased nodes, but every reader of the tree expands them: nine
+  // levels of ten aliases are 10^9 nodes from a few hundred bytes (an alias bomb). Without
+  // aliases a document has fewer nodes than bytes, so walking it with aliases expanded
+  // and a budget of its size plus 2^16 refuses a bomb after bounded work and lets every
+  // alias-free design, and modest alias use, through.
+  void bound_alias_expansion(const YAML::Node& root) const {
+    int64_t budget = static_cast<int64_t>(text_.size()) + (int64_t{1} << 16);
+    std::vector<YAML::Node> stack{root};
+    while (!stack.empty()) {
+      YAML::Node n = stack.back();
+      stack.pop_back();
+      if (--budget < 0)
+        fail(n, "the YAML aliases expand to more nodes than the document could hold without them "
+                "(an alias bomb?); write the values out");
+      if (n.IsSequence()) {
+        for (const auto& e : n) stack.push_back(e);
+      } else if (n.IsMap()) {
+        for (const auto& kv : n) stack.push_back(kv.first), stack.push_back(kv.second);
+      }
+    }
   }
 
  private:
@@ -144,6 +167,7 @@ class Loader {
         claim_printed_name(c, n, kv.first);
         InstrId p = m_.add_parameter(c, k++, shape_of(kv.second), n);
         m_.mutable_payload(p).line = kv.first.Mark().line + 1;
+        m_.mutable_payload(p).column = kv.first.Mark().column + 1;
         names[n] = p;
       }
     }
@@ -171,6 +195,7 @@ class Loader {
     for (InstrId i : ids) shapes.push_back(m_.shape(i));
     InstrId t = m_.add_instruction(c, Opcode::kTuple, ir::Shape::tuple(std::move(shapes)), ids);
     m_.mutable_payload(t).line = outs.Mark().line + 1;
+    m_.mutable_payload(t).column = outs.Mark().column + 1;
     m_.set_root(c, t);
   }
 
@@ -238,6 +263,9 @@ void Loader::read_op(const YAML::Node& n, CompId c, std::unordered_map<std::stri
   ir::Attributes attrs;
   std::vector<CompId> called;
   read_attributes(n, *op, attrs, called, c, args);
+  // As in HLO text: a reduce, sort or reverse without dimensions would silently be an identity.
+  if ((*op == Opcode::kReduce || *op == Opcode::kSort || *op == Opcode::kReverse) && !n["dimensions"])
+    fail(n, "op '" + name + "': " + op_name + " needs dimensions: [...]");
   if (*op == Opcode::kWhile && (called.size() != 2 || called[0] == ir::kNoId || called[1] == ir::kNoId))
     fail(n, "op '" + name + "': a while needs condition: and body: (computations under computations:)");
   if (*op == Opcode::kConditional && called.empty())
@@ -264,6 +292,7 @@ void Loader::read_op(const YAML::Node& n, CompId c, std::unordered_map<std::stri
     m_.mutable_payload(id).called = called;
   }
   m_.mutable_payload(id).line = n.Mark().line + 1;
+  m_.mutable_payload(id).column = n.Mark().column + 1;
   names[name] = id;
 }
 

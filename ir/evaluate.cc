@@ -57,12 +57,31 @@ class Evaluator {
     const auto& order = order_of(c);
     std::unordered_map<InstrId, Literal> values;
     values.reserve(order.size());
+    // The bytes this frame holds are released when it returns, whatever way it returns.
+    struct Frame {
+      double& live;
+      double held = 0;
+      ~Frame() { live -= held; }
+    } frame{live_bytes_};
     for (InstrId i : order) {
       std::vector<const Literal*> ops;
       ops.reserve(m_.operands(i).size());
       for (InstrId o : m_.operands(i)) ops.push_back(&values.at(o));
       OpContext ctx{m_, i, std::move(ops), apply_};
+      const double bytes = static_cast<double>(m_.shape(i).byte_size());
+      if (opts_.max_bytes > 0 && live_bytes_ + bytes > opts_.max_bytes)
+        throw EvalBudgetExceeded(fmt::format("{}: its value would take the values alive to {:.3g} bytes, over the "
+                                             "interpreter's memory budget of {:.3g}", m_.name(i), live_bytes_ + bytes,
+                                             opts_.max_bytes),
+                                 {m_.source_file(), m_.payload(i).line, m_.payload(i).column});
       values.emplace(i, eval_one(ctx, args));
+      frame.held += bytes;
+      live_bytes_ += bytes;
+      steps_ += std::max(1.0, static_cast<double>(m_.shape(i).element_count()));
+      if (opts_.max_steps > 0 && steps_ > opts_.max_steps)
+        throw EvalBudgetExceeded(fmt::format("the interpretation exceeded its budget of {:.3g} steps (elements "
+                                             "computed) at {}", opts_.max_steps, m_.name(i)),
+                                 {m_.source_file(), m_.payload(i).line, m_.payload(i).column});
     }
     return std::move(values.at(m_.computation(c).root));
   }
@@ -71,6 +90,7 @@ class Evaluator {
   std::vector<std::string> placeholder_ops;
 
  private:
+  double steps_ = 0, live_bytes_ = 0;
   const std::vector<InstrId>& order_of(CompId c) {
     auto it = orders_.find(c);
     if (it == orders_.end()) {
@@ -113,6 +133,7 @@ class Evaluator {
         return m_.literal(c.i);
       case Opcode::kCall: case Opcode::kFusion: return run(m_.called(c.i)[0], c.args);
       case Opcode::kWhile: return run_while(c);
+      case Opcode::kFft: return eval::eval_fft(c);
       case Opcode::kConditional: {
         const Literal& sel = *c.args[0];
         const size_t branches = m_.called(c.i).size();
@@ -153,7 +174,9 @@ class Evaluator {
     const CompId cond = m_.called(c.i)[0], body = m_.called(c.i)[1];
     for (int64_t it = 0;; ++it) {
       if (it >= opts_.max_while_iterations)
-        c.fail(fmt::format("while loop ran more than {} iterations", opts_.max_while_iterations));
+        throw EvalBudgetExceeded(fmt::format("{} (while): the loop ran more than {} iterations", m_.name(c.i),
+                                             opts_.max_while_iterations),
+                                 {m_.source_file(), m_.payload(c.i).line, m_.payload(c.i).column});
       const Literal* arg[] = {&state};
       if (!run(cond, arg).get_int(0)) return state;
       state = run(body, arg);
@@ -240,12 +263,50 @@ void random_fill(Literal& l, uint64_t& state) {
 
 }  // namespace
 
+namespace {
+// Integer scalar parameters of the entry that become part of a while loop's initial
+// state (directly, in the state tuple, or through converts/copies): likely trip counts
+// or loop bounds. Random values there (negative, or thousands) make a loop run for no
+// iteration or for hours; small positive ones exercise the body a few times.
+std::vector<bool> loop_bound_parameters(const Module& m) {
+  const auto& params = m.computation(m.entry()).params;
+  std::vector<bool> bound(params.size(), false);
+  auto mark = [&](InstrId v) {
+    for (int hops = 0; hops < 8 && v != kNoId; ++hops) {
+      const Opcode op = m.opcode(v);
+      if (op == Opcode::kParameter) {
+        const auto n = static_cast<size_t>(m.attrs(v).parameter_number);
+        const Shape& s = m.shape(v);
+        if (m.computation_of(v) == m.entry() && n < bound.size() && s.is_array() && s.rank() == 0 &&
+            is_integral(s.element_type()))
+          bound[n] = true;
+        return;
+      }
+      if (op != Opcode::kConvert && op != Opcode::kCopy && op != Opcode::kReshape && op != Opcode::kBitcast) return;
+      v = m.operand(v, 0);
+    }
+  };
+  for (InstrId i : m.computation(m.entry()).order) {
+    if (!m.is_live(i) || m.opcode(i) != Opcode::kWhile || m.operands(i).empty()) continue;
+    const InstrId init = m.operand(i, 0);
+    if (m.opcode(init) == Opcode::kTuple)
+      for (InstrId o : m.operands(init)) mark(o);
+    else
+      mark(init);
+  }
+  return bound;
+}
+}  // namespace
+
 std::vector<Literal> random_inputs(const Module& m, uint64_t seed) {
   std::vector<Literal> args;
   uint64_t state = seed * 0x2545f4914f6cdd1dull + 0x1234567;
-  for (InstrId p : m.computation(m.entry()).params) {
-    Literal l(m.shape(p));
+  const std::vector<bool> bound = loop_bound_parameters(m);
+  const auto& params = m.computation(m.entry()).params;
+  for (size_t k = 0; k < params.size(); ++k) {
+    Literal l(m.shape(params[k]));
     random_fill(l, state);
+    if (bound[k]) l.set_int(0, 1 + static_cast<int64_t>((state >> 33) % 4));  // 1..4
     args.push_back(std::move(l));
   }
   return args;

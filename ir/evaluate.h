@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/error.h"
 #include "ir/literal.h"
 #include "ir/module.h"
 
@@ -17,6 +18,19 @@ struct EvalOptions {
   // an error. `uses_placeholders` in the result says when this happened.
   bool allow_placeholders = true;
   int64_t max_while_iterations = 1'000'000;  // guard against non-terminating loops
+  // Budget of one evaluation (0 = unlimited): elements produced over all instructions
+  // executed (loop iterations count each time), and bytes of values alive at once. A
+  // value that would exceed the memory budget is refused before it is allocated.
+  double max_steps = 0;
+  double max_bytes = 0;
+};
+
+// Thrown when an evaluation exceeds its EvalOptions budget (or max_while_iterations): the
+// module may be fine, the interpretation was too long for the inputs given. Callers
+// that check semantics report this as inconclusive rather than as a failure.
+class EvalBudgetExceeded : public Error {
+ public:
+  using Error::Error;
 };
 
 struct EvalResult {

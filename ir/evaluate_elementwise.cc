@@ -296,7 +296,9 @@ Literal eval_elementwise(const OpContext& c) {
   const Shape& shape = c.shape();
   const T in_t = c.args[0]->shape().element_type();
   if (op == Opcode::kBitcastConvert) return bitcast_convert(c);
-  if (is_complex(in_t) || op == Opcode::kComplex || (c.args.size() > 1 && is_complex(c.args[1]->shape().element_type())))
+  // real/imag of a real float are x and 0 (XLA's evaluator), not an unknown unary op.
+  if (is_complex(in_t) || op == Opcode::kComplex || op == Opcode::kReal || op == Opcode::kImag ||
+      (c.args.size() > 1 && is_complex(c.args[1]->shape().element_type())))
     if (op != Opcode::kConvert) return complex_op(c);
   Literal out(shape);
   const int64_t n = out.element_count();

@@ -61,6 +61,7 @@ Literal eval_threefry(const OpContext& c);
 // JAX's Threefry-2x32 block function (20 rounds) on one counter pair, in place.
 void threefry2x32(uint32_t k0, uint32_t k1, uint32_t& x0, uint32_t& x1);      // custom-call cuda_threefry2x32
 Literal eval_batch_norm(const OpContext& c);
+Literal eval_fft(const OpContext& c);  // FFT, IFFT, RFFT, IRFFT
 Literal placeholder_value(const OpContext& c);  // deterministic hash fill
 
 bool handles_elementwise(Opcode op);

@@ -44,11 +44,14 @@ class IdPool {
     }
     data_[s.offset + s.size++] = id;
   }
-  // Removes the first occurrence of `id`, keeping order. Returns whether it was found.
+  // Removes the last occurrence of `id`, keeping order. Returns whether it was found.
+  // From the back: lists hold distinct ids, and passes remove late users first (dead
+  // code is found from the root), so a hub's list is not scanned whole per removal.
   bool erase(IdSpan& s, uint32_t id) {
     auto span = get_mut(s);
-    auto it = std::find(span.begin(), span.end(), id);
-    if (it == span.end()) return false;
+    auto rit = std::find(span.rbegin(), span.rend(), id);
+    if (rit == span.rend()) return false;
+    auto it = std::prev(rit.base());
     std::copy(it + 1, span.end(), it);
     --s.size;
     return true;

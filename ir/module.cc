@@ -195,16 +195,28 @@ InstrId Module::add_parameter(CompId c, int64_t number, Shape shape, std::string
 
 void Module::link_operands(InstrId i) {
   // push_back may grow the pool, so operands are re-read by index, never via a held span.
+  // `i` is in no operand's user list here (new, or just unlinked), so the only way it can
+  // be there already is an operand named twice, and then it was the last one pushed:
+  // checking the back keeps this O(operands) where a search of the list made 10^6 users
+  // of one constant quadratic.
   const IdSpan ops = instrs_[i].operands;
   for (uint32_t k = 0; k < ops.size; ++k) {
     const InstrId op = pool_.get(ops)[k];
     auto us = pool_.get(instrs_[op].users);
-    if (std::find(us.begin(), us.end(), i) == us.end()) pool_.push_back(instrs_[op].users, i);
+    if (us.empty() || us.back() != i) pool_.push_back(instrs_[op].users, i);
   }
 }
 
 void Module::unlink_operands(InstrId i) {
-  for (InstrId op : pool_.get(instrs_[i].operands)) pool_.erase(instrs_[op].users, i);
+  // Each distinct operand once: a second erase of `i` from a list it already left would
+  // scan that whole list for nothing (add(p, p) with 10^5 users of p was quadratic).
+  auto ops = pool_.get(instrs_[i].operands);
+  std::vector<InstrId> distinct(ops.begin(), ops.end());
+  if (distinct.size() > 1) {
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  }
+  for (InstrId op : distinct) pool_.erase(instrs_[op].users, i);
 }
 
 void Module::set_operand(InstrId i, size_t k, InstrId new_operand) {
@@ -228,10 +240,14 @@ void Module::replace_all_uses(InstrId from, InstrId to) {
   // operand of every user (hubs such as shared parameters made that quadratic).
   std::vector<InstrId> us(users(from).begin(), users(from).end());
   for (InstrId u : us) {
-    for (InstrId& op : pool_.get_mut(instrs_[u].operands))
+    // u already uses `to` exactly when `to` is among its operands: looking there is
+    // O(operands of u), looking in to's user list would be O(users of to).
+    bool already = false;
+    for (InstrId& op : pool_.get_mut(instrs_[u].operands)) {
+      already |= op == to;
       if (op == from) op = to;
-    auto to_users = pool_.get(instrs_[to].users);
-    if (std::find(to_users.begin(), to_users.end(), u) == to_users.end()) pool_.push_back(instrs_[to].users, u);
+    }
+    if (!already) pool_.push_back(instrs_[to].users, u);
   }
   instrs_[from].users.size = 0;
   Computation& comp = comps_[instrs_[from].computation];

@@ -37,6 +37,7 @@ struct InstrPayload {
   // {to_apply}; select-and-scatter {select, scatter}; custom-call: called_computations.
   std::vector<CompId> called;
   int32_t line = 0;  // 1-based source line it was read from; 0 when created by a pass
+  int32_t column = 0;  // 1-based column of its name on that line; 0 when unknown
 };
 
 struct Instruction {

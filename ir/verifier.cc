@@ -5,6 +5,7 @@
 
 #include "ir/error.h"
 #include "ir/shape_inference.h"
+#include "ir/verifier_ops.h"
 
 namespace hlsgym::ir {
 namespace {
@@ -19,12 +20,17 @@ class Verifier {
       return issues_;
     }
     for (CompId c : m_.live_computations()) check_computation(c);
+    // A computation that calls itself never returns (and the interpreter's recursion
+    // would overflow the stack).
+    InstrId site = kNoId;
+    if (std::string cycle = find_call_cycle(m_, &site); !cycle.empty())
+      report(site, "the call graph has a cycle: " + cycle);
     return issues_;
   }
 
  private:
   void report(InstrId i, const std::string& what) {
-    issues_.push_back({i, m_.computation_of(i), m_.name(i) + ": " + what, m_.payload(i).line});
+    issues_.push_back({i, m_.computation_of(i), m_.name(i) + ": " + what, m_.payload(i).line, m_.payload(i).column});
   }
   void report_comp(CompId c, const std::string& what) {
     issues_.push_back({kNoId, c, "computation " + m_.computation(c).name + ": " + what,
@@ -73,6 +79,7 @@ class Verifier {
   }
 
   void check_instruction(CompId c, InstrId i) {
+    if (std::string bad = check_shape_size(m_.shape(i)); !bad.empty()) return report(i, bad);
     const Opcode op = m_.opcode(i);
     const OpcodeInfo& inf = info(op);
     const auto ops = m_.operands(i);
@@ -96,8 +103,11 @@ class Verifier {
                              " differs from its declared shape " + m_.shape(i).to_string(false));
     }
     if (!check_required_attributes(i)) return;
+    const size_t before = issues_.size();
     check_shape(i);
     check_called_signatures(i);
+    if (issues_.size() != before) return;
+    if (std::string bad = check_operation(m_, i); !bad.empty()) report(i, bad);
   }
 
   // Attributes without which an op has no meaning (XLA's parser requires them too); the
@@ -273,7 +283,7 @@ void verify(const Module& m) {
   const VerifierIssue& first = issues.front();
   std::string msg = first.message;
   if (issues.size() > 1) msg += fmt::format(" (and {} more problems)", issues.size() - 1);
-  throw Error(msg, {m.source_file(), first.line, 0});
+  throw Error(msg, {m.source_file(), first.line, first.line > 0 ? first.column : 0});
 }
 
 }  // namespace hlsgym::ir

@@ -14,6 +14,7 @@ struct VerifierIssue {
   CompId computation = kNoId;
   std::string message;    // "<instruction name>: what is wrong"
   int line = 0;           // source line of the instruction, when known
+  int column = 0;         // and its column (0 when unknown)
 };
 
 // Every problem found (empty = valid).

@@ -67,10 +67,15 @@ void leaves(const Literal& l, std::vector<const Literal*>& out) {
 std::string compare_whole(const ir::Module& before, const ir::Module& after,
                           std::span<const Literal> args, const EquivalenceOptions& o,
                           const Accumulation& acc, EquivalenceResult& r) {
-  const ir::EvalResult x = ir::evaluate(before, args);  // an Error here means "skipped"
+  ir::EvalOptions eo;
+  eo.max_steps = o.max_steps;
+  eo.max_bytes = o.max_bytes;
+  const ir::EvalResult x = ir::evaluate(before, args, eo);  // an Error here means "skipped"
   ir::EvalResult y;
   try {
-    y = ir::evaluate(after, args);
+    y = ir::evaluate(after, args, eo);
+  } catch (const ir::EvalBudgetExceeded&) {
+    throw;  // inconclusive, not a difference
   } catch (const Error& e) {
     return std::string("the optimized module cannot be interpreted: ") + e.what();
   }
@@ -91,10 +96,15 @@ std::string compare_whole(const ir::Module& before, const ir::Module& after,
 std::string compare_sampled(const ir::Module& before, const ir::Module& after,
                             std::span<const Literal> args, uint64_t seed,
                             const EquivalenceOptions& o, const Accumulation& acc, EquivalenceResult& r) {
-  const ir::SampledResult x = ir::evaluate_sampled(before, args, o.samples, seed);
+  ir::EvalOptions eo;
+  eo.max_steps = o.max_steps;
+  eo.max_bytes = o.max_bytes;
+  const ir::SampledResult x = ir::evaluate_sampled(before, args, o.samples, seed, eo);
   ir::SampledResult y;
   try {
-    y = ir::evaluate_sampled(after, args, o.samples, seed);
+    y = ir::evaluate_sampled(after, args, o.samples, seed, eo);
+  } catch (const ir::EvalBudgetExceeded&) {
+    throw;
   } catch (const Error& e) {
     return std::string("the optimized module cannot be interpreted: ") + e.what();
   }
@@ -118,6 +128,7 @@ std::string_view status_name(CheckStatus s) {
     case CheckStatus::kPassed: return "passed";
     case CheckStatus::kFailed: return "failed";
     case CheckStatus::kSkipped: return "skipped";
+    case CheckStatus::kInconclusive: return "inconclusive";
   }
   return "?";
 }
@@ -230,21 +241,34 @@ EquivalenceResult check_equivalence(const ir::Module& before, const ir::Module& 
   if (o.float_tolerance) std::tie(acc.type, acc.terms) = longest_float_accumulation(before);
   r.sampled = o.force_sampled || evaluation_work(before) > o.whole_budget ||
               evaluation_work(after) > o.whole_budget;
+  const bool given = !o.given_inputs.empty();
+  const int sets = given ? static_cast<int>(o.given_inputs.size()) : o.input_sets;
   try {
-    for (int k = 0; k < o.input_sets; ++k) {
+    for (int k = 0; k < sets; ++k) {
       const uint64_t seed = o.seed + static_cast<uint64_t>(k);
-      const std::vector<Literal> args = ir::random_inputs(before, seed);
+      const std::vector<Literal> args = given ? o.given_inputs[static_cast<size_t>(k)] : ir::random_inputs(before, seed);
       std::string d = r.sampled ? compare_sampled(before, after, args, seed, o, acc, r)
                                 : compare_whole(before, after, args, o, acc, r);
       if (!d.empty()) {
         r.status = CheckStatus::kFailed;
-        r.detail = fmt::format("input set {} (seed {}): {}", k, seed, d);
+        r.detail = given ? fmt::format("given inputs: {}", d) : fmt::format("input set {} (seed {}): {}", k, seed, d);
         return r;
       }
     }
+  } catch (const ir::EvalBudgetExceeded& e) {
+    r.status = CheckStatus::kInconclusive;
+    r.detail = fmt::format("{}{}; give real inputs (--inputs) or a larger budget", e.what(),
+                           given ? "" : " on random inputs");
+    return r;
   } catch (const Error& e) {
     r.status = CheckStatus::kSkipped;
     r.detail = std::string("cannot interpret: ") + e.what();
+    return r;
+  }
+  // Nothing compared proves nothing (outputs without elements).
+  if (r.compared == 0) {
+    r.status = CheckStatus::kInconclusive;
+    r.detail = "no output elements to compare (every output array is empty)";
     return r;
   }
   r.status = CheckStatus::kPassed;

@@ -10,8 +10,10 @@
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "ir/element_type.h"
+#include "ir/literal.h"
 #include "ir/module.h"
 
 namespace hlsgym::passes {
@@ -28,10 +30,20 @@ struct EquivalenceOptions {
   // Random inputs are materialized whole; modules whose parameters need more bytes than
   // this (multi-GB weights of real LLM graphs) are skipped, with the reason in `detail`.
   double max_input_bytes = 256e6;
+  // Interpretation budget per evaluation (ir::EvalOptions): elements computed and bytes
+  // alive. Loops that run long on random inputs (a convergence loop whose tolerance
+  // random data never meets) end in kInconclusive instead of running for hours.
+  double max_steps = 1e9;
+  double max_bytes = 4e9;
+  // Inputs to check on instead of random ones (one set per entry), e.g. from --inputs.
+  std::vector<std::vector<ir::Literal>> given_inputs;
 };
 
-enum class CheckStatus { kPassed, kFailed, kSkipped };
-std::string_view status_name(CheckStatus s);  // "passed", "failed", "skipped"
+// kSkipped: the module could not be interpreted at all (an unsupported op, inputs too
+// big to materialize). kInconclusive: interpretation started but proved nothing: it ran
+// over its budget, or there were no output elements to compare.
+enum class CheckStatus { kPassed, kFailed, kSkipped, kInconclusive };
+std::string_view status_name(CheckStatus s);  // "passed", "failed", "skipped", "inconclusive"
 
 struct EquivalenceResult {
   CheckStatus status = CheckStatus::kSkipped;

@@ -13,6 +13,7 @@
 
 #include "ir/error.h"
 #include "ir/line_endings.h"
+#include "ir/output_file.h"
 #include "rl/action_names.h"
 #include "rl/parallel.h"
 #include "rl/random.h"
@@ -167,10 +168,8 @@ std::vector<DatasetRow> decode_rows(const std::string& bytes) {
 }
 
 void save_dataset(const Dataset& d, const std::string& path) {
-  const std::string tmp = path + ".tmp";
   {
-    std::ofstream out(tmp);
-    if (!out) throw Error(path + ": cannot write the dataset");
+    std::ostringstream out;
     const nlohmann::json info = {{"observation", d.info.observation}, {"reward", d.info.reward},
                                  {"shaping", d.info.shaping},         {"observation_size", d.info.observation_size},
                                  {"episode_len", d.info.episode_len}, {"episodes_per_graph", d.info.episodes_per_graph},
@@ -192,8 +191,9 @@ void save_dataset(const Dataset& d, const std::string& path) {
       out.write(line.data(), static_cast<std::streamsize>(line.size()));
     }
     if (!out) throw Error(path + ": writing the dataset failed");
+    // Whole or not at all, with an end line so a copy cut short is refused on load.
+    ir::write_file_atomically(path, ir::with_end_marker(std::move(out).str()));
   }
-  std::filesystem::rename(tmp, path);
 }
 
 Dataset load_dataset(const std::string& path) {
@@ -201,7 +201,8 @@ Dataset load_dataset(const std::string& path) {
   if (!file) throw Error(path + ": cannot read the dataset");
   std::ostringstream text;
   text << file.rdbuf();
-  std::istringstream in(normalize_line_endings(std::move(text).str()));  // CRLF/CR files too
+  const std::string normalized = normalize_line_endings(std::move(text).str());  // CRLF/CR files too
+  std::istringstream in(normalized);
   std::string line;
   std::getline(in, line);
   const std::string magic = std::string(kMagic) + ' ';
@@ -211,6 +212,9 @@ Dataset load_dataset(const std::string& path) {
   if (version != std::to_string(DatasetInfo::kVersion))
     throw Error(fmt::format("{}:1: dataset version {} is not supported (this build reads {})", path, version,
                             DatasetInfo::kVersion));
+  // A dataset cut short (a killed `collect`, a partial copy) is refused, not read as complete.
+  in = std::istringstream(std::string(ir::strip_end_marker(normalized, path)));
+  std::getline(in, line);
   Dataset d;
   try {
     const auto j = nlohmann::json::parse(space == std::string::npos ? std::string("{}") : line.substr(space + 1));

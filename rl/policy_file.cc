@@ -7,6 +7,7 @@
 
 #include "ir/error.h"
 #include "ir/line_endings.h"
+#include "ir/output_file.h"
 #include "rl/action_names.h"
 
 namespace hlsgym::rl {
@@ -16,10 +17,8 @@ constexpr int kFixRounds = 4;
 }
 
 void save_policy(const PolicyFile& p, const std::string& path) {
-  const std::string tmp = path + ".tmp";
   {
-    std::ofstream out(tmp);
-    if (!out) throw Error(path + ": cannot write the policy file");
+    std::ostringstream out;
     out << kHeader << "\nalgo " << p.algo << "\nobservation " << p.observation << "\nreward " << p.reward
         << "\nmax_steps " << p.max_steps << "\nactions " << p.actions.size();
     for (const auto& a : p.actions) out << ' ' << a;
@@ -27,8 +26,9 @@ void save_policy(const PolicyFile& p, const std::string& path) {
     if (!p.agent) throw Error(path + ": no agent to save");
     p.agent->save(out);
     if (!out) throw Error(path + ": writing the policy file failed");
+    // Whole or not at all, and an end line so a copy cut short is refused on load.
+    ir::write_file_atomically(path, ir::with_end_marker(std::move(out).str()));
   }
-  std::filesystem::rename(tmp, path);
 }
 
 bool is_policy_file(const std::string& path) {
@@ -42,11 +42,13 @@ PolicyFile load_policy(const std::string& path) {
   if (!file) throw Error(path + ": cannot read the policy file");
   std::ostringstream text;
   text << file.rdbuf();
-  std::istringstream in(normalize_line_endings(std::move(text).str()));  // CRLF/CR files too
-  std::string line;
-  std::getline(in, line);
+  const std::string normalized = normalize_line_endings(std::move(text).str());  // CRLF/CR files too
+  const std::string line = normalized.substr(0, normalized.find('\n'));
   if (line.rfind("hlsgym-policy", 0) != 0) throw Error(path + ": not an hlsgym policy file");
   if (line != kHeader) throw Error(path + ": policy file version '" + line + "' is not supported (this build reads '" + kHeader + "')");
+  std::istringstream in{std::string(ir::strip_end_marker(normalized, path))};
+  std::string header;
+  std::getline(in, header);
   PolicyFile p;
   std::string key;
   size_t n = 0;

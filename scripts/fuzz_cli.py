@@ -9,7 +9,8 @@ fixed point), run, optimize --check (default order, a random order, the shipped 
 report (fpga, cpu, --lenient) and rtl (emission only). Mutated targets and policies are
 fed to report --target and optimize --order.
 
-A finding is: an exit code other than 0 or 1 (a crash, a signal, CLI11's codes), a
+A finding is: an exit code other than 0 or 1 (a crash, a signal, CLI11's codes; 3 with "check
+inconclusive" is allowed), a
 timeout (hang), an exit 1 whose stderr is not one `error:` line, an `internal` error or
 `out of memory`, a failed --check (a wrong pass or a false alarm), or a print that does
 not read back to the same text. Findings are written to OUT/NNN-<kind>/ (input, command,
@@ -160,6 +161,10 @@ def judge(rc, out, err):
         return "hang"
     if rc < 0:
         return "signal"
+    # 3: `optimize --check` proved nothing (interpretation budget exceeded, nothing to
+    # compare); a legitimate outcome when it says why in one error line.
+    if rc == 3 and "check inconclusive" in err:
+        return None
     if rc not in (0, 1):
         return "exit%d" % rc
     if "internal" in err:

@@ -85,7 +85,7 @@ TEST(RequiredAttributes, CalledComputations) {
   // Found by scripts/fuzz_cli.py: a reduce whose to_apply= was dropped segfaulted --check.
   EXPECT_NE(error_of(kAdd + "ENTRY e {\n  a = f32[4] parameter(0)\n  z = f32[] constant(0)\n"
                             "  ROOT r = f32[] reduce(a, z), dimensions={0}\n}\n")
-                .find("in.hlo:12: r: reduce needs to_apply="),
+                .find("in.hlo:12:3: r: reduce needs to_apply="),
             std::string::npos);
   EXPECT_NE(error_of(kAdd + "ENTRY e {\n  a = f32[4] parameter(0)\n  i = s32[1,1] parameter(1)\n  u = f32[1] parameter(2)\n"
                             "  ROOT s = f32[4] scatter(a, i, u), update_window_dims={}, inserted_window_dims={0}, "

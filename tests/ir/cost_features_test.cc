@@ -1,4 +1,5 @@
 // XLA HloCostAnalysis formulas on hand-computed examples, and graph features.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "frontend/hlo_parser.h"
@@ -24,6 +25,43 @@ TEST(CostAnalysis, ConvolutionCountsValidPositions) {
   Module m = parse("ENTRY e {\n x = f32[1,5,2] parameter(0)\n k = f32[3,2,3] parameter(1)\n"
                    " ROOT y = f32[1,5,3] convolution(x, k), window={size=3 pad=1_1}, dim_labels=b0f_0io->b0f\n}\n");
   EXPECT_DOUBLE_EQ(module_cost(m).flops, 2.0 * 2 * 3 * 1 * 13);
+}
+
+// The valid (output, tap) pairs are counted in closed form; on every small 1-D window
+// (stride, padding, both dilations) the count equals the pair-by-pair loop it replaced.
+TEST(CostAnalysis, ConvolutionValidPositionsMatchTheLoopOnSmallWindows) {
+  int cases = 0;
+  for (int64_t in = 1; in <= 5; ++in)
+    for (int64_t size = 1; size <= 3; ++size)
+      for (int64_t stride = 1; stride <= 3; ++stride)
+        for (int64_t lo = -2; lo <= 2; ++lo)
+          for (int64_t hi = -1; hi <= 2; ++hi)
+            for (int64_t bd = 1; bd <= 3; ++bd)
+              for (int64_t wd = 1; wd <= 2; ++wd) {
+                const WindowDim w{size, stride, lo, hi, bd, wd, false};
+                const int64_t dilated = (in - 1) * bd + 1 + lo + hi, span = (size - 1) * wd + 1;
+                if (dilated < span) continue;
+                const int64_t out = (dilated - span) / stride + 1;
+                int64_t pairs = 0;
+                for (int64_t o = 0; o < out; ++o)
+                  for (int64_t k = 0; k < size; ++k) pairs += window_source(w, o, k, in) >= 0;
+                const std::string text = fmt::format(
+                    "ENTRY e {{\n x = f32[1,{},1] parameter(0)\n k = f32[{},1,1] parameter(1)\n"
+                    " ROOT y = f32[1,{},1] convolution(x, k), window={{size={} stride={} pad={}_{} lhs_dilate={} "
+                    "rhs_dilate={}}}, dim_labels=b0f_0io->b0f\n}}\n", in, size, out, size, stride, lo, hi, bd, wd);
+                SCOPED_TRACE(text);
+                EXPECT_DOUBLE_EQ(module_cost(parse(text)).flops, 2.0 * static_cast<double>(pairs));
+                ++cases;
+              }
+  EXPECT_GT(cases, 1000);
+}
+
+// Issue 17: the pair-by-pair loop made a 2^40-wide convolution hang the cost analysis.
+TEST(CostAnalysis, HugeConvolutionIsCostedInBoundedTime) {
+  Module m = parse("ENTRY e {\n a = f32[1,1099511627776,1] parameter(0)\n k = f32[3,1,1] parameter(1)\n"
+                   " ROOT c = f32[1,1099511627776,1] convolution(a, k), window={size=3 pad=1_1}, "
+                   "dim_labels=b0f_0io->b0f\n}\n");
+  EXPECT_DOUBLE_EQ(module_cost(m).flops, 2.0 * (3.0 * 1099511627776.0 - 2.0));
 }
 
 TEST(CostAnalysis, ReduceElementwiseAndTranscendentals) {

@@ -68,3 +68,38 @@ TEST(Literal, PrintsNestedAndScalars) {
 
 }  // namespace
 }  // namespace hlsgym::ir
+
+namespace hlsgym::ir {
+namespace {
+
+// Issue 17: 10^6 instructions sharing one constant took 100 s to load, because linking
+// an operand searched the constant's whole user list. Linking, replacing uses and
+// removing (latest first, as dead-code elimination does) are now O(operands) per
+// instruction. Not a timing: quadratic work here is ~10^12 steps (many minutes, caught
+// by ctest's timeout), linear work takes about a second.
+TEST(ModuleUseLists, AMillionUsersOfOneConstantAreLinear) {
+  Module m("hub");
+  const CompId c = m.add_computation("e");
+  const InstrId p = m.add_parameter(c, 0, Shape::scalar(ElementType::kF32), "p");
+  const InstrId k = m.add_instruction(c, Opcode::kNegate, Shape::scalar(ElementType::kF32), std::vector<InstrId>{p}, {}, "k");
+  constexpr int kUsers = 1'000'000;
+  std::vector<InstrId> users;
+  users.reserve(kUsers);
+  for (int u = 0; u < kUsers; ++u)
+    // add(k, k): an operand named twice must not make unlinking scan the list twice.
+    users.push_back(m.add_instruction(c, Opcode::kAdd, Shape::scalar(ElementType::kF32), std::vector<InstrId>{k, k}, {}, ""));
+  m.set_root(c, users[0]);
+  m.set_entry(c);
+  EXPECT_EQ(m.users(k).size(), static_cast<size_t>(kUsers));
+  // Every user moves to p and back: replace_all_uses is O(users of the replaced one).
+  const InstrId k2 = m.add_instruction(c, Opcode::kNegate, Shape::scalar(ElementType::kF32), std::vector<InstrId>{p}, {}, "k2");
+  m.replace_all_uses(k, k2);
+  EXPECT_EQ(m.users(k2).size(), static_cast<size_t>(kUsers));
+  EXPECT_TRUE(m.users(k).empty());
+  for (int u = kUsers - 1; u >= 1; --u) m.remove_instruction(users[static_cast<size_t>(u)]);
+  EXPECT_EQ(m.users(k2).size(), 1u);
+  EXPECT_EQ(m.users(p).size(), 2u);  // k and k2
+}
+
+}  // namespace
+}  // namespace hlsgym::ir

@@ -89,7 +89,7 @@ TEST(Verifier, ErrorCarriesFileAndLine) {
     verify(m);
     FAIL() << "expected an error";
   } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()).rfind("x.hlo:5: n: declared shape", 0), 0u) << e.what();
+    EXPECT_EQ(std::string(e.what()).rfind("x.hlo:5:3: n: declared shape", 0), 0u) << e.what();
   }
 }
 

@@ -8,6 +8,7 @@
 
 #include "ir/error.h"
 #include "rl/dataset.h"
+#include "ir/output_file.h"
 #include "tests/rl/rl_test_util.h"
 
 namespace hlsgym::rl {
@@ -93,9 +94,10 @@ TEST(Dataset, CsvRoundTripsExactlyAndRefusesBadFiles) {
   EXPECT_EQ(back.info.episode_len, 5);
   EXPECT_EQ(back.transitions().size(), d.rows.size());
 
-  auto error_of = [&](const std::string& text) {
+  // Hand-made files carry a valid end line, so each case tests what it names.
+  auto error_of = [&](const std::string& text, bool with_end_line = true) {
     const std::string bad = (dir / "bad.csv").string();
-    std::ofstream(bad) << text;
+    std::ofstream(bad) << (with_end_line ? ir::with_end_marker(text) : text);
     try {
       load_dataset(bad);
     } catch (const Error& e) {
@@ -120,6 +122,16 @@ TEST(Dataset, CsvRoundTripsExactlyAndRefusesBadFiles) {
   nan_row.replace(nan_row.rfind(',') + 1, std::string::npos, "x1");
   EXPECT_NE(error_of(header + "\n" + columns + "\n" + nan_row + "\n").find("not a number"), std::string::npos);
   EXPECT_THROW(load_dataset((dir / "missing.csv").string()), Error);
+  // Issue 17: a dataset cut short, even inside its last number, or edited, is refused.
+  std::ifstream whole_in(path, std::ios::binary);
+  const std::string whole((std::istreambuf_iterator<char>(whole_in)), std::istreambuf_iterator<char>());
+  const size_t end_line = whole.rfind("# end-of-file");
+  ASSERT_NE(end_line, std::string::npos);
+  EXPECT_NE(error_of(whole.substr(0, end_line - 3), false).find("truncated"), std::string::npos);
+  EXPECT_NE(error_of(whole.substr(0, whole.size() - 5), false).find("truncated"), std::string::npos);
+  std::string edited = whole;
+  edited[edited.find('\n', edited.find('\n') + 1) + 1] ^= 1;  // first byte of the first row
+  EXPECT_NE(error_of(edited, false).find("checksum does not match"), std::string::npos);
   fs::remove_all(dir);
 }
 
