@@ -30,7 +30,7 @@ struct EvaluateFlags {
   int max_len = 30;
   int64_t budget_steps = 2000;
   int64_t refine_budget = 0;  // pass runs for policy-guided search (rl/guided_search.h); 0: none
-  int refine_top_k = 3;
+  int refine_top_k = 2;  // rl::GuidedOptions::top_k
   bool json = false, no_baselines = false;
   uint64_t seed = 1;
 };

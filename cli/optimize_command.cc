@@ -35,7 +35,7 @@ struct OptimizeFlags {
   uint64_t seed = 1;
   int input_sets = 2, samples = 48;
   int64_t refine_budget = 0;  // pass runs for policy-guided search (rl/guided_search.h); 0: none
-  int refine_top_k = 3;
+  int refine_top_k = 2;  // rl::GuidedOptions::top_k
 };
 
 struct Summary {

@@ -29,7 +29,7 @@ TEST(CliRefine, EvaluateNamesTheGuidedPolicy) {
                               " --policy learned --refine-budget 100 --no-baselines --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
-  EXPECT_EQ(j["policy"], "learned + guided beam (top 3, 100 pass runs)");
+  EXPECT_EQ(j["policy"], "learned + guided beam (top 2, 100 pass runs)");
   EXPECT_EQ(j["graphs"].size(), 2u);
 }
 
