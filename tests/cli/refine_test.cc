@@ -11,21 +11,22 @@ namespace hlsgym::testing {
 namespace {
 
 std::string design(const std::string& name) { return (source_dir() / "designs" / (name + ".yaml")).string(); }
+std::string draft() { return (source_dir() / "designs" / "drafts" / "matvec_draft.yaml").string(); }
 
 TEST(CliRefine, OptimizeRefinesTheLearnedOrderWithinItsBudget) {
-  const CliResult r = run_cli("optimize " + design("matvec_draft") + " --order learned --refine-budget 200 --check --json");
+  const CliResult r = run_cli("optimize " + draft() + " --order learned --refine-budget 200 --check --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["check"], "passed");
   ASSERT_TRUE(j.contains("refined")) << r.out;
   EXPECT_LE(j["refined"]["pass_runs"].get<int64_t>(), 200);
   EXPECT_LE(j["after"]["instructions"].get<int>(), 7);  // the policy's own order reaches 7
-  const CliResult text = run_cli("optimize " + design("matvec_draft") + " --order learned --refine-budget 200");
+  const CliResult text = run_cli("optimize " + draft() + " --order learned --refine-budget 200");
   EXPECT_NE(text.out.find("refined           from the policy's order"), std::string::npos) << text.out;
 }
 
 TEST(CliRefine, EvaluateNamesTheGuidedPolicy) {
-  const CliResult r = run_cli("evaluate --graphs " + design("matvec_draft") + " " + design("layernorm") +
+  const CliResult r = run_cli("evaluate --graphs " + draft() + " " + design("layernorm") +
                               " --policy learned --refine-budget 100 --no-baselines --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);

@@ -46,7 +46,7 @@ TEST(Evaluation, CliJsonContract) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   for (const char* k : {"geomean", "at_least_default", "graphs"}) EXPECT_TRUE(j.contains(k)) << k;
-  EXPECT_EQ(j["graphs"].size(), 16u);
+  EXPECT_EQ(j["graphs"].size(), 15u);
   const auto bad = testing::run_cli("evaluate --graphs /nonexistent --policy greedy");
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_NE(bad.err.find("/nonexistent"), std::string::npos) << bad.err;

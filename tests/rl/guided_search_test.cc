@@ -35,7 +35,7 @@ std::vector<std::pair<std::string, ir::Module>> graphs() {
   for (const char* f : {"jraph__module_0047.jit__truncated_normal.20.375250.hlo", "hlo_test.8c00b2.hlo",
                         "maml_flax__module_0067.jit_train_step.26.822adb.hlo", "jraph__module_0101.jit_accuracy.49.4d8038.hlo"})
     g.emplace_back(f, test_graph(f));
-  for (const char* d : {"matvec_draft", "attention_head", "layernorm"}) g.emplace_back(d, testutil::design(d));
+  for (const char* d : {"drafts/matvec_draft", "attention_head", "layernorm"}) g.emplace_back(d, testutil::design(d));
   return g;
 }
 
