@@ -17,6 +17,7 @@
 #include "ir/error.h"
 #include "rl/distill.h"
 #include "rl/evaluation.h"
+#include "rl/guided_search.h"
 #include "rl/policy_file.h"
 
 namespace hlsgym::cli {
@@ -28,6 +29,8 @@ struct EvaluateFlags {
   std::string policy = "greedy", reward = "opcount", target;
   int max_len = 30;
   int64_t budget_steps = 2000;
+  int64_t refine_budget = 0;  // pass runs for policy-guided search (rl/guided_search.h); 0: none
+  int refine_top_k = 2;  // rl::GuidedOptions::top_k
   bool json = false, no_baselines = false;
   uint64_t seed = 1;
 };
@@ -99,7 +102,16 @@ int run_evaluate(const EvaluateFlags& f) {
     auto file = std::make_shared<rl::PolicyFile>(rl::load_policy(path));
     if (file->reward != f.reward && dist::is_root())
       fmt::print(stderr, "note: the policy was trained on reward {}, evaluated on {}\n", file->reward, f.reward);
-    policy = {f.policy, [file, eo](const ir::Module& g, const std::string&) { return rl::policy_order(*file, g, eo); }};
+    if (f.refine_budget > 0) {
+      rl::GuidedOptions go;
+      go.budget_steps = f.refine_budget, go.top_k = f.refine_top_k, go.seed = f.seed;
+      policy = {fmt::format("{} + guided beam (top {}, {} pass runs)", f.policy, f.refine_top_k, f.refine_budget),
+                [file, eo, go](const ir::Module& g, const std::string&) { return rl::guided_order(*file, g, eo, go).order; }};
+    } else {
+      policy = {f.policy, [file, eo](const ir::Module& g, const std::string&) { return rl::policy_order(*file, g, eo); }};
+    }
+  } else if (f.refine_budget > 0) {
+    throw Error("--refine-budget refines a policy's order: give --policy learned or a policy file");
   } else if (rl::is_mapping_file(path)) {
     auto mapping = std::make_shared<rl::Mapping>(rl::load_mapping(path));
     if (!mapping->policy_reward.empty() && mapping->policy_reward != f.reward && dist::is_root())
@@ -154,6 +166,13 @@ void add_evaluate_command(CLI::App& app) {
   cmd->add_option("--max-len", f->max_len, "longest order a search policy considers")->capture_default_str();
   cmd->add_option("--budget-steps", f->budget_steps, "pass runs a search policy may spend per graph")
       ->capture_default_str();
+  cmd->add_option("--refine-budget", f->refine_budget,
+                  "with a policy file: refine its order per graph by a beam search seeded with it over\n"
+                  "its top-k actions, within this many pass runs in all (compare with --policy beam\n"
+                  "--budget-steps N at the same N); 0: the policy's order")
+      ->check(CLI::NonNegativeNumber)->capture_default_str();
+  cmd->add_option("--refine-top-k", f->refine_top_k, "the policy's best actions tried per state by --refine-budget")
+      ->check(CLI::Range(1, 1000))->capture_default_str();
   cmd->add_flag("--no-baselines", f->no_baselines, "skip random and greedy search at equal wall-clock");
   cmd->add_option("--seed", f->seed, "random seed")->capture_default_str();
   cmd->add_flag("--json", f->json, "print one JSON object");

@@ -24,6 +24,7 @@
 #include "passes/equivalence.h"
 #include "passes/order.h"
 #include "rl/distill.h"
+#include "rl/guided_search.h"
 #include "rl/policy_file.h"
 #include "cli/targets.h"
 
@@ -36,6 +37,8 @@ struct OptimizeFlags {
   uint64_t seed = 1;
   int input_sets = 2, samples = 48;
   double max_steps = 1e9, max_bytes = 4e9;
+  int64_t refine_budget = 0;  // pass runs for policy-guided search (rl/guided_search.h); 0: none
+  int refine_top_k = 2;  // rl::GuidedOptions::top_k
 };
 
 // Exit code of a --check that proved nothing (budget exceeded, nothing compared): not a
@@ -136,12 +139,13 @@ void print_table(const std::string& design, const passes::Order& order, const Su
 struct ChosenOrder {
   passes::Order order;
   std::optional<nlohmann::json> mapping;
+  std::optional<rl::GuidedResult> refined;  // --refine-budget: the policy's order and the search's
 };
 
 // `default`, a list, an order file, a trained policy file (rl/policy_file.h), whose
 // greedy episode on this design gives the order, or a mapping from `hlsgym distill`
 // (rl/distill.h), whose nearest centroid to this design's features gives it.
-ChosenOrder order_from_spec(const std::string& given, const ir::Module& design) {
+ChosenOrder order_from_spec(const std::string& given, const ir::Module& design, const OptimizeFlags& flags) {
   const std::string spec = resolve_policy(given);
   ChosenOrder chosen;
   chosen.order.spec = given;
@@ -156,8 +160,17 @@ ChosenOrder order_from_spec(const std::string& given, const ir::Module& design) 
     rl::PolicyFile policy = rl::load_policy(spec);
     rl::EnvOptions eo;
     if (rl::needs_hardware(rl::parse_reward_space(policy.reward))) eo.target = load_cli_target("", "");
-    chosen.order.names = rl::policy_order(policy, design, eo);
+    if (flags.refine_budget > 0) {
+      rl::GuidedOptions go;
+      go.budget_steps = flags.refine_budget, go.top_k = flags.refine_top_k, go.seed = flags.seed;
+      chosen.refined = rl::guided_order(policy, design, eo, go);
+      chosen.order.names = chosen.refined->order;
+    } else {
+      chosen.order.names = rl::policy_order(policy, design, eo);
+    }
   } else {
+    if (flags.refine_budget > 0)
+      throw Error("--refine-budget refines a policy's order: give --order learned or a policy file");
     chosen.order = passes::parse_order(spec);
     return chosen;
   }
@@ -176,7 +189,7 @@ int run_optimize(const OptimizeFlags& flags) {
   frontend::Design d = frontend::load_design(flags.design);
   std::string spec = flags.order;
   if (spec.empty()) spec = d.passes.empty() ? "default" : fmt::format("{}", fmt::join(d.passes, ","));
-  ChosenOrder chosen = order_from_spec(spec, d.module);
+  ChosenOrder chosen = order_from_spec(spec, d.module, flags);
   passes::Order& order = chosen.order;
 
   const ir::Module before = d.module;
@@ -217,6 +230,10 @@ int run_optimize(const OptimizeFlags& flags) {
     j["order_spec"] = order.spec;
     j["order"] = order.names;
     if (chosen.mapping) j["mapping"] = *chosen.mapping;
+    if (chosen.refined)
+      j["refined"] = {{"policy_order", chosen.refined->policy_order}, {"pass_runs", chosen.refined->evaluations},
+                      {"policy_pass_runs", chosen.refined->policy_evaluations}, {"searched", chosen.refined->searched},
+                      {"budget", flags.refine_budget}, {"top_k", flags.refine_top_k}};
     j["before"] = summary_json(a);
     j["after"] = summary_json(b);
     j["seconds"] = seconds;
@@ -246,6 +263,13 @@ int run_optimize(const OptimizeFlags& flags) {
       if (n > 4) members.resize(3), members.push_back(fmt::format("{} more", n - 3));
       fmt::print("mapping           cluster {} of {} (distance {:.4g}; distilled on {})\n", mj["cluster"].get<int>(),
                  mj["clusters"].get<size_t>(), mj["distance"].get<double>(), fmt::join(members, ", "));
+    }
+    if (chosen.refined) {
+      const rl::GuidedResult& g = *chosen.refined;
+      fmt::print("refined           from the policy's order ({} passes: {}) by a beam over its top {} actions: {} "
+                 "pass runs of {} ({} the policy's){}\n", g.policy_order.size(), fmt::join(g.policy_order, ","),
+                 flags.refine_top_k, g.evaluations, flags.refine_budget, g.policy_evaluations,
+                 g.searched ? "" : "; no budget left to search");
     }
     print_table(d.name, order, a, b, seconds, flags.check ? &check : nullptr, hw);
   }
@@ -287,6 +311,13 @@ void add_optimize_command(CLI::App& app) {
                   "`hlsgym distill` (the sequence of the cluster nearest this design's\n"
                   "features; --json names the cluster); default: the design's `passes:` or\n"
                   "`default`");
+  cmd->add_option("--refine-budget", flags->refine_budget,
+                  "with a policy: refine its order by a beam search seeded with it over its top-k\n"
+                  "actions per state, within this many pass runs in all (the policy's own included);\n"
+                  "never worse than the policy's order (rl/guided_search.h); 0: the policy's order")
+      ->check(CLI::NonNegativeNumber)->capture_default_str();
+  cmd->add_option("--refine-top-k", flags->refine_top_k, "the policy's best actions tried per state by --refine-budget")
+      ->check(CLI::Range(1, 1000))->capture_default_str();
   cmd->add_flag("--check", flags->check, "prove the outputs unchanged on random inputs");
   cmd->add_option("--seed", flags->seed, "seed of the random inputs for --check")->capture_default_str();
   cmd->add_option("--input-sets", flags->input_sets, "random input sets for --check")

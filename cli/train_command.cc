@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "cli/train_progress.h"
 #include "cli/graphs.h"
 #include "cli/targets.h"
 #include "dist/activity.h"
@@ -251,16 +252,13 @@ int run_train(const TrainFlags& f) {
   const int64_t start = policy.agent->steps_done(), remaining = std::max<int64_t>(0, f.steps - start);
   int64_t last_checkpoint_steps = start;
   double moving = 0;
+  TrainProgress progress(stderr, is_terminal(stderr), f.steps, start);
   const rl::ProgressFn report = [&](const rl::TrainProgress& p) {
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (p.episodes) moving = curve.empty() ? p.mean_return : 0.9 * moving + 0.1 * p.mean_return;
     curve.emplace_back(p.steps, moving);
     log << p.steps << ',' << p.mean_return << ',' << p.episodes << ',' << s << '\n';
-    const double rate = static_cast<double>(p.steps - start) / std::max(s, 1e-9);
-    const double eta = std::max(0.0, static_cast<double>(f.steps - p.steps) / std::max(rate, 1e-9));
-    const int filled = static_cast<int>(30.0 * static_cast<double>(p.steps) / static_cast<double>(f.steps));
-    fmt::print(stderr, "\r[{:<30}] {}/{} steps  {:.0f} steps/s  ETA {:.0f}s  mean return {:.4f}   ",
-               std::string(static_cast<size_t>(std::clamp(filled, 0, 30)), '#'), p.steps, f.steps, rate, eta, moving);
+    progress.update(p.steps, moving);
     // Whichever comes first, so neither a slow start nor a fast run goes long unsaved.
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - last_checkpoint).count() >= f.checkpoint_s ||
         p.steps - last_checkpoint_steps >= f.checkpoint_steps) {
@@ -280,13 +278,14 @@ int run_train(const TrainFlags& f) {
   } else {
     rl::RolloutShards::Times times;
     train_on_ranks(*policy.agent, envs, env_count, f.workers, !f.fixed_blocks, remaining, report, &times);
-    fmt::print(stderr, "\n{} rank{}: per update {:.1f} ms rollout (the slowest rank), {:.1f} ms communication, {:.1f} ms "
+    progress.finish();
+    fmt::print(stderr, "{} rank{}: per update {:.1f} ms rollout (the slowest rank), {:.1f} ms communication, {:.1f} ms "
                "learning ({} updates)", ranks, ranks > 1 ? "s" : "", 1e3 * times.rollout / std::max<int64_t>(times.updates, 1),
                1e3 * times.communication / std::max<int64_t>(times.updates, 1),
                1e3 * times.learning / std::max<int64_t>(times.updates, 1), times.updates);
-    fmt::print(stderr, "; {} environment moves between ranks", times.moves);
+    fmt::print(stderr, "; {} environment moves between ranks\n", times.moves);
   }
-  fmt::print(stderr, "\n");
+  progress.finish();  // a second call prints nothing new
   save_checkpoint(policy, f.output, !data);
   write_curve_svg(f.output + ".svg", curve);
   fmt::print("policy {} ({} {}); learning curve {} and {}.svg\n", f.output, policy.agent->steps_done(),

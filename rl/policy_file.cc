@@ -79,7 +79,9 @@ EnvOptions policy_env_options(const PolicyFile& p, EnvOptions base) {
   return base;
 }
 
-std::vector<std::string> policy_order(PolicyFile& p, const ir::Module& graph, const EnvOptions& env_base) {
+std::vector<std::string> policy_order(PolicyFile& p, const ir::Module& graph, const EnvOptions& env_base,
+                                      int64_t* pass_runs) {
+  int64_t runs = 0;
   EnvOptions eo = policy_env_options(p, env_base);
   eo.max_steps = p.max_steps * (kFixRounds + 2);  // the loops below bound the episode
   Env env(eo);
@@ -98,6 +100,7 @@ std::vector<std::string> policy_order(PolicyFile& p, const ir::Module& graph, co
         best = a;
     if (best < 0) break;
     const StepResult r = env.step(best);
+    ++runs;
     if (r.info.changed) {
       order.push_back(r.info.pass);
       std::fill(masked.begin(), masked.end(), false);
@@ -114,12 +117,15 @@ std::vector<std::string> policy_order(PolicyFile& p, const ir::Module& graph, co
   for (int round = 0; round < kFixRounds && !once.empty(); ++round) {
     Env trial = env.fork();
     std::vector<std::string> more;
-    for (const auto& name : once)
+    for (const auto& name : once) {
+      ++runs;
       if (trial.step(name).info.changed) more.push_back(name);
+    }
     if (!(trial.cost() < env.cost())) break;
     env = std::move(trial);
     order.insert(order.end(), more.begin(), more.end());
   }
+  if (pass_runs) *pass_runs = runs;
   return order;
 }
 

@@ -7,6 +7,7 @@
 // a policy never silently drives the wrong passes. Saved atomically (temp file + rename):
 // a checkpoint interrupted mid-write leaves the previous one intact.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -34,7 +35,9 @@ bool is_policy_file(const std::string& path);     // starts with the header line
 // 4 times) while a round still lowers the reward's cost, as XLA's HloPassFix runs its
 // pipelines. Passes that changed nothing are left out of the order (replaying it gives the
 // same module).
-std::vector<std::string> policy_order(PolicyFile& p, const ir::Module& graph, const EnvOptions& env_base);
+// `pass_runs`, when given, receives the pass runs (environment steps) the episode took.
+std::vector<std::string> policy_order(PolicyFile& p, const ir::Module& graph, const EnvOptions& env_base,
+                                      int64_t* pass_runs = nullptr);
 
 // Environment options matching the policy (observation, reward, episode length).
 EnvOptions policy_env_options(const PolicyFile& p, EnvOptions base);

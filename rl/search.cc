@@ -75,6 +75,12 @@ struct Context {
   std::mt19937_64 rng;
   int actions = Env::action_count();
   int random_action() { return static_cast<int>(rng() % static_cast<uint64_t>(actions)); }
+  std::vector<int> actions_from(const Env& e) const {
+    if (o.actions_to_try) return o.actions_to_try(e);
+    std::vector<int> all(static_cast<size_t>(actions));
+    for (int a = 0; a < actions; ++a) all[static_cast<size_t>(a)] = a;
+    return all;
+  }
   // One step on a fork of `from`; counts it and offers the result.
   Env step_from(const Env& from, int a, bool& changed) {
     Env e = from.fork();
@@ -121,12 +127,15 @@ void beam_search(const Env& base, Context& c, int64_t& states) {
   std::unordered_set<uint64_t> seen{base.state_hash()};
   for (int depth = 0; depth < c.o.max_len && !c.budget.done(); ++depth) {
     std::vector<Env> candidates;
-    for (const Env& b : beam)
-      for (int a = 0; a < c.actions && !c.budget.done(); ++a) {
+    for (const Env& b : beam) {
+      int children = 0;
+      for (int a : c.actions_from(b)) {
+        if (c.budget.done() || (c.o.children_per_state > 0 && children >= c.o.children_per_state)) break;
         bool changed = false;
         Env e = c.step_from(b, a, changed);
-        if (changed && seen.insert(e.state_hash()).second) candidates.push_back(std::move(e));
+        if (changed && seen.insert(e.state_hash()).second) candidates.push_back(std::move(e)), ++children;
       }
+    }
     if (candidates.empty()) break;
     const size_t keep = std::min(candidates.size(), static_cast<size_t>(c.o.beam_width));
     std::partial_sort(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(keep), candidates.end(),
@@ -193,6 +202,20 @@ void genetic_search(const Env& base, Context& c) {
   }
 }
 
+// The seed order (a policy's own), step by step within the budget: every prefix is offered,
+// so the search returns nothing worse than it when the budget covers it.
+void replay_seed(const Env& base, Context& c) {
+  Env e = base.fork();
+  std::vector<int> taken;
+  for (int a : c.o.seed_actions) {
+    if (c.budget.done() || e.steps() >= c.o.max_len) break;
+    c.budget.count();
+    if (!e.step(a).info.changed) continue;
+    taken.push_back(a);
+    c.best.offer(e, taken);
+  }
+}
+
 bool exhaustive_search(const Env& base, Context& c, int64_t& states) {
   std::vector<Env> frontier{base.fork()};
   std::unordered_set<uint64_t> seen{base.state_hash()};
@@ -245,6 +268,7 @@ SearchResult search(const ir::Module& design, const std::string& design_id, cons
   Best best{base.cost(), {}};
   Context c{opts, budget, best, std::mt19937_64(o.seed)};
   SearchResult r;
+  replay_seed(base, c);
   switch (o.algo) {
     case SearchAlgo::kRandom: random_search(base, c); break;
     case SearchAlgo::kGreedy: greedy_search(base, c); break;

@@ -16,6 +16,7 @@
 // environment (counted in `refused`), so the best state is never a guess.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,6 +41,13 @@ struct SearchOptions {
   int population = 24, elite = 2;
   double mutation = 0.1;
   int64_t max_states = 200000;  // exhaustive
+  // Policy-guided search (rl/guided_search.h). Beam: the actions tried from a state, in
+  // that order (all when unset), up to children_per_state new states, so a policy's top
+  // choices that change the state narrow the beam. Every algorithm: an order
+  // replayed first, within the budget, so its result is a candidate the search can only beat.
+  std::function<std::vector<int>(const Env&)> actions_to_try;
+  int children_per_state = 0;  // beam: stop expanding a state after this many new states (0: all)
+  std::vector<int> seed_actions;
 };
 
 struct SearchResult {
