@@ -277,7 +277,9 @@ int run_train(const TrainFlags& f) {
     policy.agent->train(streams, remaining, report);
   } else {
     rl::RolloutShards::Times times;
+    if (ranks > 1) dist::set_activity_file(f.output + ".ranks");  // the last table, should a rank die
     train_on_ranks(*policy.agent, envs, env_count, f.workers, !f.fixed_blocks, remaining, report, &times);
+    dist::set_activity_file("");
     progress.finish();
     fmt::print(stderr, "{} rank{}: per update {:.1f} ms rollout (the slowest rank), {:.1f} ms communication, {:.1f} ms "
                "learning ({} updates)", ranks, ranks > 1 ? "s" : "", 1e3 * times.rollout / std::max<int64_t>(times.updates, 1),

@@ -5,6 +5,8 @@
 #include <array>
 #include <atomic>
 #include <csignal>
+#include <cstdio>
+#include <fstream>
 #include <map>
 #include <mutex>
 
@@ -22,6 +24,18 @@ std::array<size_t, 2> g_lengths{0, 0};
 std::atomic<int> g_published{-1};
 std::mutex g_mutex;  // writers only
 std::map<int, std::string> g_table;
+std::string g_file;  // rank 0's copy of the table (set_activity_file)
+
+void write_table_file(const std::string& report) {
+  if (g_file.empty() || !is_root()) return;
+  const std::string tmp = g_file + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << report;
+    if (!out) return;  // best effort: the table is a diagnostic, never worth failing a job
+  }
+  std::rename(tmp.c_str(), g_file.c_str());
+}
 
 std::string format_report() {
   std::string s;
@@ -60,6 +74,13 @@ void set_activity(int r, const std::string& what) {
   std::copy(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(n), g_buffers[static_cast<size_t>(next)].begin());
   g_lengths[static_cast<size_t>(next)] = n;
   g_published.store(next);
+  write_table_file(s);
+}
+
+void set_activity_file(const std::string& path) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_file = path;
+  if (!path.empty()) write_table_file(format_report());
 }
 
 std::string activity_report() {

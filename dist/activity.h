@@ -17,5 +17,9 @@ void set_activity(int rank, const std::string& what);
 void install_fault_reporting();
 // The table as the handler prints it (tests, and abort messages).
 std::string activity_report();
+// Rank 0 also keeps the table in `path`, rewritten (atomically) at every change: mpirun
+// forwards the handler's output only while it is still reading the ranks' stderr, which
+// a loaded machine can miss, while the file always holds the last table. "" stops it.
+void set_activity_file(const std::string& path);
 
 }  // namespace hlsgym::dist

@@ -265,8 +265,12 @@ TEST(Mpi, AKilledRankEndsTheJobWithinSecondsAndTheCheckpointResumes) {
   EXPECT_NE(status, 0);
   const std::string err = slurp(dir / "err");
   EXPECT_NE(err.find("process rank 1"), std::string::npos) << err;  // mpirun names the rank
-  // ... and rank 0's table names what it was doing: its environments and their graphs.
-  EXPECT_TRUE(std::regex_search(err, std::regex("rank 1: environment [0-9]+ on graph [A-Za-z0-9_.]+"))) << err;
+  // ... and rank 0's table names what it was doing: its environments and their graphs,
+  // kept in POLICY.ranks (its SIGTERM handler also prints it, which mpirun forwards only
+  // while it still reads the ranks' stderr: not always on a loaded machine).
+  const std::regex doing("rank 1: environment [0-9]+ on graph [A-Za-z0-9_.]+");
+  EXPECT_TRUE(std::regex_search(slurp(policy + ".ranks"), doing)) << slurp(policy + ".ranks");
+  if (!std::regex_search(err, doing)) std::cerr << "note: the table did not reach stderr this time\n";
   // The last complete checkpoint resumes, with another rank count.
   const int64_t steps = policy_steps(policy);
   EXPECT_GE(steps, 256);
