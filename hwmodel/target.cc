@@ -63,6 +63,17 @@ Target load_target(const std::string& name_or_path, const std::vector<fs::path>&
               "; available: " + (found.empty() ? "none" : found) + ")");
 }
 
+std::vector<BramAspect> Target::bram_aspect_ratios() const {
+  if (!bram_aspects.empty()) return bram_aspects;
+  std::vector<BramAspect> r;
+  const int64_t data_bits = bram_bits / 9 * 8;  // 16 Kib of an 18 Kib block hold data at widths below 9
+  for (int width = 1; width <= bram_width_bits; width = width == 4 ? 9 : width * 2) {
+    const int64_t depth = (width < 9 ? data_bits : bram_bits) / width;
+    if (depth > 0) r.push_back({depth, width});
+  }
+  return r;
+}
+
 double RegisterFileCost::luts(int64_t words, int bits, int read_ports) const {
   if (words <= 1 || depths.empty()) return 0;
   size_t k = 0;
