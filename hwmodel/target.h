@@ -86,8 +86,11 @@ struct Target {
   // DSP48E1 multiplies signed operands only, so a slice of a cut operand carries one bit
   // less than the port (an iCE40 SB_MAC16 multiplies unsigned 16 x 16: all 16); products
   // narrower than dsp_min_out_bits stay in LUTs (Yosys DSP_Y_MINWIDTH: 9 Xilinx, 11 iCE40).
+  // A cut operand's last slice narrower than dsp_min_slice_bits is LUTs too (iCE40: a 17-bit
+  // operand is one 16-bit slice and a 1-bit rest; Xilinx's measurements count every slice).
   bool dsp_signed_only = true;
   int dsp_min_out_bits = 9;
+  int dsp_min_slice_bits = 1;
   int64_t bram_bits = 18432;             // one BRAM18K
   int bram_width_bits = 36;              // its widest port
   // Its aspect ratios (depth x width); empty: RAMB18E1's, 16K x 1 ... 2K x 9 ... 512 x 36

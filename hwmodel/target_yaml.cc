@@ -173,7 +173,7 @@ void read_fpga(const Reader& r, const YAML::Node& root, Target& t) {
   t.resources = {r.number(res, "resources", "dsp", 0, kHuge, true), r.number(res, "resources", "lut", 0, kHuge, true),
                  r.number(res, "resources", "ff", 0, kHuge, true), r.number(res, "resources", "bram18k", 0, kHuge, true)};
   const YAML::Node dsp = root["dsp_multiplier"];
-  r.expect_fields(dsp, "dsp_multiplier", {"a_bits", "b_bits"}, {"signed_only", "min_out_bits"});
+  r.expect_fields(dsp, "dsp_multiplier", {"a_bits", "b_bits"}, {"signed_only", "min_out_bits", "min_slice_bits"});
   t.dsp_a_bits = static_cast<int>(r.integer(dsp, "dsp_multiplier", "a_bits", 1, 128));
   t.dsp_b_bits = static_cast<int>(r.integer(dsp, "dsp_multiplier", "b_bits", 1, 128));
   if (dsp["signed_only"]) {
@@ -181,6 +181,8 @@ void read_fpga(const Reader& r, const YAML::Node& root, Target& t) {
     if (v != "true" && v != "false") r.fail(dsp["signed_only"], "field 'dsp_multiplier.signed_only' must be true or false");
     t.dsp_signed_only = v == "true";
   }
+  if (dsp["min_slice_bits"])
+    t.dsp_min_slice_bits = static_cast<int>(r.integer(dsp, "dsp_multiplier", "min_slice_bits", 1, 128));
   if (dsp["min_out_bits"]) t.dsp_min_out_bits = static_cast<int>(r.integer(dsp, "dsp_multiplier", "min_out_bits", 1, 256));
   const YAML::Node bram = root["bram"];
   r.expect_fields(bram, "bram", {"bits", "width_bits", "register_threshold_bits"}, {"aspects"});

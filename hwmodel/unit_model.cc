@@ -38,12 +38,12 @@ int unit_depth(const Target& t, UnitClass c) {
 namespace {
 
 // Offsets of the slices an operand of `bits` is cut into: `partial`-bit slices while the
-// rest exceeds `full`, then the rest.
-std::vector<int> slice_offsets(int bits, int full, int partial) {
+// rest exceeds `full`, then the rest unless it is narrower than `min_slice` (LUTs).
+std::vector<int> slice_offsets(int bits, int full, int partial, int min_slice) {
   std::vector<int> off;
   int at = 0;
   while (bits - at > full) off.push_back(at), at += partial;
-  off.push_back(at);
+  if (off.empty() || bits - at >= min_slice) off.push_back(at);
   return off;
 }
 
@@ -62,8 +62,8 @@ int dsp_slices(const Target& t, int a, int b, int out, bool is_signed) {
   if (b > a) std::swap(a, b);
   const int lost = t.dsp_signed_only ? 1 : 0;  // the sign bit an unsigned slice cannot use
   const int partial = t.dsp_b_bits - lost, sign = is_signed ? lost : 0;
-  const auto oa = slice_offsets(a, t.dsp_a_bits - lost + sign, partial);
-  const auto ob = slice_offsets(b, t.dsp_b_bits - lost + sign, partial);
+  const auto oa = slice_offsets(a, t.dsp_a_bits - lost + sign, partial, t.dsp_min_slice_bits);
+  const auto ob = slice_offsets(b, t.dsp_b_bits - lost + sign, partial, t.dsp_min_slice_bits);
   int n = 0;
   for (int x : oa)
     for (int y : ob) n += x + y < out;
