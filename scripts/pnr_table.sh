@@ -18,8 +18,11 @@ for f in "$root"/designs/*.yaml; do
   echo "  $name ..." >&2
   if ! "$hlsgym" rtl "$f" -o "$work/$name" --target ice40 --pnr --timeout 600 --json > "$work/$name.json" 2> "$work/$name.err"; then
     if grep -q "integer only\|is not supported" "$work/$name.err"; then continue; fi  # float designs
-    echo "| $name | error: $(head -1 "$work/$name.err" | cut -c1-120) |||||||"
-    continue
+    if grep -q "Unable to place" "$work/$name.err"; then  # more cells than the part has
+      echo "| $name | does not fit the UP5K (nextpnr: unable to place a cell) |||||||"
+      continue
+    fi
+    echo "error: $name: $(head -1 "$work/$name.err")" >&2; exit 1
   fi
   /usr/bin/python3 - "$work/$name.json" <<'PY'
 import json, sys
