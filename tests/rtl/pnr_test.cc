@@ -8,6 +8,7 @@
 #include "ir/error.h"
 #include "rtl/pnr.h"
 #include "tests/rtl/rtl_test_util.h"
+#include "tests/support/run_cli.h"
 
 namespace hlsgym::testing {
 namespace {
@@ -98,6 +99,28 @@ TEST(Pnr, TimeoutStopsTheRun) {
   } catch (const Error& x) {
     EXPECT_NE(std::string(x.what()).find("did not finish within --timeout"), std::string::npos) << x.what();
   }
+}
+
+// `hlsgym rtl --target ice40 --pnr --json`: the "pnr" object beside the estimate.
+TEST(Pnr, CliJson) {
+  const auto dir = rtl_work_dir("pnr_cli");
+  const CliResult r = run_cli("rtl " + (source_dir() / "designs" / "saturating_add.yaml").string() + " -o " +
+                              dir.string() + " --target ice40 --pnr --json --timeout 300");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out)["pnr"];
+  EXPECT_EQ(j["device"], "up5k");
+  EXPECT_EQ(j["synth"]["dsp"].get<double>(), j["estimate"]["dsp"].get<double>());
+  EXPECT_EQ(j["synth"]["bram"].get<double>(), j["estimate"]["bram"].get<double>());
+  EXPECT_GT(j["synth"]["lut"].get<int64_t>(), 0);
+  EXPECT_GT(j["nextpnr"]["fmax_mhz"].get<double>(), 0);
+  EXPECT_TRUE(std::filesystem::exists(dir / "nextpnr_report.json"));
+}
+
+TEST(Pnr, CliRefusesATargetWithoutDevice) {
+  const CliResult r = run_cli("rtl " + (source_dir() / "designs" / "saturating_add.yaml").string() + " -o " +
+                              rtl_work_dir("pnr_cli_fpga").string() + " --target fpga --pnr");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("names no device"), std::string::npos) << r.err;
 }
 
 }  // namespace
