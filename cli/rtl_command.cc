@@ -1,7 +1,8 @@
 // hlsgym rtl DESIGN -o DIR [--target T] [--schedule S] [--lanes N] [--sim] [--vectors N] [--seed S]
-//   [--trace] [--synth] [--fixed W,I] [--json]:
+//   [--trace] [--synth] [--pnr] [--fixed W,I] [--json]:
 // emit Verilog and a Verilator testbench from the hardware model's schedule and binding;
-// --sim builds and simulates it against the interpreter, --synth runs Yosys.
+// --sim builds and simulates it against the interpreter, --synth runs Yosys, --pnr places and
+// routes it on the target's FPGA (rtl/pnr.h).
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include "ir/error.h"
 #include "rtl/driver.h"
 #include "rtl/fixed_point.h"
+#include "rtl/pnr.h"
 #include "rtl/rtl.h"
 #include "rtl/yosys.h"
 
@@ -25,7 +27,7 @@ struct RtlFlags {
   int vectors = 16, lanes = 0;
   double timeout = 600;
   uint64_t seed = 1;
-  bool sim = false, trace = false, synth = false, json = false;
+  bool sim = false, trace = false, synth = false, pnr = false, json = false;
 };
 
 nlohmann::json sim_json(const rtl::SimResult& r) {
@@ -112,6 +114,12 @@ void run_rtl(const RtlFlags& flags) {
     if (flags.json) j["synth"] = rtl::synth_json(e, s);
     else fmt::print("{}", rtl::synth_text(e, s));
   }
+  if (flags.pnr) {
+    if (!flags.json) fmt::print(stderr, "placing and routing with nextpnr-{} (logs in {}) ...\n", target->pnr.family, files.dir.string());
+    const rtl::PnrReport r = rtl::place_and_route(e, files, *target, flags.timeout);
+    if (flags.json) j["pnr"] = rtl::pnr_json(e, r);
+    else fmt::print("{}", rtl::pnr_text(e, r));
+  }
   if (flags.json) fmt::print("{}\n", j.dump(2));
   if (sim && !sim->passed())
     throw Error(sim->first ? "cosimulation failed: " + rtl::describe(*sim->first)
@@ -141,7 +149,9 @@ void add_rtl_command(CLI::App& app) {
   cmd->add_option("--lanes", flags->lanes, "parallel lanes per op (default: the target's default_lanes)")
       ->check(CLI::Range(1, 1 << 12));
   cmd->add_flag("--sim", flags->sim, "build with Verilator, simulate and compare with the interpreter");
-  cmd->add_option("--timeout", flags->timeout, "stop a Verilator build that runs longer than this many seconds (0: no limit)")
+  cmd->add_option("--timeout", flags->timeout,
+                  "stop a Verilator build, or each Yosys/nextpnr run of --pnr, that runs longer than this many seconds "
+                  "(0: no limit)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--vectors", flags->vectors, "random input vectors to simulate")
       ->check(CLI::Range(1, 1000000))->capture_default_str();
@@ -149,6 +159,9 @@ void add_rtl_command(CLI::App& app) {
   cmd->add_flag("--trace", flags->trace, "write a VCD of the simulation to DIR/trace.vcd (implies --sim)");
   cmd->add_flag("--synth", flags->synth,
                 "run Yosys (word level; gate level with synth_xilinx on small designs) and compare with the estimate");
+  cmd->add_flag("--pnr", flags->pnr,
+                "place and route on the target's FPGA (--target ice40: Yosys synth_ice40 and nextpnr-ice40) and print "
+                "its cells and Fmax beside the estimate");
   cmd->add_option("--fixed", flags->fixed, "quantize floats to fixed point: W total bits (8, 16, 32), I integer bits");
   cmd->add_flag("--json", flags->json, "print one JSON object instead of text");
   cmd->callback([flags] { run_rtl(*flags); });

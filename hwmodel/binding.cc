@@ -247,22 +247,17 @@ int64_t peak_live(const TaskGraph& g, const ScheduleProblem& p, const Schedule& 
 
 }  // namespace
 
-// A block RAM's aspect ratios: data widths 1, 2, 4 over 16 Kib, and with the parity bits
-// 9, 18, 36 over all of `bram_bits` (RAMB18E1: 16K x 1 ... 512 x 36). A bank of D words of
-// W bits takes the fewest blocks any one aspect ratio needs: ceil(D / depth) x ceil(W / width).
+// A bank of D words of W bits takes the fewest blocks any one of the block RAM's aspect
+// ratios (Target::bram_aspect_ratios) needs: ceil(D / depth) x ceil(W / width).
 double bram_blocks(const Target& t, int64_t bytes, int elem_bits, int banks) {
   const int w = std::max(elem_bits, 1);
   const int64_t bits = bytes * 8;
   const int64_t words = std::max<int64_t>(1, bits / w);
   const int64_t nb = std::clamp<int64_t>(banks, 1, words);
   const int64_t per_bank = (words + nb - 1) / nb;
-  const int64_t data_bits = t.bram_bits / 9 * 8;  // 16 Kib of an 18 Kib block hold data at widths below 9
   int64_t best = INT64_MAX;
-  for (int width = 1; width <= t.bram_width_bits; width = width == 4 ? 9 : width * 2) {
-    const int64_t depth = (width < 9 ? data_bits : t.bram_bits) / width;
-    if (depth <= 0) continue;
-    best = std::min(best, ((per_bank + depth - 1) / depth) * ((w + width - 1) / width));
-  }
+  for (const BramAspect& a : t.bram_aspect_ratios())
+    best = std::min(best, ((per_bank + a.depth - 1) / a.depth) * ((w + a.width - 1) / a.width));
   return static_cast<double>(nb * best);
 }
 

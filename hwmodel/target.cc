@@ -64,6 +64,17 @@ Target load_target(const std::string& name_or_path, const std::vector<fs::path>&
               "; available: " + (found.empty() ? "none" : found) + ")");
 }
 
+std::vector<BramAspect> Target::bram_aspect_ratios() const {
+  if (!bram_aspects.empty()) return bram_aspects;
+  std::vector<BramAspect> r;
+  const int64_t data_bits = bram_bits / 9 * 8;  // 16 Kib of an 18 Kib block hold data at widths below 9
+  for (int width = 1; width <= bram_width_bits; width = width == 4 ? 9 : width * 2) {
+    const int64_t depth = (width < 9 ? data_bits : bram_bits) / width;
+    if (depth > 0) r.push_back({depth, width});
+  }
+  return r;
+}
+
 namespace {
 
 // The calibrated row for `words` and the factor beyond the last one.

@@ -43,6 +43,17 @@ struct MemoryLevel {
   int latency = 0;          // cycles before the first word (fpga)
 };
 
+struct BramAspect {
+  int64_t depth = 0;
+  int width = 0;
+};
+
+// Place and route of the emitted Verilog (`hlsgym rtl --pnr`): the FPGA family (its Yosys
+// synth_<family> script and nextpnr-<family>), device and package. Empty family: none.
+struct PnrDevice {
+  std::string family, device, package;
+};
+
 struct FpgaResources {
   double dsp = 0, lut = 0, ff = 0, bram18k = 0;
 };
@@ -77,10 +88,23 @@ struct Target {
   // fpga
   FpgaResources resources;
   int dsp_a_bits = 27, dsp_b_bits = 18;  // one DSP slice multiplies a_bits x b_bits
+  // DSP48E1 multiplies signed operands only, so a slice of a cut operand carries one bit
+  // less than the port (an iCE40 SB_MAC16 multiplies unsigned 16 x 16: all 16); products
+  // narrower than dsp_min_out_bits stay in LUTs (Yosys DSP_Y_MINWIDTH: 9 Xilinx, 11 iCE40).
+  // A cut operand's last slice narrower than dsp_min_slice_bits is LUTs too (iCE40: a 17-bit
+  // operand is one 16-bit slice and a 1-bit rest; Xilinx's measurements count every slice).
+  bool dsp_signed_only = true;
+  int dsp_min_out_bits = 9;
+  int dsp_min_slice_bits = 1;
   int64_t bram_bits = 18432;             // one BRAM18K
   int bram_width_bits = 36;              // its widest port
+  // Its aspect ratios (depth x width); empty: RAMB18E1's, 16K x 1 ... 2K x 9 ... 512 x 36
+  // (widths below 9 leave the parity bits unused), derived from bram_bits.
+  std::vector<BramAspect> bram_aspects;
+  std::vector<BramAspect> bram_aspect_ratios() const;
   int64_t register_threshold_bits = 1024;  // buffers up to this size live in registers
   RegisterFileCost register_file;
+  PnrDevice pnr;
   double fabric_energy_factor = 14, hard_block_energy_factor = 4;
 
   // cpu

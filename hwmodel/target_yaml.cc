@@ -173,14 +173,38 @@ void read_fpga(const Reader& r, const YAML::Node& root, Target& t) {
   t.resources = {r.number(res, "resources", "dsp", 0, kHuge, true), r.number(res, "resources", "lut", 0, kHuge, true),
                  r.number(res, "resources", "ff", 0, kHuge, true), r.number(res, "resources", "bram18k", 0, kHuge, true)};
   const YAML::Node dsp = root["dsp_multiplier"];
-  r.expect_fields(dsp, "dsp_multiplier", {"a_bits", "b_bits"});
+  r.expect_fields(dsp, "dsp_multiplier", {"a_bits", "b_bits"}, {"signed_only", "min_out_bits", "min_slice_bits"});
   t.dsp_a_bits = static_cast<int>(r.integer(dsp, "dsp_multiplier", "a_bits", 1, 128));
   t.dsp_b_bits = static_cast<int>(r.integer(dsp, "dsp_multiplier", "b_bits", 1, 128));
+  if (dsp["signed_only"]) {
+    const std::string v = dsp["signed_only"].IsScalar() ? dsp["signed_only"].as<std::string>() : "";
+    if (v != "true" && v != "false") r.fail(dsp["signed_only"], "field 'dsp_multiplier.signed_only' must be true or false");
+    t.dsp_signed_only = v == "true";
+  }
+  if (dsp["min_slice_bits"])
+    t.dsp_min_slice_bits = static_cast<int>(r.integer(dsp, "dsp_multiplier", "min_slice_bits", 1, 128));
+  if (dsp["min_out_bits"]) t.dsp_min_out_bits = static_cast<int>(r.integer(dsp, "dsp_multiplier", "min_out_bits", 1, 256));
   const YAML::Node bram = root["bram"];
-  r.expect_fields(bram, "bram", {"bits", "width_bits", "register_threshold_bits"});
+  r.expect_fields(bram, "bram", {"bits", "width_bits", "register_threshold_bits"}, {"aspects"});
   t.bram_bits = r.integer(bram, "bram", "bits", 1, INT64_MAX / 2);
   t.bram_width_bits = static_cast<int>(r.integer(bram, "bram", "width_bits", 1, 4096));
   t.register_threshold_bits = r.integer(bram, "bram", "register_threshold_bits", 0, INT64_MAX / 2);
+  if (const YAML::Node as = bram["aspects"]) {  // [[depth, width], ...], each within one block
+    if (!as.IsSequence() || as.size() == 0) r.fail(as, "field 'bram.aspects' must be a list of [depth, width] pairs");
+    for (const YAML::Node& a : as) {
+      if (!a.IsSequence() || a.size() != 2) r.fail(a, "field 'bram.aspects' must list [depth, width] pairs");
+      BramAspect x;
+      try {
+        x = {a[0].as<int64_t>(), a[1].as<int>()};
+      } catch (const YAML::Exception&) {
+        r.fail(a, "field 'bram.aspects' must list whole-number [depth, width] pairs");
+      }
+      if (x.depth < 1 || x.width < 1 || x.width > t.bram_width_bits || x.depth * x.width > t.bram_bits)
+        r.fail(a, "field 'bram.aspects': each [depth, width] must fit the block (width <= bram.width_bits, "
+                  "depth x width <= bram.bits)");
+      t.bram_aspects.push_back(x);
+    }
+  }
   if (const YAML::Node rf = root["register_file"]) {
     r.expect_fields(rf, "register_file", {"depths", "mux_luts_per_bit", "decode_luts"});
     auto list = [&](const char* key) {
@@ -207,6 +231,11 @@ void read_fpga(const Reader& r, const YAML::Node& root, Target& t) {
       if (c.depths[k] < 2 || (k > 0 && c.depths[k] <= c.depths[k - 1]))
         r.fail(rf["depths"], "register_file.depths must increase from at least 2");
     t.register_file = std::move(c);
+  }
+  if (const YAML::Node pnr = root["pnr"]) {
+    r.expect_fields(pnr, "pnr", {"family", "device", "package"});
+    t.pnr = {r.text(pnr, "pnr", "family"), r.text(pnr, "pnr", "device"), r.text(pnr, "pnr", "package")};
+    if (t.pnr.family != "ice40") r.fail(pnr["family"], "field 'pnr.family': only ice40 is supported, got '" + t.pnr.family + "'");
   }
   const YAML::Node ef = root["energy_factors"];
   r.expect_fields(ef, "energy_factors", {"fabric", "hard_block"});
@@ -244,7 +273,7 @@ Target parse_target(const std::string& yaml_text, const std::filesystem::path& f
     const std::string kind = r.text(root, "", "kind");
     if (kind != "fpga" && kind != "cpu") r.fail(root["kind"], "field 'kind' must be fpga or cpu, got '" + kind + "'");
     t.kind = kind == "fpga" ? TargetKind::kFpga : TargetKind::kCpu;
-    if (t.is_fpga()) r.expect_fields(root, "", kFpgaTop, {"register_file"});
+    if (t.is_fpga()) r.expect_fields(root, "", kFpgaTop, {"register_file", "pnr"});
     else r.expect_fields(root, "", kCpuTop);
     t.name = r.text(root, "", "target");
     t.description = r.text(root, "", "description");

@@ -38,12 +38,12 @@ int unit_depth(const Target& t, UnitClass c) {
 namespace {
 
 // Offsets of the slices an operand of `bits` is cut into: `partial`-bit slices while the
-// rest exceeds `full`, then the rest.
-std::vector<int> slice_offsets(int bits, int full, int partial) {
+// rest exceeds `full`, then the rest unless it is narrower than `min_slice` (LUTs).
+std::vector<int> slice_offsets(int bits, int full, int partial, int min_slice) {
   std::vector<int> off;
   int at = 0;
   while (bits - at > full) off.push_back(at), at += partial;
-  off.push_back(at);
+  if (off.empty() || bits - at >= min_slice) off.push_back(at);
   return off;
 }
 
@@ -55,13 +55,15 @@ std::vector<int> slice_offsets(int bits, int full, int partial) {
 // signed product, whose top slice keeps the sign), the other in slices of b_bits - 1
 // while more than b_bits - 1 (signed: b_bits) remain; one slice per pair of slices whose
 // partial product lands below `out` (a truncated product drops the rest); products
-// narrower than 9 bits use LUTs.
+// narrower than dsp_min_out_bits use LUTs. A DSP that multiplies unsigned operands
+// (dsp_signed_only false, iCE40) loses no sign bit: slices of b_bits, top slices a_bits.
 int dsp_slices(const Target& t, int a, int b, int out, bool is_signed) {
-  if (out < 9 || a < 2 || b < 2) return 0;
+  if (out < t.dsp_min_out_bits || a < 2 || b < 2) return 0;
   if (b > a) std::swap(a, b);
-  const int partial = t.dsp_b_bits - 1, sign = is_signed ? 1 : 0;
-  const auto oa = slice_offsets(a, t.dsp_a_bits - 1 + sign, partial);
-  const auto ob = slice_offsets(b, t.dsp_b_bits - 1 + sign, partial);
+  const int lost = t.dsp_signed_only ? 1 : 0;  // the sign bit an unsigned slice cannot use
+  const int partial = t.dsp_b_bits - lost, sign = is_signed ? lost : 0;
+  const auto oa = slice_offsets(a, t.dsp_a_bits - lost + sign, partial, t.dsp_min_slice_bits);
+  const auto ob = slice_offsets(b, t.dsp_b_bits - lost + sign, partial, t.dsp_min_slice_bits);
   int n = 0;
   for (int x : oa)
     for (int y : ob) n += x + y < out;

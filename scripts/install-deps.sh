@@ -7,6 +7,8 @@ packages=(
   libeigen3-dev libyaml-cpp-dev libfmt-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   verilator yosys
+  # hlsgym rtl --pnr: nextpnr-ice40 (place and route), fpga-icestorm (icepack, icetime: the iCE40 bitstream and timing tools)
+  nextpnr-ice40 fpga-icestorm
   libopenmpi-dev openmpi-bin
   # the Python module (python/), its tests and the PyTorch example (examples/python/)
   python3 python3-dev pybind11-dev python3-numpy python3-pytest python3-setuptools python3-pip python3-venv

@@ -152,13 +152,13 @@ TEST(Target, CpuIsOneCoreWithHorowitzEnergies) {
 TEST(Target, ByNameOrPath) {
   const auto path = (source_dir() / "designs" / "targets" / "cpu.yaml").string();
   EXPECT_EQ(hwmodel::load_target(path, {}).name, "cpu");
-  EXPECT_EQ(hwmodel::available_targets(target_dirs()), (std::vector<std::string>{"cpu", "fpga"}));
+  EXPECT_EQ(hwmodel::available_targets(target_dirs()), (std::vector<std::string>{"cpu", "fpga", "ice40"}));
   try {
     hwmodel::load_target("gpu", target_dirs());
     FAIL() << "unknown target accepted";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("unknown target 'gpu'"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("available: cpu, fpga"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("available: cpu, fpga, ice40"), std::string::npos) << e.what();
   }
 }
 

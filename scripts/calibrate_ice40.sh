@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Calibrates designs/targets/ice40.yaml against Yosys synth_ice40 -dsp (iCE40 UltraPlus):
+#   dsp  N OUT SIGNED SB_MAC16   an N x N product kept to OUT bits (hwmodel::dsp_slices with
+#                                a_bits = b_bits = 16, signed_only false, min_out_bits 11)
+#   ebr  D W SB_RAM40_4K         a D x W memory, one write and one synchronous read port
+#                                (the bram.aspects the binding picks from)
+#   rf   D W R SB_LUT4 FF        a register file (ram_style "logic") of D words x W bits with R
+#                                read ports: LUTs = R x W x mux_luts_per_bit(D) + decode_luts(D)
+#   scripts/calibrate_ice40.sh [dsp|ebr|rf]...   (default: all three)
+set -euo pipefail
+command -v yosys > /dev/null || { echo "error: yosys not found (Debian package yosys)" >&2; exit 1; }
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+synth() {  # prints the stat of m.v after synth_ice40 -dsp
+  (cd "$work" && yosys -q -p "read_verilog m.v; synth_ice40 -dsp -top m; tee -q -o stat.txt stat" > /dev/null)
+  cat "$work/stat.txt"
+}
+count() { awk -v c="$1" '$1 ~ c {s += $2} END {print s + 0}'; }
+parts=("$@")
+((${#parts[@]})) || parts=(dsp ebr rf)
+for part in "${parts[@]}"; do
+  case "$part" in
+    dsp)
+      for sg in 0 1; do
+        for n in 8 11 16 17 24 32; do
+          for out in "$n" "$((2 * n))"; do
+            s=""; [[ $sg == 1 ]] && s="signed"
+            cat > "$work/m.v" <<V
+module m(input wire clk, input wire $s [$((n - 1)):0] a, input wire $s [$((n - 1)):0] b, output reg [$((out - 1)):0] p);
+  wire $s [$((out - 1)):0] ax = a;
+  wire $s [$((out - 1)):0] bx = b;
+  always @(posedge clk) p <= ax * bx;
+endmodule
+V
+            echo "dsp $n $out $sg $(synth | count '^SB_MAC16')"
+          done
+        done
+      done ;;
+    ebr)
+      for dw in "256 16" "512 8" "1024 4" "2048 2" "256 32" "512 16" "128 16" "1024 8" "64 32"; do
+        read -r d w <<< "$dw"
+        aw=1; while ((1 << aw < d)); do aw=$((aw + 1)); done
+        cat > "$work/m.v" <<V
+module m(input wire clk, input wire we, input wire [$((aw - 1)):0] wa, input wire [$((w - 1)):0] wd,
+  input wire [$((aw - 1)):0] ra, output reg [$((w - 1)):0] rd);
+  reg [$((w - 1)):0] mem [0:$((d - 1))];
+  always @(posedge clk) begin
+    if (we) mem[wa] <= wd;
+    rd <= mem[ra];
+  end
+endmodule
+V
+        echo "ebr $d $w $(synth | count '^SB_RAM40_4K')"
+      done ;;
+    rf)
+      for d in 2 4 8 16 32; do
+        aw=1; while ((1 << aw < d)); do aw=$((aw + 1)); done
+        for w in 8 32; do
+          for r in 1 2; do
+            {
+              echo "module m(input wire clk, input wire we, input wire [$((aw - 1)):0] wa, input wire [$((w - 1)):0] wd,"
+              for k in $(seq 0 $((r - 1))); do echo "  input wire [$((aw - 1)):0] ra$k, output reg [$((w - 1)):0] rd$k,"; done
+              echo "  input wire unused);"
+              echo "  (* ram_style = \"logic\" *) reg [$((w - 1)):0] mem [0:$((d - 1))];"
+              echo "  always @(posedge clk) begin"
+              echo "    if (we) mem[wa] <= wd;"
+              for k in $(seq 0 $((r - 1))); do echo "    rd$k <= mem[ra$k];"; done
+              echo "  end"
+              echo "endmodule"
+            } > "$work/m.v"
+            st="$(synth)"
+            echo "rf $d $w $r $(count '^SB_LUT4' <<< "$st") $(count '^SB_DFF' <<< "$st")"
+          done
+        done
+      done ;;
+    *) echo "error: unknown part '$part' (dsp, ebr, rf)" >&2; exit 1 ;;
+  esac
+done
