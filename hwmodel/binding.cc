@@ -105,6 +105,7 @@ void bind_buffers(const TaskGraph& g, const Schedule& s, const Target& tgt, cons
       if (k.dram) b.dram_bytes += k.footprint;
       continue;
     }
+    if (k.literal) continue;  // no storage: a literal in the Verilog
     const bool regs = k.footprint * 8 <= tgt.register_threshold_bits;
     auto& heap = regs ? reg_heap : bram_heap;
     const int64_t start = buffer_start(k, s, t);

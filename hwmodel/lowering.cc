@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "hwmodel/chaining.h"
 #include "hwmodel/lowering_internal.h"
 #include "hwmodel/timing.h"
 #include "ir/error.h"
@@ -93,6 +94,8 @@ class Lowerer {
     k.input = w.input;
     const ir::Shape& out = m_.shape(i);
     if (w.input) {
+      // rtl prints a one-value constant as a literal: no memory holds it (chaining.h)
+      k.literal = t_.is_fpga() && m_.opcode(i) == Opcode::kConstant && splat_constant(m_, i, false).has_value();
       k.footprint = out.byte_size();
       k.dram = t_.is_fpga() && k.footprint > t_.memory.front().capacity_bytes;
     }

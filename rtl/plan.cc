@@ -199,14 +199,15 @@ class Planner {
     if (s.is_tuple()) c_.refuse(i, "tuple-shaped parameters and constants are not supported");
     if (s.element_count() == 0) c_.refuse(i, "zero-element arrays are not supported");
     const uint32_t track = d_.binding.track_of_task[t];
-    if (track == hwmodel::kNoInstance || d_.graph.tasks[t].dram)
+    const bool literal = d_.graph.tasks[t].literal && origin == Buffer::kConstant;  // a ROM of one value, no track
+    if (!literal && (track == hwmodel::kNoInstance || d_.graph.tasks[t].dram))
       c_.refuse(i, "its buffer is kept in DRAM (larger than the on-chip memory), which the RTL emitter does not model");
     Buffer b;
     b.origin = origin;
     b.name = buffer_names_(sanitize(m_.name(i)));
     b.type = s.element_type();
     b.elements = s.element_count();
-    b.track = static_cast<int>(track);
+    b.track = literal ? -1 : static_cast<int>(track);
     b.instr = i;
     if (origin == Buffer::kParameter) b.param = static_cast<int>(m_.attrs(i).parameter_number);
     if (origin == Buffer::kConstant) {
@@ -215,7 +216,7 @@ class Planner {
     }
     plan_.buffers.push_back(b);
     const int id = static_cast<int>(plan_.buffers.size()) - 1;
-    plan_.tracks[track].buffers.push_back(id);
+    if (!literal) plan_.tracks[track].buffers.push_back(id);
     c_.loc[i].buffer = id;
     return id;
   }
