@@ -96,6 +96,9 @@ std::vector<uint32_t> buffer_order(const TaskGraph& g, const std::vector<uint32_
   return owners;
 }
 
+// Words of a task's buffer: one element per word.
+int64_t elements_of(const Task& k) { return std::max<int64_t>(1, k.footprint * 8 / std::max(8, (k.elem_bits + 7) / 8 * 8)); }
+
 void bind_buffers(const TaskGraph& g, const Schedule& s, const Target& tgt, const std::vector<uint32_t>& owners,
                   Binding& b) {
   std::vector<Free> reg_heap, bram_heap;
@@ -119,14 +122,12 @@ void bind_buffers(const TaskGraph& g, const Schedule& s, const Target& tgt, cons
     tr.bytes = std::max(tr.bytes, k.footprint);
     const int bits = std::max(k.elem_bits, 1);
     tr.bits = std::max(tr.bits, bits);
-    tr.words = std::max(tr.words, std::max<int64_t>(1, k.footprint * 8 / ((bits + 7) / 8 * 8)));
+    tr.words = std::max(tr.words, elements_of(k));
     if (!regs) tr.bram18k = std::max(tr.bram18k, bram_blocks(tgt, k.footprint, k.elem_bits, k.lanes));
     b.track_of_task[t] = track;
     give_back(heap, std::max(b.buffer_end[t], start + 1), track);
   }
 }
-
-int64_t elements_of(const Task& k) { return std::max<int64_t>(1, k.footprint * 8 / std::max(8, (k.elem_bits + 7) / 8 * 8)); }
 
 // The flip-flops of each register-file track: word i is as wide as the widest buffer
 // that reaches it (rtl stores a narrower one zero-extended, and synthesis drops the

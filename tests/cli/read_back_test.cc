@@ -15,13 +15,6 @@ namespace hlsgym::testing {
 namespace {
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 TEST(ReadBack, TruncatedOrEditedPoliciesAreRefused) {
   const fs::path dir = fs::temp_directory_path() / ("hlsgym_read_back_" + std::to_string(::getpid()));
   fs::create_directories(dir);

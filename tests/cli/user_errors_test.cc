@@ -32,13 +32,6 @@ fs::path write(const std::string& name, const std::string& text) {
   return p;
 }
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 std::string with_line_ends(std::string text, const std::string& end) {
   std::string out;
   for (char c : text) out += c == '\n' ? end : std::string(1, c);

@@ -28,13 +28,6 @@ namespace hlsgym::testing {
 namespace {
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 fs::path fresh_dir(const std::string& name) {
   const fs::path d = fs::temp_directory_path() / ("hlsgym_mpi_" + name + "_" + std::to_string(::getpid()));
   fs::remove_all(d);
@@ -61,16 +54,7 @@ std::string mpirun(int ranks) {
 
 // ranks 0: the plain process (no mpirun); otherwise under mpirun with that many ranks.
 CliResult run_ranks(int ranks, const std::string& args) {
-  if (ranks == 0) return run_cli(args);
-  const fs::path dir = fresh_dir("run");
-  const std::string cmd = mpirun(ranks) + HLSGYM_CLI + " " + args + " >" + (dir / "out").string() + " 2>" + (dir / "err").string();
-  const int status = std::system(cmd.c_str());
-  CliResult r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = slurp(dir / "out");
-  r.err = slurp(dir / "err");
-  fs::remove_all(dir);
-  return r;
+  return ranks == 0 ? run_cli(args) : run_cli_under(mpirun(ranks), args);
 }
 
 std::string designs() { return (source_dir() / "designs").string(); }

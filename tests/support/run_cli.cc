@@ -9,22 +9,22 @@
 
 namespace hlsgym::testing {
 
-namespace {
 std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p);
+  std::ifstream in(p, std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
 }
-}  // namespace
 
-CliResult run_cli(const std::string& args) {
+CliResult run_cli(const std::string& args) { return run_cli_under("", args); }
+
+CliResult run_cli_under(const std::string& launcher, const std::string& args) {
   namespace fs = std::filesystem;
   static int counter = 0;
   const fs::path dir = fs::temp_directory_path() /
                        ("hlsgym_cli_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
   fs::create_directories(dir);
-  const std::string cmd = std::string(HLSGYM_CLI) + " " + args + " >" + (dir / "out").string() +
+  const std::string cmd = launcher + HLSGYM_CLI + " " + args + " >" + (dir / "out").string() +
                           " 2>" + (dir / "err").string();
   const int status = std::system(cmd.c_str());
   CliResult r;
