@@ -209,13 +209,17 @@ void size_tracks(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s
     int live = 0, peak = 0, readers = 0;
     for (const auto& e : ev) peak = std::max(peak, live += e.second), readers += e.second > 0;
     BufferTrack& tr = b.tracks[k];
-    tr.read_ports = std::max(tr.registers ? readers : peak, 1);
+    // a one-word register file's readers share one port (rtl: every port would register
+    // the same word)
+    const bool one_word = tr.registers && tr.words == 1;
+    tr.read_ports = std::max(one_word ? 1 : tr.registers ? readers : peak, 1);
     if (tr.registers) {
       // a port per reader, each multiplexing the words its address reaches
       tr.area.ff = static_cast<double>(storage_bits[k]) + static_cast<double>(tr.read_ports) * tr.bits;
       tr.area.lut = tgt.register_file.decode(tr.words);
-      for (int64_t depth : port_depths[k]) tr.area.lut += tgt.register_file.port_luts(depth, tr.bits);
-      if (port_depths[k].empty()) tr.area.lut += tgt.register_file.port_luts(tr.words, tr.bits);
+      if (!one_word)
+        for (int64_t depth : port_depths[k]) tr.area.lut += tgt.register_file.port_luts(depth, tr.bits);
+      if (one_word || port_depths[k].empty()) tr.area.lut += tgt.register_file.port_luts(tr.words, tr.bits);
       b.register_area += tr.area;
     } else {
       tr.area.bram18k = tr.bram18k * tr.read_ports;

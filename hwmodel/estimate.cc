@@ -52,7 +52,9 @@ LoweringOptions lowering_options(const Target& t, const EstimateOptions& o) {
 class SubCosting {
  public:
   SubCosting(const ir::Module& m, const Target& t, const EstimateOptions& o)
-      : m_(m), t_(t), o_(o), lo_(lowering_options(t, o)), cache_(m, t) {}
+      : m_(m), t_(t), o_(o), lo_(lowering_options(t, o)), cache_(m, t) {
+    lo_.caller_holds_parameters = true;  // a loop's state, a conditional's operand
+  }
 
   LoweringCache& cache() { return cache_; }
 
@@ -76,6 +78,8 @@ class SubCosting {
     out.peak_bytes = b.peak_live_bytes;
     out.uncosted = g.uncosted;
     out.unknown_trip_counts = g.unknown_trip_counts;
+    if (o_.keep_details)
+      details_[c] = std::make_shared<const EstimateDetails>(EstimateDetails{g, p, s, b, {}});
     return memo_.emplace(c, out).first->second;
   }
 
@@ -86,6 +90,9 @@ class SubCosting {
   LoweringOptions lo_;
   LoweringCache cache_;
   std::unordered_map<ir::CompId, SubCost> memo_;
+
+ public:
+  std::map<ir::CompId, std::shared_ptr<const EstimateDetails>> details_;
 };
 
 void check_fit(const ir::Module& m, const Target& t, const EstimateOptions& o, Estimate& e) {
@@ -117,10 +124,16 @@ ScheduleProblem make_target_problem(const TaskGraph& g, const Target& t, const E
   return make_problem(g, r.of_unit, std::move(r.limits), std::move(r.names));
 }
 
-TaskGraph lower_entry(const ir::Module& m, const Target& t, const EstimateOptions& o) {
-  SubCosting sub(m, t, o);
+namespace {
+TaskGraph lower_entry_with(const ir::Module& m, const Target& t, const EstimateOptions& o, SubCosting& sub) {
   const SubCoster coster = [&sub](ir::CompId c) -> const SubCost& { return sub(c); };
   return lower(m, m.entry(), t, lowering_options(t, o), coster, &sub.cache());
+}
+}  // namespace
+
+TaskGraph lower_entry(const ir::Module& m, const Target& t, const EstimateOptions& o) {
+  SubCosting sub(m, t, o);
+  return lower_entry_with(m, t, o, sub);
 }
 
 namespace {
@@ -150,7 +163,8 @@ void summarize(const TaskGraph& g, const Schedule& s, const Binding& b, Estimate
 
 Estimate estimate(const ir::Module& m, const Target& t, const EstimateOptions& o) {
   if (m.entry() == ir::kNoId) throw Error("module has no entry computation", {m.source_file()});
-  TaskGraph g = lower_entry(m, t, o);
+  SubCosting sub(m, t, o);
+  TaskGraph g = lower_entry_with(m, t, o, sub);
   ScheduleProblem p = make_target_problem(g, t, o);
   Schedule s = run_scheduler(o.scheduler, p, o.exact_node_limit);
   Binding b = bind(g, p, s, t);
@@ -172,7 +186,7 @@ Estimate estimate(const ir::Module& m, const Target& t, const EstimateOptions& o
   check_fit(m, t, o, e);
   if (o.keep_details)
     e.details = std::make_shared<const EstimateDetails>(
-        EstimateDetails{std::move(g), std::move(p), std::move(s), std::move(b)});
+        EstimateDetails{std::move(g), std::move(p), std::move(s), std::move(b), std::move(sub.details_)});
   return e;
 }
 

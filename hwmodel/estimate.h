@@ -49,6 +49,9 @@ struct EstimateDetails {
   ScheduleProblem problem;
   Schedule schedule;
   Binding binding;
+  // The separately scheduled computations (loop conditions and bodies, branches) of the
+  // module, each with its own details; filled in the entry's details only.
+  std::map<ir::CompId, std::shared_ptr<const EstimateDetails>> subs;
 };
 
 struct Estimate {

@@ -10,6 +10,7 @@
 #include "hwmodel/chaining.h"
 #include "hwmodel/lowering_internal.h"
 #include "hwmodel/timing.h"
+#include "hwmodel/while_loop.h"
 #include "ir/error.h"
 
 namespace hlsgym::hwmodel {
@@ -97,6 +98,7 @@ class Lowerer {
       // rtl prints a one-value constant as a literal: no memory holds it (chaining.h)
       k.literal = t_.is_fpga() && m_.opcode(i) == Opcode::kConstant && splat_constant(m_, i, false).has_value();
       k.footprint = out.byte_size();
+      if (t_.is_fpga() && o_.caller_holds_parameters && m_.opcode(i) == Opcode::kParameter) k.footprint = 0;
       k.dram = t_.is_fpga() && k.footprint > t_.memory.front().capacity_bytes;
     }
     k.elem_bits = out.is_array() ? ir::byte_width(out.element_type()) * 8 : 8;
@@ -267,8 +269,9 @@ class Lowerer {
   TaskGraph g_;
 };
 
-// (trip) x (condition + body) + condition; the body and condition run on their own
-// datapaths (their area is added once), one iteration after the other.
+// FPGA: the loop of while_loop.h, whose state memories hold its result (the task itself
+// allocates nothing). CPU: (trip) x (condition + body) + condition. The body and
+// condition run on their own datapaths (their area is added once).
 void Lowerer::lower_while(InstrId i) {
   const auto& called = m_.called(i);
   std::optional<int64_t> trips = while_trip_count(m_, i);
@@ -285,7 +288,15 @@ void Lowerer::lower_while(InstrId i) {
   const SubCost& body = sub_(called[1]);
   Task k = base_task(i, Work{});
   fill_memory(i, k);
-  k.latency = std::min(kCycleCap, saturating_mul(*trips, cond.cycles + body.cycles) + cond.cycles);
+  if (t_.is_fpga()) {
+    const WhileLoop loop = while_loop(m_, i, t_, *trips, cond.cycles, body.cycles);
+    k.latency = std::min(kCycleCap, loop.latency());
+    k.footprint = 0;
+    g_.own_datapaths += state_area(t_, loop);
+    k.onchip_pj += state_copy_pj(t_, loop);
+  } else {
+    k.latency = std::min(kCycleCap, saturating_mul(*trips, cond.cycles + body.cycles) + cond.cycles);
+  }
   absorb(body, *trips, k);
   absorb(cond, *trips + 1, k);
   g_.own_datapaths += body.area;

@@ -14,9 +14,10 @@
 // - fusion and map whose bodies are elementwise: one stream through the chained body
 //   (depth = the body's critical path); other fusions and calls are inlined.
 // - sort: a bitonic network of the comparator; scatter: read-modify-write of updates.
-// - while: (trip count) x (condition + body) + condition, with the body scheduled alone
-//   on its own datapath; the trip count comes from a known_trip_count backend_config or
-//   a counted loop (while_trip_count). conditional: the longest branch, each branch on
+// - while: on an FPGA the loop of while_loop.h (state memories, copy-in, condition,
+//   decide, body, copy-back); on a CPU (trip count) x (condition + body) + condition.
+//   Condition and body are scheduled alone on their own datapaths; the trip count comes
+//   from a known_trip_count backend_config or a counted loop (while_trip_count). conditional: the longest branch, each branch on
 //   its own datapath.
 // - anything else (custom-call, collectives, send/recv, infeed/outfeed, rng, fft,
 //   cholesky, triangular-solve, batch-norm-*, select-and-scatter, top-k, async ops...)
@@ -38,6 +39,9 @@ namespace hlsgym::hwmodel {
 struct LoweringOptions {
   int lanes = 1;
   bool lenient = false;
+  // FPGA: the computation's parameters live in the caller's memories (a loop's state, a
+  // conditional's operand), so they get no buffer of their own (while_loop.h).
+  bool caller_holds_parameters = false;
 };
 
 // What a separately scheduled computation (a loop body, a branch) costs.

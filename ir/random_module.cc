@@ -21,7 +21,8 @@ void Generator::step() {
   else if (r < 90) dot();
   else if (r < 94) dynamic_slicing();
   else if (r < 97 && o_.control_flow) while_loop();
-  else if (o_.control_flow) call();
+  else if (o_.control_flow && o_.calls) call();
+  else if (o_.control_flow) while_loop();
   else elementwise_binary();
 }
 

@@ -21,6 +21,7 @@ struct RandomModuleOptions {
   bool integers = true;      // s32 and friends (s8, s16, s64, u8, u32 through converts)
   bool floats = true;        // f32 (and f16/bf16 through converts)
   bool control_flow = true;  // counted while loops and calls
+  bool calls = true;         // with control_flow: calls too (else only loops)
   int max_rank = 3;
   int max_dim = 4;
   int outputs = 6;           // unused values gathered into the root tuple (1 = no tuple)

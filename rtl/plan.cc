@@ -6,7 +6,9 @@
 #include <cctype>
 #include <set>
 
+#include "hwmodel/lowering.h"
 #include "hwmodel/unit_class.h"
+#include "hwmodel/while_loop.h"
 #include "ir/error.h"
 #include "rtl/plan_internal.h"
 
@@ -25,6 +27,11 @@ int PlanContext::buffer_of(InstrId value) const {
   if (chained[value]) refuse(value, "internal: a chained convert has no buffer of its own");
   const Loc& l = loc[value];
   if (l.tuple || l.buffer < 0) refuse(value, "its value is a tuple or has no storage where an array is needed");
+  return l.buffer;
+}
+
+int PlanContext::buffer_of_loc(const Loc& l, InstrId user) const {
+  if (l.tuple || l.buffer < 0) refuse(user, "a loop state leaf has no storage where an array is needed");
   return l.buffer;
 }
 
@@ -147,7 +154,7 @@ bool emitter_op(Opcode op) {
     case Opcode::kOptimizationBarrier: case Opcode::kBroadcast: case Opcode::kTranspose: case Opcode::kSlice:
     case Opcode::kConcatenate: case Opcode::kPad: case Opcode::kIota: case Opcode::kReverse: case Opcode::kCopy:
     case Opcode::kDot: case Opcode::kConvolution: case Opcode::kReduce: case Opcode::kReduceWindow:
-    case Opcode::kFusion: case Opcode::kMap: case Opcode::kDynamicSlice:
+    case Opcode::kFusion: case Opcode::kMap: case Opcode::kDynamicSlice: case Opcode::kWhile:
       return true;
     default:
       return supported_elementwise(op);
@@ -157,38 +164,65 @@ bool emitter_op(Opcode op) {
 class Planner {
  public:
   Planner(const ir::Module& m, const hwmodel::Target& t, const hwmodel::EstimateDetails& d, Plan& plan)
-      : m_(m), d_(d), plan_(plan), c_(m, t, plan) {}
+      : m_(m), t_(t), top_(d), plan_(plan), c_(m, t, plan) {}
 
   void run() {
-    for (const hwmodel::BufferTrack& tr : d_.binding.tracks) plan_.tracks.push_back({tr.bytes, !tr.registers, {}});
-    for (const hwmodel::UnitInstance& u : d_.binding.units) {
-      Unit x;
-      x.cls = std::string(hwmodel::unit_class_name(static_cast<hwmodel::UnitClass>(u.unit)));
-      x.index = u.index;
-      plan_.units.push_back(x);
-    }
-    for (uint32_t t = 0; t < d_.graph.size(); ++t) place(t);
+    plan_.timelines.push_back({"", plan_.cycles});
+    plan_computation(m_.entry(), top_, 0, nullptr);
     finish_units();
     make_ports();
   }
 
  private:
+  // The tasks of computation `comp` (scheduled as `d`) on `timeline`; a loop body's or
+  // condition's parameter lives at `param` (the loop's state).
+  void plan_computation(ir::CompId comp, const hwmodel::EstimateDetails& d, int timeline, const Loc* param) {
+    const hwmodel::EstimateDetails* saved_d = d_;
+    const int saved_track = track_base_, saved_unit = unit_base_, saved_tl = timeline_;
+    const ir::CompId saved_comp = c_.comp;
+    const Loc* saved_param = param_;
+    d_ = &d;
+    track_base_ = static_cast<int>(plan_.tracks.size());
+    unit_base_ = static_cast<int>(plan_.units.size());
+    timeline_ = timeline;
+    c_.comp = comp;
+    param_ = param;
+    for (const hwmodel::BufferTrack& tr : d.binding.tracks) plan_.tracks.push_back({tr.bytes, !tr.registers, {}});
+    for (const hwmodel::UnitInstance& u : d.binding.units) {
+      Unit x;
+      x.cls = std::string(hwmodel::unit_class_name(static_cast<hwmodel::UnitClass>(u.unit)));
+      x.index = u.index;
+      x.timeline = timeline;
+      plan_.units.push_back(x);
+    }
+    for (uint32_t t = 0; t < d.graph.size(); ++t) place(t);
+    d_ = saved_d;
+    track_base_ = saved_track, unit_base_ = saved_unit, timeline_ = saved_tl;
+    c_.comp = saved_comp;
+    param_ = saved_param;
+  }
+
   void place(uint32_t t) {
-    const hwmodel::Task& k = d_.graph.tasks[t];
+    const hwmodel::Task& k = d_->graph.tasks[t];
     const InstrId i = k.instr;
-    if (m_.computation_of(i) != m_.entry())
+    if (m_.computation_of(i) != c_.comp)
       c_.refuse(i, fmt::format("it sits in computation '{}', which the hardware model inlines (a call, or a fusion "
                                "holding a reduction or dot); the RTL emitter needs them flat: run call-inliner "
                                "or defuser first",
                                m_.computation(m_.computation_of(i)).name));
     const Opcode op = m_.opcode(i);
+    if (op == Opcode::kParameter && param_) {  // a loop's state: no buffer of its own
+      c_.loc[i] = *param_;
+      return;
+    }
     if (op == Opcode::kParameter || op == Opcode::kConstant) return place_input(t, i);
     if (is_alias(op)) return place_alias(i);
     if (op == Opcode::kConvert && k.alias) {  // chained into its readers (hwmodel/chaining.h)
       c_.chained[i] = 1;
       return;
     }
-    if (k.unit == hwmodel::kNoUnit || d_.binding.unit_of_task[t] == hwmodel::kNoInstance)
+    if (op == Opcode::kWhile) return place_while(t, i);
+    if (k.unit == hwmodel::kNoUnit || d_->binding.unit_of_task[t] == hwmodel::kNoInstance)
       c_.refuse(i, "the RTL emitter does not support this op (it has no unit in the hardware model: control flow, "
                    "or an op outside the supported set)");
     place_task(t, i);
@@ -198,16 +232,16 @@ class Planner {
     const ir::Shape& s = m_.shape(i);
     if (s.is_tuple()) c_.refuse(i, "tuple-shaped parameters and constants are not supported");
     if (s.element_count() == 0) c_.refuse(i, "zero-element arrays are not supported");
-    const uint32_t track = d_.binding.track_of_task[t];
-    const bool literal = d_.graph.tasks[t].literal && origin == Buffer::kConstant;  // a ROM of one value, no track
-    if (!literal && (track == hwmodel::kNoInstance || d_.graph.tasks[t].dram))
+    const uint32_t track = d_->binding.track_of_task[t];
+    const bool literal = d_->graph.tasks[t].literal && origin == Buffer::kConstant;  // a ROM of one value, no track
+    if (!literal && (track == hwmodel::kNoInstance || d_->graph.tasks[t].dram))
       c_.refuse(i, "its buffer is kept in DRAM (larger than the on-chip memory), which the RTL emitter does not model");
     Buffer b;
     b.origin = origin;
     b.name = buffer_names_(sanitize(m_.name(i)));
     b.type = s.element_type();
     b.elements = s.element_count();
-    b.track = literal ? -1 : static_cast<int>(track);
+    b.track = literal ? -1 : track_base_ + static_cast<int>(track);
     b.instr = i;
     if (origin == Buffer::kParameter) b.param = static_cast<int>(m_.attrs(i).parameter_number);
     if (origin == Buffer::kConstant) {
@@ -216,7 +250,7 @@ class Planner {
     }
     plan_.buffers.push_back(b);
     const int id = static_cast<int>(plan_.buffers.size()) - 1;
-    if (!literal) plan_.tracks[track].buffers.push_back(id);
+    if (!literal) plan_.tracks[b.track].buffers.push_back(id);
     c_.loc[i].buffer = id;
     return id;
   }
@@ -254,22 +288,134 @@ class Planner {
   }
 
   void place_task(uint32_t t, InstrId i) {
-    const hwmodel::Task& k = d_.graph.tasks[t];
+    const hwmodel::Task& k = d_->graph.tasks[t];
     if (m_.shape(i).is_tuple()) c_.refuse(i, "ops with tuple results (variadic reduce, ...) are not supported");
     TaskPlan tp;
-    tp.task = t;
+    tp.task = static_cast<uint32_t>(plan_.tasks.size());
     tp.instr = i;
-    tp.name = task_names_(fmt::format("t{}_{}", t, sanitize(m_.name(i))));
-    tp.unit = static_cast<int>(d_.binding.unit_of_task[t]);
-    tp.start = d_.schedule.start[t];
-    tp.busy = d_.problem.busy[t];
-    tp.latency = d_.problem.latency[t];
+    tp.name = task_names_(fmt::format("t{}_{}", tp.task, sanitize(m_.name(i))));
+    tp.unit = unit_base_ + static_cast<int>(d_->binding.unit_of_task[t]);
+    tp.timeline = timeline_;
+    tp.start = d_->schedule.start[t];
+    tp.busy = d_->problem.busy[t];
+    tp.latency = d_->problem.latency[t];
     tp.lanes = std::max(1, k.lanes);
     tp.depth = static_cast<int>(tp.latency - tp.busy + 1);
     tp.out_type = m_.shape(i).element_type();
     tp.out_buffer = new_buffer(t, i, Buffer::kTask);
     plan_task(c_, tp);
     plan_.tasks.push_back(std::move(tp));
+  }
+
+  // ---- while loops (hwmodel/while_loop.h) ----
+
+  int add_timeline(const std::string& name, int64_t cycles) {
+    plan_.timelines.push_back({name, cycles});
+    return static_cast<int>(plan_.timelines.size()) - 1;
+  }
+
+  static const Loc& at_path(const Loc& l, const std::vector<int64_t>& path) {
+    const Loc* x = &l;
+    for (int64_t k : path) x = &x->elements.at(static_cast<size_t>(k));
+    return *x;
+  }
+
+  // A state memory per leaf of the loop's value, each on a track of its own.
+  Loc state_loc(const ir::Shape& s, const std::string& name, std::vector<int64_t>& path) {
+    Loc l;
+    if (s.is_tuple()) {
+      l.tuple = true;
+      for (size_t k = 0; k < s.tuple_elements().size(); ++k) {
+        path.push_back(static_cast<int64_t>(k));
+        l.elements.push_back(state_loc(s.tuple_element(static_cast<int64_t>(k)), name, path));
+        path.pop_back();
+      }
+      return l;
+    }
+    Buffer b;
+    b.origin = Buffer::kState;
+    std::string suffix;
+    for (int64_t k : path) suffix += fmt::format("_{}", k);
+    b.name = buffer_names_(name + "_s" + suffix);
+    b.type = s.element_type();
+    b.elements = std::max<int64_t>(1, s.element_count());
+    const int64_t bytes = b.elements * ir::byte_width(b.type);
+    b.track = static_cast<int>(plan_.tracks.size());
+    plan_.tracks.push_back({bytes, bytes * 8 > c_.t.register_threshold_bits, {}});
+    plan_.buffers.push_back(b);
+    l.buffer = static_cast<int>(plan_.buffers.size()) - 1;
+    plan_.tracks.back().buffers.push_back(l.buffer);
+    return l;
+  }
+
+  void add_copy(const std::string& name, InstrId w, int timeline, int src, int dst, ElementType type, int64_t elements) {
+    Unit u;
+    u.cls = "mem";
+    u.index = static_cast<int>(plan_.units.size());
+    u.timeline = timeline;
+    plan_.units.push_back(u);
+    TaskPlan tp;
+    tp.task = static_cast<uint32_t>(plan_.tasks.size());
+    tp.instr = w;
+    tp.name = task_names_(name);
+    tp.unit = static_cast<int>(plan_.units.size()) - 1;
+    tp.timeline = timeline;
+    tp.start = 0;
+    tp.busy = elements;
+    tp.latency = hwmodel::state_copy_cycles(c_.t, elements);
+    tp.depth = hwmodel::state_copy_depth(c_.t);
+    tp.out_type = type;
+    tp.out_buffer = dst;
+    plan_copy(tp, src, type, elements);
+    plan_.tasks.push_back(std::move(tp));
+  }
+
+  void place_while(uint32_t t, InstrId i) {
+    const auto trips = hwmodel::while_trip_count(m_, i);
+    if (!trips) c_.refuse(i, "its trip count is not statically known (the RTL runs a static schedule)");
+    const auto& called = m_.called(i);
+    const auto cond_it = top_.subs.find(called[0]), body_it = top_.subs.find(called[1]);
+    if (cond_it == top_.subs.end() || body_it == top_.subs.end())
+      throw std::logic_error("make_plan: the estimate has no schedule of a loop's condition or body");
+    const hwmodel::EstimateDetails& cond = *cond_it->second;
+    const hwmodel::EstimateDetails& body = *body_it->second;
+    const hwmodel::WhileLoop loop =
+        hwmodel::while_loop(m_, i, c_.t, *trips, cond.schedule.length, body.schedule.length);
+    if (loop.latency() != d_->problem.latency[t])
+      throw std::logic_error(fmt::format("make_plan: loop {} takes {} cycles, the schedule says {}", m_.name(i),
+                                         loop.latency(), d_->problem.latency[t]));
+    LoopPlan lp;
+    lp.name = loop_names_("lp_" + sanitize(m_.name(i)));
+    lp.instr = i;
+    lp.parent = timeline_;
+    lp.start = d_->schedule.start[t];
+    lp.trips = *trips;
+    std::vector<int64_t> path;
+    const Loc state = state_loc(m_.shape(i), lp.name, path);
+    lp.copy_in = add_timeline(lp.name + "_in", loop.copy_in);
+    lp.condition = add_timeline(lp.name + "_cond", loop.condition);
+    lp.decide = add_timeline(lp.name + "_dec", hwmodel::WhileLoop::kDecide);
+    lp.body = add_timeline(lp.name + "_body", loop.body);
+    lp.copy_back = add_timeline(lp.name + "_back", loop.copy_back);
+    const Loc& operand = c_.loc[m_.operand(i, 0)];
+    for (size_t k = 0; k < loop.leaves.size(); ++k) {
+      const hwmodel::StateLeaf& s = loop.leaves[k];
+      add_copy(fmt::format("{}_in{}", lp.name, k), i, lp.copy_in, c_.buffer_of_loc(at_path(operand, s.path), i),
+               at_path(state, s.path).buffer, s.type, s.elements);
+    }
+    plan_computation(called[0], cond, lp.condition, &state);
+    const Loc pred = c_.loc[m_.computation(called[0]).root];
+    lp.pred_buffer = c_.buffer_of_loc(pred, i);
+    plan_computation(called[1], body, lp.body, &state);
+    const Loc result = c_.loc[m_.computation(called[1]).root];
+    for (size_t k = 0; k < loop.leaves.size(); ++k) {
+      const hwmodel::StateLeaf& s = loop.leaves[k];
+      if (!s.copy_back) continue;
+      add_copy(fmt::format("{}_back{}", lp.name, k), i, lp.copy_back, c_.buffer_of_loc(at_path(result, s.path), i),
+               at_path(state, s.path).buffer, s.type, s.elements);
+    }
+    c_.loc[i] = state;
+    plan_.loops.push_back(std::move(lp));
   }
 
   void finish_units() {
@@ -318,25 +464,41 @@ class Planner {
   }
 
   const ir::Module& m_;
-  const hwmodel::EstimateDetails& d_;
+  const hwmodel::Target& t_;
+  const hwmodel::EstimateDetails& top_;  // the entry's (holds every loop's schedules)
   Plan& plan_;
   PlanContext c_;
-  Unique buffer_names_, task_names_, port_names_;
+  Unique buffer_names_, task_names_, port_names_, loop_names_;
+  // The computation being planned: its schedule, where its tracks and units start in the
+  // plan, its timeline and where its parameter lives (a loop's state; null: the entry).
+  const hwmodel::EstimateDetails* d_ = nullptr;
+  int track_base_ = 0, unit_base_ = 0, timeline_ = 0;
+  const Loc* param_ = nullptr;
 };
 
+}  // namespace
+
+namespace {
+void check_ops(const ir::Module& m, ir::CompId c) {
+  for (InstrId i : m.instructions(c)) {
+    if (!emitter_op(m.opcode(i)))
+      throw Error(fmt::format("rtl: op {} ('{}') is not supported by the RTL emitter (it builds integer elementwise "
+                              "ops, broadcast, reshape, transpose, slice, concatenate, pad, iota, reverse, copy, dot, "
+                              "convolution, reduce, reduce-window, dynamic-slice, loop fusions, maps and while loops "
+                              "of static trip count; no conditional, sort, gather, scatter, dynamic-update-slice or "
+                              "custom calls)",
+                              ir::name(m.opcode(i)), m.name(i)),
+                  {m.source_file(), m.payload(i).line});
+    if (m.opcode(i) == Opcode::kWhile)
+      for (ir::CompId k : m.called(i)) check_ops(m, k);
+  }
+}
 }  // namespace
 
 void check_supported(const ir::Module& m) {
   if (m.entry() == ir::kNoId) throw Error("rtl: the module has no entry computation", {m.source_file()});
   check_types(m);
-  for (InstrId i : m.instructions(m.entry()))
-    if (!emitter_op(m.opcode(i)))
-      throw Error(fmt::format("rtl: op {} ('{}') is not supported by the RTL emitter (it builds integer elementwise "
-                              "ops, broadcast, reshape, transpose, slice, concatenate, pad, iota, reverse, copy, dot, "
-                              "convolution, reduce, reduce-window, dynamic-slice, loop fusions and maps; no control "
-                              "flow, sort, gather, scatter, dynamic-update-slice or custom calls)",
-                              ir::name(m.opcode(i)), m.name(i)),
-                  {m.source_file(), m.payload(i).line});
+  check_ops(m, m.entry());
 }
 
 Plan make_plan(const ir::Module& m, const hwmodel::Target& t, const hwmodel::Estimate& e,

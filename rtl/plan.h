@@ -108,11 +108,12 @@ struct LoopNest {
 };
 
 struct TaskPlan {
-  uint32_t task = 0;
+  uint32_t task = 0;  // its number in the plan (names it as a memory reader)
   ir::InstrId instr = ir::kNoId;
   std::string name;   // Verilog-safe, unique
   Engine engine = Engine::kStream;
   int unit = -1;      // index into Plan::units
+  int timeline = 0;   // index into Plan::timelines: the counter `start` is read on
   int slot = 0;       // its number among the unit's tasks
   int64_t start = 0, busy = 0, latency = 0;
   int lanes = 1;
@@ -145,7 +146,7 @@ struct TaskPlan {
 };
 
 struct Buffer {
-  enum Origin : uint8_t { kParameter, kConstant, kTask } origin = kTask;
+  enum Origin : uint8_t { kParameter, kConstant, kTask, kState } origin = kTask;  // kState: a loop's
   std::string name;
   ir::ElementType type{};
   int64_t elements = 0;
@@ -164,6 +165,7 @@ struct Track {
 struct Unit {
   std::string cls;    // unit class name (int_alu, int_mac, ...)
   int index = 0;      // instance number within its class
+  int timeline = 0;   // its tasks' timeline (a loop's condition and body have their own units)
   int lanes = 1;
   int width = 1;      // value bits: the widest task bound to it
   int depth = 1;      // the longest issue-to-write distance of its tasks
@@ -183,9 +185,31 @@ struct Port {
   int param = -1;       // inputs
 };
 
+// A schedule's own cycle counter, restarted by its go pulse: the entry's (timeline 0:
+// signals start_fire, running, cyc), or one phase of a while loop (tl<k>_go/_run/_cyc).
+struct Timeline {
+  std::string name;
+  int64_t cycles = 0;
+  std::string go() const { return name.empty() ? "start_fire" : name + "_go"; }
+  std::string run() const { return name.empty() ? "running" : name + "_run"; }
+  std::string cyc() const { return name.empty() ? "cyc" : name + "_cyc"; }
+};
+
+// A while loop (hwmodel/while_loop.h): its phases' timelines and the condition's result.
+struct LoopPlan {
+  std::string name;
+  ir::InstrId instr = ir::kNoId;
+  int parent = 0;      // the timeline the loop starts in, at cycle `start`
+  int64_t start = 0, trips = 0;
+  int copy_in = -1, condition = -1, decide = -1, body = -1, copy_back = -1;  // timelines
+  int pred_buffer = -1;  // the condition's result
+};
+
 struct Plan {
   std::string module_name;
   int64_t cycles = 0;  // the schedule length
+  std::vector<Timeline> timelines;  // [0]: the entry's schedule (cycles == `cycles`)
+  std::vector<LoopPlan> loops;
   std::vector<Buffer> buffers;
   std::vector<Track> tracks;
   std::vector<Unit> units;
@@ -194,8 +218,9 @@ struct Plan {
 };
 
 // Refuses, before any scheduling, what the emitter cannot build: element types other
-// than pred, s8..s64, u8..u64 (floats: "quantize with --fixed W,I") and entry ops
-// outside its set (control flow, sort, gather, custom-call, ...), naming op and line.
+// than pred, s8..s64, u8..u64 (floats: "quantize with --fixed W,I") and ops of the entry
+// and of its loops outside its set (conditional, sort, gather, custom-call, ...), naming
+// op and line.
 void check_supported(const ir::Module& m);
 
 // Builds the plan. `e` must carry details (EstimateOptions::keep_details). Throws

@@ -194,7 +194,7 @@ int ExprBuilder::elementwise(InstrId i, const Index& idx) {
 
 int ExprBuilder::node(InstrId i, const Index& idx) {
   const ir::Module& m = c_.m;
-  if (i != root_ && m.computation_of(i) == m.entry() && !c_.chained[i]) return read_leaf(i, idx);
+  if (i != root_ && m.computation_of(i) == c_.comp && !c_.chained[i]) return read_leaf(i, idx);
   const auto key = std::make_pair(i, idx);
   if (auto it = memo_.find(key); it != memo_.end()) return it->second;
   int r = -1;

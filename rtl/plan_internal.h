@@ -27,6 +27,7 @@ class PlanContext {
   const hwmodel::Target& t;
   Plan& plan;
   std::vector<Loc> loc;  // by instruction
+  ir::CompId comp = ir::kNoId;  // the computation being planned (the entry, a loop's body)
   // By instruction: a convert the hardware model chains into its readers (an alias task,
   // hwmodel/chaining.h): it has no buffer; readers compute it from its operand.
   std::vector<uint8_t> chained;
@@ -34,6 +35,8 @@ class PlanContext {
 
   // The buffer an array operand lives in (throws for tuples and unplaced values).
   int buffer_of(ir::InstrId value) const;
+  // The buffer of an array location (refusing for `user` a tuple or a value without storage).
+  int buffer_of_loc(const Loc& l, ir::InstrId user) const;
   // What a multiplier operand reads for `value`: its buffer at the element type stored
   // there (a chained convert's source; the multiplier extends it).
   int stored_buffer_of(ir::InstrId value) const;
@@ -47,6 +50,10 @@ class PlanContext {
 // Fills tp.engine, outputs, terms, leaves, expr and items for the task's instruction.
 // tp.out_buffer, out_type, start, busy, latency, lanes and depth are set already.
 void plan_task(const PlanContext& c, TaskPlan& tp);
+
+// A stream task copying `elements` elements of `src` (read at `type`) into its
+// out_buffer, one per cycle on one lane (a loop's state copy, hwmodel/while_loop.h).
+void plan_copy(TaskPlan& tp, int src, ir::ElementType type, int64_t elements);
 
 // Element-wise ops with a Verilog expression (plan_expr.cc).
 bool supported_elementwise(ir::Opcode op);

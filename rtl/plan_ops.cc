@@ -336,6 +336,18 @@ bool is_stream_op(Opcode op) {
 
 }  // namespace
 
+void plan_copy(TaskPlan& tp, int src, ElementType type, int64_t elements) {
+  tp.engine = Engine::kStream;
+  set_loops(tp, {elements}, {});
+  tp.leaves.push_back(one_alt_leaf(type, read(src, tp.loops.out_flat)));
+  Node n;
+  n.kind = Node::kLeaf;
+  n.leaf = 0;
+  n.type = type;
+  tp.expr.root = tp.expr.add(n);
+  set_lane_partition(tp);
+}
+
 void plan_task(const PlanContext& c, TaskPlan& tp) {
   const Opcode op = c.m.opcode(tp.instr);
   switch (op) {

@@ -81,6 +81,10 @@ class Emitter {
   void write(int buffer, int port, const std::string& cond, const std::string& addr, const std::string& value,
              const std::string& comment = "");
   int track_of(int buffer) const { return plan.buffers[buffer].track; }
+  // Cycle `c` of `timeline` on one axis for port sharing: timelines never share a window
+  // (a loop phase and its caller's schedule run at once), so readers in different ones
+  // never share a block-RAM port.
+  static int64_t window(int timeline, int64_t c) { return timeline * (int64_t{1} << 40) + c; }
 };
 
 // Bits of the signed index arithmetic (index_expr.h) in the emitted Verilog.

@@ -108,7 +108,10 @@ std::string Emitter::read_port(int buffer, ir::ElementType type, const std::stri
   // of its read multiplexer, which synthesis flattens into one much larger tree (Yosys,
   // 32 x 32 bits: 1,190 LUTs for two readers on one port, 938 on two ports).
   const bool shared_ok = plan.tracks[b.track].bram;
-  for (; p < ports.size(); ++p) {
+  // A one-word register file: every port would register the same word each cycle (and
+  // synthesis merges such copies), so all its readers share one port.
+  const bool one_word = !shared_ok && track_depth[b.track] == 1;
+  for (; p < ports.size() && !one_word; ++p) {
     bool free = true;
     for (const PortUse& u : ports[p])
       free = free && (u.to <= from || to <= u.from) && (shared_ok || u.reader == reader);
@@ -171,6 +174,59 @@ void emit_control(Emitter& e) {
       sized(cw, 0), sized(cw, static_cast<uint64_t>(T - 1)), sized(cw, 1)));
   e.inv.control_bits += 2 + cw;
   e.inv.control_adders += 1;
+}
+
+// The controller of each while loop (hwmodel/while_loop.h): its phases are timelines,
+// each a counter restarted by its go pulse; a phase's last cycle starts the next one:
+// copy-in -> condition -> decide -> (pred) body -> copy-back -> condition ...; a false
+// pred ends the loop (its caller's schedule has reserved exactly the loop's cycles).
+void emit_loops(Emitter& e) {
+  const Plan& p = e.plan;
+  for (const LoopPlan& lp : p.loops) {
+    const Timeline& parent = p.timelines[lp.parent];
+    auto end = [&](int tl) {
+      const Timeline& x = p.timelines[tl];
+      if (x.cycles == 0) return x.go();
+      if (x.cycles == 1) return x.run();
+      return fmt::format("({} && {} == {})", x.run(), x.cyc(), sized(bits_for(x.cycles), static_cast<uint64_t>(x.cycles - 1)));
+    };
+    const std::string pred = e.read(lp.pred_buffer, ir::ElementType::kPred, sized(e.addr_bits(lp.pred_buffer), 0));
+    const std::string go_in =
+        lp.start == 0 ? parent.go()
+                      : fmt::format("{} && {} == {}", parent.run(), parent.cyc(),
+                                    sized(bits_for(parent.cycles), static_cast<uint64_t>(lp.start - 1)));
+    const std::pair<int, std::string> gos[] = {
+        {lp.copy_in, go_in},
+        {lp.condition, end(lp.copy_in) + " || " + end(lp.copy_back)},
+        {lp.decide, end(lp.condition)},
+        {lp.body, fmt::format("{} && {}", p.timelines[lp.decide].run(), pred)},
+        {lp.copy_back, end(lp.body)},
+    };
+    e.text.line(fmt::format("\n  // ---- while loop {} ({} trips): copy-in {}, condition {}, decide 1, body {}, copy-back {} cycles",
+                            lp.name, lp.trips, p.timelines[lp.copy_in].cycles, p.timelines[lp.condition].cycles,
+                            p.timelines[lp.body].cycles, p.timelines[lp.copy_back].cycles));
+    for (const auto& [tl, go] : gos) {
+      const Timeline& x = p.timelines[tl];
+      e.text.decl(fmt::format("  wire {} = {};", x.go(), go));
+      if (x.cycles == 0) continue;
+      e.text.decl(fmt::format("  reg {};", x.run()));
+      e.inv.control_bits += 1;
+      if (x.cycles == 1) {
+        e.text.line(fmt::format("  always @(posedge clk) {} <= !rst && {};", x.run(), x.go()));
+        continue;
+      }
+      const int cw = bits_for(x.cycles);
+      e.text.decl(fmt::format("  reg {}{};  // 0 .. {}", range(cw), x.cyc(), x.cycles - 1));
+      e.text.line(fmt::format(
+          "  always @(posedge clk) begin\n"
+          "    if (rst) {0} <= 1'b0;\n"
+          "    else if ({2}) begin\n      {0} <= 1'b1;\n      {1} <= {3};\n    end else if ({0}) begin\n"
+          "      if ({1} == {4}) {0} <= 1'b0;\n      {1} <= {1} + {5};\n    end\n  end",
+          x.run(), x.cyc(), x.go(), sized(cw, 0), sized(cw, static_cast<uint64_t>(x.cycles - 1)), sized(cw, 1)));
+      e.inv.control_bits += cw;
+      e.inv.control_adders += 1;
+    }
+  }
 }
 
 // Constants are ROMs (initialized memories, read-only). Scalar inputs are written on
@@ -318,6 +374,7 @@ std::string assemble(Emitter& e) {
 std::string emit_verilog(const Plan& p, Inventory& inv) {
   Emitter e(p);
   emit_control(e);
+  emit_loops(e);
   emit_units(e);
   emit_inputs(e);
   emit_outputs(e);

@@ -127,28 +127,32 @@ class UnitEmitter {
     e_.text.decl(fmt::format("  reg {}{};", range(width), name));
     if (pipeline) e_.inv.pipeline_bits += width;
   }
+  const Timeline& timeline() const { return e_.plan.timelines[u_.timeline]; }
+  // The condition, one cycle before, that task tp's first cycle comes next.
   std::string restart(const TaskPlan& tp) const {
-    if (tp.start == 0) return "start_fire";
-    return fmt::format("(running && cyc == {})", sized(bits_for(e_.plan.cycles), static_cast<uint64_t>(tp.start - 1)));
+    const Timeline& tl = timeline();
+    if (tp.start == 0) return tl.go();
+    return fmt::format("({} && {} == {})", tl.run(), tl.cyc(), sized(bits_for(tl.cycles), static_cast<uint64_t>(tp.start - 1)));
   }
 
   // The issue counter restarts at every task's first cycle; act_s marks task s's window.
   void emit_counter() {
-    const int cw = bits_for(e_.plan.cycles);
-    std::string desc, restarts = "start_fire";
+    const Timeline& tl = timeline();
+    const int cw = bits_for(tl.cycles);
+    std::string desc, restarts = tl.go();
     for (int t : u_.tasks) {
       const TaskPlan& tp = task(t);
       desc += fmt::format(" {} [{}, {})", tp.name, tp.start, tp.start + tp.busy);
-      std::string w = "running";
+      std::string w = tl.run();
       if (tp.start > 0) {
-        w += fmt::format(" && cyc >= {}", sized(cw, static_cast<uint64_t>(tp.start)));
+        w += fmt::format(" && {} >= {}", tl.cyc(), sized(cw, static_cast<uint64_t>(tp.start)));
         restarts += " || " + restart(tp);
       }
-      w += fmt::format(" && cyc < {}", sized(cw, static_cast<uint64_t>(tp.start + tp.busy)));
+      w += fmt::format(" && {} < {}", tl.cyc(), sized(cw, static_cast<uint64_t>(tp.start + tp.busy)));
       e_.text.decl(fmt::format("  wire {} = {};", act(tp.slot), w));
     }
-    e_.text.line(fmt::format("\n  // ---- unit {} #{}: {} lane(s), depth {}; tasks [issue window):{}", u_.cls, u_.index,
-                             u_.lanes, u_.depth, desc));
+    e_.text.line(fmt::format("\n  // ---- unit {} #{}: {} lane(s), depth {}; tasks [issue window{}):{}", u_.cls, u_.index,
+                             u_.lanes, u_.depth, tl.name.empty() ? "" : " on " + tl.name, desc));
     // Only a stream whose lane runs short of the window reads the issue counter.
     bool needed = false;
     for (int t : u_.tasks)
@@ -442,13 +446,15 @@ class UnitEmitter {
         }
         if (alt.kind == Alt::kRead) {
           const std::string data = e_.read_port(alt.buffer, leaf.type, ok_name(tp, q),
-                                                e_.address(alt.buffer, ix_ref_wire(tp, q, alt.index)), tp.start,
-                                                tp.start + tp.busy, tp.task);
+                                                e_.address(alt.buffer, ix_ref_wire(tp, q, alt.index)),
+                                                e_.window(tp.timeline, tp.start), e_.window(tp.timeline, tp.start + tp.busy),
+                                                tp.task);
           e_.text.decl(fmt::format("  wire {}{} = {};", range(w), alt_name(tp, q, l, a, "rd"), data));
         } else if (alt.kind == Alt::kIndex) {
           reg(w, alt_name(tp, q, l, a, "ix"), true);
           clocked += fmt::format("    {} <= {};\n", alt_name(tp, q, l, a, "ix"), e_.narrow(ix_ref_wire(tp, q, alt.index), kIndexBits, true, w));
         }
+        if (alt.guard.always()) break;  // later alternatives are never taken (load_leaves stops here too)
       }
     }
     if (!clocked.empty()) e_.text.line(fmt::format("  always @(posedge clk) begin  // {} lane {}: reads\n{}  end", tp.name, q, clocked));
@@ -799,7 +805,8 @@ class UnitEmitter {
   // for c a multiple of 2^l; an empty chunk (past the last term) leaves its partner as is.
   void emit_tree(const TaskPlan& tp) {
     const int w = datapath_width(tp.out_type), levels = hwmodel::ceil_log2(tp.split);
-    const int cw = bits_for(e_.plan.cycles);
+    const Timeline& tl = timeline();
+    const int cw = bits_for(tl.cycles);
     Expr x;
     x.add({Node::kLeaf, {}, tp.out_type, {}, 0});
     x.add({Node::kLeaf, {}, tp.out_type, {}, 1});
@@ -807,7 +814,7 @@ class UnitEmitter {
     for (int64_t o = 0; o < tp.outputs; ++o)
       for (int level = 1; level <= levels; ++level) {
         const int step = 1 << (level - 1);
-        const std::string when = fmt::format("running && cyc == {}", sized(cw, static_cast<uint64_t>(tp.start + tp.tree_cycle(level))));
+        const std::string when = fmt::format("{} && {} == {}", tl.run(), tl.cyc(), sized(cw, static_cast<uint64_t>(tp.start + tp.tree_cycle(level))));
         for (int c = 0; c < tp.split; c += 2 * step) {
           const int ql = static_cast<int>(o * tp.split + c), qr = ql + step;
           if (c * tp.chunk >= tp.terms) break;  // empty chunks from here on

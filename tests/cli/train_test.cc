@@ -41,7 +41,7 @@ TEST(CliTrain, TrainsResumesAndDrivesOptimizeAndEvaluate) {
   EXPECT_EQ(nlohmann::json::parse(opt.out)["check"], "passed");
   CliResult ev = run_cli("evaluate --graphs " + designs + " --policy " + policy + " --reward cycles --no-baselines --json");
   ASSERT_EQ(ev.exit_code, 0) << ev.err;
-  EXPECT_EQ(nlohmann::json::parse(ev.out)["graphs"].size(), 15u);
+  EXPECT_EQ(nlohmann::json::parse(ev.out)["graphs"].size(), all_designs().size());
 
   std::ofstream(dir / "bad.policy") << "hlsgym-policy 9\n";
   CliResult bad = run_cli("optimize " + designs + "/fir8.yaml --order " + (dir / "bad.policy").string());
@@ -127,7 +127,8 @@ TEST(CliTrain, A2cDqnAndOfflineDqnFromACollectedDataset) {
   const std::string data = (dir / "data.csv").string();
   CliResult c = run_cli("collect --graphs " + designs + " --episodes 2 --episode-len 6 -o " + data);
   ASSERT_EQ(c.exit_code, 0) << c.err;
-  EXPECT_NE(c.out.find("180 transitions"), std::string::npos) << c.out;  // 15 designs x 2 x 6
+  const std::string transitions = std::to_string(all_designs().size() * 2 * 6) + " transitions";  // designs x 2 x 6
+  EXPECT_NE(c.out.find(transitions), std::string::npos) << c.out;
   const std::string offline = (dir / "offline.policy").string();
   CliResult t = run_cli("train --dataset " + data + " --algo dqn --steps 300 --hidden 16 -o " + offline);
   ASSERT_EQ(t.exit_code, 0) << t.err;
@@ -135,7 +136,7 @@ TEST(CliTrain, A2cDqnAndOfflineDqnFromACollectedDataset) {
   EXPECT_FALSE(fs::exists(offline + ".replay"));  // offline runs replay their dataset
   CliResult ev = run_cli("evaluate --graphs " + designs + " --policy " + offline + " --no-baselines --json");
   ASSERT_EQ(ev.exit_code, 0) << ev.err;
-  EXPECT_EQ(nlohmann::json::parse(ev.out)["graphs"].size(), 15u);
+  EXPECT_EQ(nlohmann::json::parse(ev.out)["graphs"].size(), all_designs().size());
   CliResult ppo = run_cli("train --dataset " + data + " --algo ppo -o " + offline);
   EXPECT_EQ(ppo.exit_code, 1);
   EXPECT_NE(ppo.err.find("--algo dqn"), std::string::npos) << ppo.err;

@@ -69,14 +69,16 @@ inline const std::vector<std::string>& designs_where(bool integer) {
 inline const std::vector<std::string>& integer_designs() { return designs_where(true); }
 inline const std::vector<std::string>& float_designs() { return designs_where(false); }
 
-// A small integer graph (no floats, no control flow) after a random order of `passes`
-// passes from the registry; the names applied go to `order`.
-inline ir::Module random_rtl_graph(uint64_t seed, int passes, std::vector<std::string>& order) {
+// A small integer graph (no floats; no control flow, or with `loops` counted while loops
+// but no calls) after a random order of `passes` passes from the registry; the names
+// applied go to `order`.
+inline ir::Module random_rtl_graph(uint64_t seed, int passes, std::vector<std::string>& order, bool loops = false) {
   ir::RandomModuleOptions o;
   o.seed = seed;
   o.instructions = 10 + static_cast<int>(seed % 15);
   o.floats = false;
-  o.control_flow = false;
+  o.control_flow = loops;
+  o.calls = false;
   o.max_rank = 2;
   o.max_dim = 4;
   o.outputs = 2;

@@ -1,0 +1,144 @@
+#include "hwmodel/while_loop.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+
+#include "hwmodel/binding.h"
+#include "hwmodel/timing.h"
+#include "hwmodel/unit_model.h"
+#include "ir/error.h"
+
+namespace hlsgym::hwmodel {
+using ir::InstrId;
+using ir::Opcode;
+
+namespace {
+
+void collect_leaves(const ir::Shape& s, std::vector<int64_t>& path, std::vector<StateLeaf>& out, const ir::Module& m,
+                    InstrId w) {
+  if (s.is_tuple()) {
+    for (size_t k = 0; k < s.tuple_elements().size(); ++k) {
+      path.push_back(static_cast<int64_t>(k));
+      collect_leaves(s.tuple_element(static_cast<int64_t>(k)), path, out, m, w);
+      path.pop_back();
+    }
+    return;
+  }
+  if (!s.is_array())
+    throw Error(fmt::format("while {}: its state holds a {} value; loop state must be arrays", m.name(w), s.to_string()),
+                {m.source_file(), m.payload(w).line});
+  StateLeaf l;
+  l.type = s.element_type();
+  l.elements = std::max<int64_t>(1, s.element_count());
+  l.path = path;
+  out.push_back(std::move(l));
+}
+
+// Tasks reading the leaf at `path` of `value`: followed through get-tuple-element and the
+// ops that alias their operand; any other user reads it (or the whole tuple) once.
+int readers(const ir::Module& m, InstrId value, std::span<const int64_t> path) {
+  int n = 0;
+  for (InstrId u : m.users(value)) {
+    switch (m.opcode(u)) {
+      case Opcode::kGetTupleElement:
+        if (!path.empty() && m.attrs(u).tuple_index == path.front()) n += readers(m, u, path.subspan(1));
+        break;
+      case Opcode::kTuple:  // re-packed (a body's result): read by the copy-back, not from this memory
+        break;
+      case Opcode::kReshape: case Opcode::kBitcast: case Opcode::kOptimizationBarrier:
+        n += readers(m, u, path);
+        break;
+      default:
+        ++n;
+        break;
+    }
+  }
+  return n;
+}
+
+// The instruction and tuple path a value's leaf comes from, through tuple and
+// get-tuple-element.
+std::pair<InstrId, std::vector<int64_t>> leaf_source(const ir::Module& m, InstrId v, std::vector<int64_t> path) {
+  for (;;) {
+    if (m.opcode(v) == Opcode::kTuple && !path.empty()) {
+      v = m.operand(v, static_cast<size_t>(path.front()));
+      path.erase(path.begin());
+    } else if (m.opcode(v) == Opcode::kGetTupleElement) {
+      path.insert(path.begin(), m.attrs(v).tuple_index);
+      v = m.operand(v, 0);
+    } else {
+      return {v, std::move(path)};
+    }
+  }
+}
+
+}  // namespace
+
+int64_t WhileLoop::latency() const {
+  // saturates like the lowering's other loop products (absurd trip counts)
+  constexpr int64_t kCap = int64_t{1} << 50;
+  const auto mul = [&](int64_t a, int64_t b) { return b > 0 && a > kCap / b ? kCap : a * b; };
+  return std::min(kCap, copy_in + mul(trips + 1, condition + kDecide) + mul(trips, body + copy_back));
+}
+
+int state_copy_depth(const Target& t) { return std::max(1, t.memory.front().latency) + static_cast<int>(kMemoryReadLatency); }
+
+int64_t state_copy_cycles(const Target& t, int64_t elements) {
+  return stream_timing(elements, 1, state_copy_depth(t)).latency;
+}
+
+WhileLoop while_loop(const ir::Module& m, InstrId w, const Target& t, int64_t trips, int64_t condition_cycles,
+                     int64_t body_cycles) {
+  WhileLoop l;
+  std::vector<int64_t> path;
+  collect_leaves(m.shape(w), path, l.leaves, m, w);
+  l.trips = trips;
+  l.condition = condition_cycles;
+  l.body = body_cycles;
+  const auto& called = m.called(w);  // condition, body
+  const ir::Computation& cond = m.computation(called[0]);
+  const ir::Computation& body = m.computation(called[1]);
+  const InstrId body_param = body.params.empty() ? ir::kNoId : body.params[0];
+  for (StateLeaf& s : l.leaves) {
+    const auto [from, rest] = leaf_source(m, body.root, s.path);
+    s.copy_back = !(from == body_param && rest == s.path);
+    s.readers = readers(m, w, s.path);
+    if (!cond.params.empty()) s.readers += readers(m, cond.params[0], s.path);
+    if (body_param != ir::kNoId) s.readers += readers(m, body_param, s.path);
+    l.copy_in = std::max(l.copy_in, state_copy_cycles(t, s.elements));
+    if (s.copy_back) l.copy_back = std::max(l.copy_back, state_copy_cycles(t, s.elements));
+  }
+  return l;
+}
+
+Area state_area(const Target& t, const WhileLoop& loop) {
+  Area a;
+  for (const StateLeaf& s : loop.leaves) {
+    const int bits = datapath_bits(s.type);
+    const int64_t bytes = s.elements * ir::byte_width(s.type);
+    const int ports = s.elements == 1 ? 1 : std::max(1, s.readers);  // one word: one shared port (binding.cc)
+    if (bytes * 8 <= t.register_threshold_bits) {
+      a.ff += static_cast<double>(s.elements) * bits + static_cast<double>(ports) * bits;
+      a.lut += t.register_file.decode(s.elements) + ports * t.register_file.port_luts(s.elements, bits);
+    } else {
+      a.bram18k += bram_blocks(t, bytes, ir::byte_width(s.type) * 8, 1) * ports;
+    }
+    const Area lane = lane_area(t, UnitClass::kMem, s.type);
+    a += lane;                 // copy-in
+    if (s.copy_back) a += lane;  // copy-back
+  }
+  return a;
+}
+
+double state_copy_pj(const Target& t, const WhileLoop& loop) {
+  double bytes = 0;
+  for (const StateLeaf& s : loop.leaves) {
+    const double b = static_cast<double>(s.elements * ir::byte_width(s.type));
+    bytes += 2 * b;                                                   // copy-in: read + write
+    if (s.copy_back) bytes += 2 * b * static_cast<double>(loop.trips);  // every iteration
+  }
+  return bytes / 8.0 * t.memory.front().pj_per_64bit * t.hard_block_energy_factor;
+}
+
+}  // namespace hlsgym::hwmodel

@@ -1,0 +1,62 @@
+// The microarchitecture of a `while` loop on an FPGA, one decision read by the estimate
+// (lowering.cc) and printed by rtl/ (plan.cc, verilog_loop.cc).
+//
+// State: every leaf of the loop's (tuple) value is a memory of its own, owned by the
+// loop: the condition and the body read their parameter's leaves straight from it (their
+// own schedules give parameters no storage), and after the loop it holds the result that
+// the caller's readers read. Phases, one after the other:
+//   copy-in    every leaf streams from the loop operand into its state memory, in
+//              parallel (one `mem` lane per leaf): copy(max elements) cycles;
+//   condition  the condition's own schedule;
+//   decide     one cycle: the condition's pred is read; true -> body, false -> exit;
+//   body       the body's own schedule (its own units and memories);
+//   copy-back  every leaf the body changes streams from the body's result into its state
+//              memory (a leaf the body returns unchanged is not copied);
+//   then condition again.
+// latency = copy_in + (trips + 1) (condition + 1) + trips (body + copy_back)
+// A copy of E elements is a memory move (timing.h, stream) on one lane: the read stage
+// plus the on-chip memory latency, E issues.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "hwmodel/target.h"
+#include "hwmodel/task_graph.h"
+#include "ir/module.h"
+
+namespace hlsgym::hwmodel {
+
+struct StateLeaf {
+  ir::ElementType type{};
+  int64_t elements = 1;
+  std::vector<int64_t> path;  // tuple indices from the loop value to the leaf
+  bool copy_back = true;      // the body's result leaf is not the parameter's own leaf
+  int readers = 0;            // tasks reading it (condition, body, the loop's users)
+};
+
+struct WhileLoop {
+  std::vector<StateLeaf> leaves;
+  int64_t trips = 0;
+  int64_t copy_in = 0, condition = 0, body = 0, copy_back = 0;
+  static constexpr int64_t kDecide = 1;
+  int64_t latency() const;
+};
+
+// The loop `w` with `trips` iterations whose condition and body schedules take the given
+// cycles. Throws hlsgym::Error for a state leaf that is not an array.
+WhileLoop while_loop(const ir::Module& m, ir::InstrId w, const Target& t, int64_t trips, int64_t condition_cycles,
+                     int64_t body_cycles);
+
+// A state copy of `elements` elements: its pipeline depth (read stage + memory) and cycles.
+int state_copy_depth(const Target& t);
+int64_t state_copy_cycles(const Target& t, int64_t elements);
+
+// The loop's own hardware besides its condition's and body's datapaths: the state
+// memories (registers or block RAM as the binding decides for any buffer, a read port per
+// reader) and the copy lanes.
+Area state_area(const Target& t, const WhileLoop& loop);
+// On-chip memory energy of the loop's copies (each element read and written once).
+double state_copy_pj(const Target& t, const WhileLoop& loop);
+
+}  // namespace hlsgym::hwmodel
