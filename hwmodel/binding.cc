@@ -1,6 +1,7 @@
 #include "hwmodel/binding.h"
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <numeric>
 
@@ -108,7 +109,7 @@ void bind_buffers(const TaskGraph& g, const Schedule& s, const Target& tgt, cons
       if (k.dram) b.dram_bytes += k.footprint;
       continue;
     }
-    if (k.literal) continue;  // no storage: a literal in the Verilog
+    if (k.literal || k.rom) continue;  // no track: a literal, or a ROM (rom_area)
     const bool regs = k.footprint * 8 <= tgt.register_threshold_bits;
     auto& heap = regs ? reg_heap : bram_heap;
     const int64_t start = buffer_start(k, s, t);
@@ -228,6 +229,31 @@ void size_tracks(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s
   }
 }
 
+// Small constant arrays are ROMs in logic (rtl prints an initialized read-only array
+// read through a register of its own per reading lane): per reader and lane, the read
+// register (bits FFs) and the word multiplexer as LUT6 ROMs (bits x ceil(words / 64)).
+void rom_area(const TaskGraph& g, const ScheduleProblem& p, Binding& b) {
+  std::vector<uint32_t> roms;
+  std::function<void(uint32_t)> reach = [&](uint32_t d) {
+    if (g.tasks[d].rom) roms.push_back(d);
+    else if (g.tasks[d].alias)
+      for (uint32_t e : g.deps_of(d)) reach(e);
+  };
+  for (uint32_t t = 0; t < g.size(); ++t) {
+    const Task& k = g.tasks[t];
+    if (k.alias || p.busy[t] <= 0) continue;
+    roms.clear();
+    for (uint32_t d : g.deps_of(t)) reach(d);
+    std::sort(roms.begin(), roms.end());
+    roms.erase(std::unique(roms.begin(), roms.end()), roms.end());
+    for (uint32_t r : roms) {
+      const double bits = std::max(1, g.tasks[r].value_bits), lanes = std::max(1, k.lanes);
+      b.register_area.ff += lanes * bits;
+      b.register_area.lut += lanes * bits * static_cast<double>(ceil_div(elements_of(g.tasks[r]), 64));
+    }
+  }
+}
+
 // A sweep in start order with a heap of the live buffers' ends: O(n log live), no sort.
 int64_t peak_live(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s, const Binding& b,
                   const std::vector<uint32_t>& order) {
@@ -284,6 +310,7 @@ Binding bind(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s, co
   const std::vector<uint32_t> owners = buffer_order(g, order);
   bind_buffers(g, s, t, owners, b);
   size_tracks(g, p, s, t, b);
+  if (t.is_fpga()) rom_area(g, p, b);
   b.peak_live_bytes = peak_live(g, p, s, b, order);
   return b;
 }

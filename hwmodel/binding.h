@@ -21,6 +21,8 @@
 //   read after the schedule). A BRAM track takes one copy of its blocks per read port; a
 //   register track words x bits FFs, a read register per port and the word multiplexers
 //   and write decode of Target::register_file.
+// - ROMs: a small constant array (Task::rom) has no track: per reading task and lane a
+//   read register and LUT6 ROM logic (bits x ceil(words / 64) LUTs).
 // - peak live memory: the maximum over time of the bytes of all live buffers (DRAM
 //   included) plus the scratch of running loops.
 #pragma once

@@ -100,6 +100,10 @@ class Lowerer {
       k.footprint = out.byte_size();
       if (t_.is_fpga() && o_.caller_holds_parameters && m_.opcode(i) == Opcode::kParameter) k.footprint = 0;
       k.dram = t_.is_fpga() && k.footprint > t_.memory.front().capacity_bytes;
+      // rtl prints a constant array as a ROM (initialized, read-only): small ones become
+      // logic with a read register per reader, not a register file
+      k.rom = t_.is_fpga() && m_.opcode(i) == Opcode::kConstant && !k.literal &&
+              out.byte_size() * 8 <= t_.register_threshold_bits;
     }
     k.elem_bits = out.is_array() ? ir::byte_width(out.element_type()) * 8 : 8;
     k.scalar = out.is_array() && out.rank() == 0;

@@ -35,6 +35,7 @@ struct Task {
   bool input = false;             // entry parameter or constant (live from cycle 0)
   bool scalar = false;            // a rank-0 value (an output of it is a wire, not a read port)
   bool literal = false;           // FPGA: a constant of one value, printed as a literal (no storage)
+  bool rom = false;               // FPGA: a small constant array, a ROM in logic (no track; binding.cc)
   int64_t element_ops = 0;        // operations performed (MACs count once)
   int64_t latency = 0;            // cycles from start until its result is complete
   int64_t busy = 0;               // cycles its unit instance is reserved from the start

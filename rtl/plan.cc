@@ -233,7 +233,8 @@ class Planner {
     if (s.is_tuple()) c_.refuse(i, "tuple-shaped parameters and constants are not supported");
     if (s.element_count() == 0) c_.refuse(i, "zero-element arrays are not supported");
     const uint32_t track = d_->binding.track_of_task[t];
-    const bool literal = d_->graph.tasks[t].literal && origin == Buffer::kConstant;  // a ROM of one value, no track
+    // a ROM (one value: a literal), no track
+    const bool literal = (d_->graph.tasks[t].literal || d_->graph.tasks[t].rom) && origin == Buffer::kConstant;
     if (!literal && (track == hwmodel::kNoInstance || d_->graph.tasks[t].dram))
       c_.refuse(i, "its buffer is kept in DRAM (larger than the on-chip memory), which the RTL emitter does not model");
     Buffer b;

@@ -14,7 +14,7 @@ namespace {
 namespace fs = std::filesystem;
 
 TEST(CliDistill, MappingReproducesThePolicyOrders) {
-  const fs::path dir = fs::temp_directory_path() / "hlsgym_cli_distill";
+  const fs::path dir = hlsgym::testing::scratch("hlsgym_cli_distill");
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string mapping = (dir / "m.yaml").string();

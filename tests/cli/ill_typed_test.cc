@@ -32,7 +32,7 @@ TEST(IllTypedCli, EverySubcommandRefusesWithOneLocatedError) {
     const std::string p = f.path().string(), name = f.path().filename().string();
     for (const char* cmd : {"stats", "run", "optimize --check", "report", "rtl"})
       expect_one_located_error(std::string(cmd) + " '" + p + "'" +
-                                   (std::string(cmd) == "rtl" ? " -o '" + (fs::temp_directory_path() / "ill_typed_rtl").string() + "'" : ""),
+                                   (std::string(cmd) == "rtl" ? " -o '" + (hlsgym::testing::scratch("ill_typed_rtl")).string() + "'" : ""),
                                name);
     ++files;
   }

@@ -56,7 +56,7 @@ TEST(Cli, StatsOnRealHloFile) {
 TEST(Cli, PrintIsAFixedPoint) {
   CliResult first = run_cli("print " + design("fir8.yaml"));
   ASSERT_EQ(first.exit_code, 0) << first.err;
-  const auto tmp = std::filesystem::temp_directory_path() / "hlsgym_fir8_print.hlo";
+  const auto tmp = hlsgym::testing::scratch("hlsgym_fir8_print.hlo");
   {
     std::ofstream(tmp) << first.out;
   }
@@ -73,7 +73,7 @@ TEST(Cli, RunIsDeterministicPerSeedAndMatchesGivenInputs) {
   EXPECT_EQ(json::parse(a.out)["output"], json::parse(b.out)["output"]);
 
   // Given inputs: y = sum(x[i] * h[i]) = 1*8 + 2*7 + ... + 8*1 = 120.
-  const auto inputs = std::filesystem::temp_directory_path() / "hlsgym_fir8_inputs.json";
+  const auto inputs = hlsgym::testing::scratch("hlsgym_fir8_inputs.json");
   {
     std::ofstream(inputs) << R"({"x": [1,2,3,4,5,6,7,8], "h": [8,7,6,5,4,3,2,1]})";
   }
@@ -88,7 +88,7 @@ TEST(Cli, ErrorsAreOneLineWithExitCodeOne) {
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_EQ(missing.err.rfind("error: /nonexistent/x.yaml", 0), 0u) << missing.err;
 
-  const auto bad = std::filesystem::temp_directory_path() / "hlsgym_bad.hlo";
+  const auto bad = hlsgym::testing::scratch("hlsgym_bad.hlo");
   {
     std::ofstream(bad) << "HloModule m\n\nENTRY e {\n  ROOT x = f32[2] frobnicate()\n}\n";
   }

@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 
 std::string design(const std::string& name) { return (source_dir() / "designs" / name).string(); }
 
-fs::path temp_file(const std::string& name) { return fs::temp_directory_path() / ("hlsgym_cli_" + name); }
+fs::path temp_file(const std::string& name) { return hlsgym::testing::scratch("hlsgym_cli_" + name); }
 
 TEST(CliPasses, JsonListsEveryPassAndTheDefaultOrder) {
   CliResult r = run_cli("passes --json");

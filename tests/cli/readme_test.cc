@@ -46,7 +46,7 @@ TEST(Readme, MainJobRuns) {
     job += (job.empty() ? "" : " && ") + steps[i];
   }
 
-  const fs::path dir = fs::temp_directory_path() / "hlsgym_readme_main_job";
+  const fs::path dir = hlsgym::testing::scratch("hlsgym_readme_main_job");
   fs::remove_all(dir);
   fs::create_directories(dir / "build" / "cli");
   fs::create_symlink(HLSGYM_CLI, dir / "build" / "cli" / "hlsgym");

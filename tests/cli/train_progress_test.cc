@@ -23,7 +23,7 @@ std::string train_args(const fs::path& dir) {
 }
 
 TEST(CliTrainProgress, PlainLinesWhenStderrIsNotATerminal) {
-  const fs::path dir = fs::temp_directory_path() / "hlsgym_cli_train_progress_plain";
+  const fs::path dir = hlsgym::testing::scratch("hlsgym_cli_train_progress_plain");
   fs::remove_all(dir);
   fs::create_directories(dir);
   const auto t0 = std::chrono::steady_clock::now();
@@ -45,7 +45,7 @@ TEST(CliTrainProgress, PlainLinesWhenStderrIsNotATerminal) {
 }
 
 TEST(CliTrainProgress, BarOnATerminal) {
-  const fs::path dir = fs::temp_directory_path() / "hlsgym_cli_train_progress_tty";
+  const fs::path dir = hlsgym::testing::scratch("hlsgym_cli_train_progress_tty");
   fs::remove_all(dir);
   fs::create_directories(dir);
   // `script` runs the command on a pseudo-terminal and copies what it printed to the log.

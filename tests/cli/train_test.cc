@@ -14,7 +14,7 @@ namespace {
 namespace fs = std::filesystem;
 
 TEST(CliTrain, TrainsResumesAndDrivesOptimizeAndEvaluate) {
-  const fs::path dir = fs::temp_directory_path() / "hlsgym_cli_train";
+  const fs::path dir = hlsgym::testing::scratch("hlsgym_cli_train");
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string policy = (dir / "p.policy").string();
@@ -77,7 +77,7 @@ TEST(CliTrain, ShippedLearnedPolicyOptimizesADesign) {
 // --workers only sets how many threads step the --envs environments: the same policy file
 // byte for byte from one thread or two.
 TEST(CliTrain, WorkersNeverChangeThePolicyEnvsDo) {
-  const fs::path dir = fs::temp_directory_path() / "hlsgym_cli_train_workers";
+  const fs::path dir = hlsgym::testing::scratch("hlsgym_cli_train_workers");
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string designs = (source_dir() / "designs").string();
@@ -101,7 +101,7 @@ TEST(CliTrain, WorkersNeverChangeThePolicyEnvsDo) {
 // A2C and DQN train and drive optimize; the offline pipeline: collect a dataset, train DQN
 // on it without an environment, evaluate the result.
 TEST(CliTrain, A2cDqnAndOfflineDqnFromACollectedDataset) {
-  const fs::path dir = fs::temp_directory_path() / "hlsgym_cli_train_algos";
+  const fs::path dir = hlsgym::testing::scratch("hlsgym_cli_train_algos");
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string designs = (source_dir() / "designs").string();

@@ -11,6 +11,7 @@
 #include "ir/error.h"
 #include "tests/hwmodel/hwmodel_test_util.h"
 #include "tests/support/run_cli.h"
+#include "tests/support/test_data.h"
 
 namespace hlsgym::testing {
 namespace {
@@ -48,7 +49,7 @@ TEST(MemoryCapacity, ShippedDesignsStillFit) {
 }
 
 TEST(MemoryCapacity, ReportSaysSo) {
-  const std::filesystem::path p = std::filesystem::temp_directory_path() / "hlsgym_memory_capacity_huge.yaml";
+  const std::filesystem::path p = hlsgym::testing::scratch("hlsgym_memory_capacity_huge.yaml");
   std::ofstream(p) << kHuge;
   const CliResult r = run_cli("report " + p.string());
   EXPECT_EQ(r.exit_code, 1);

@@ -15,6 +15,7 @@
 #include "hwmodel/unit_model.h"
 #include "ir/error.h"
 #include "tests/hwmodel/hwmodel_test_util.h"
+#include "tests/support/test_data.h"
 
 namespace hlsgym::testing {
 namespace {
@@ -164,7 +165,7 @@ TEST(Target, ByNameOrPath) {
 
 // Target files with CRLF or CR-only line ends load like LF ones, errors on the right line.
 TEST(Target, CrAndCrlfLineEnds) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "hlsgym_target_line_ends";
+  const std::filesystem::path dir = hlsgym::testing::scratch("hlsgym_target_line_ends");
   std::filesystem::create_directories(dir);
   const std::string lf = fpga_text();
   const std::string bad = replace(lf, "clock_mhz: 100", "clock_mhz: -100");

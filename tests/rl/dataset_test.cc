@@ -10,6 +10,7 @@
 #include "rl/dataset.h"
 #include "ir/output_file.h"
 #include "tests/rl/rl_test_util.h"
+#include "tests/support/test_data.h"
 
 namespace hlsgym::rl {
 namespace {
@@ -84,7 +85,7 @@ TEST(Dataset, CsvRoundTripsExactlyAndRefusesBadFiles) {
   o.episodes_per_graph = 2;
   Dataset d = collect(some_designs(), eo, o);
   d.rows[0].graph = "a, \"quoted\" name";  // CSV quoting
-  const fs::path dir = fs::temp_directory_path() / "hlsgym_dataset_test";
+  const fs::path dir = hlsgym::testing::scratch("hlsgym_dataset_test");
   fs::create_directories(dir);
   const std::string path = (dir / "d.csv").string();
   save_dataset(d, path);

@@ -12,6 +12,7 @@
 #include "ir/error.h"
 #include "rl/distill.h"
 #include "tests/rl/rl_test_util.h"
+#include "tests/support/test_data.h"
 
 namespace hlsgym::rl {
 namespace {
@@ -121,7 +122,7 @@ TEST(MappingFile, RoundTripsAndRefusesBadFiles) {
   m.policy_path = "p.policy";
   m.policy_algo = "ppo";
   m.policy_reward = "opcount";
-  const fs::path dir = fs::temp_directory_path() / "hlsgym_distill_test";
+  const fs::path dir = hlsgym::testing::scratch("hlsgym_distill_test");
   fs::create_directories(dir);
   const std::string path = (dir / "m.yaml").string();
   save_mapping(m, path);

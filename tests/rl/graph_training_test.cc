@@ -15,6 +15,7 @@
 #include "rl/graph_train_env.h"
 #include "rl/policy_file.h"
 #include "tests/rl/rl_test_util.h"
+#include "tests/support/test_data.h"
 
 namespace hlsgym::rl {
 namespace {
@@ -103,7 +104,7 @@ TEST(GraphTraining, CriticFeaturesDescribeTheCurrentGraph) {
 }
 
 TEST(GraphTraining, EveryLearnersPolicyFileDrivesPolicyOrder) {
-  const std::string path = (std::filesystem::temp_directory_path() / "hlsgym_graph_training.policy").string();
+  const std::string path = (hlsgym::testing::scratch("hlsgym_graph_training.policy")).string();
   for (const std::string algo : {"ppo", "a2c", "dqn"}) {
     Workers w(1);
     PolicyFile p;

@@ -34,9 +34,7 @@ inline frontend::Design rtl_design(const std::string& name) {
 // A fresh folder for one test's files: the test's name keeps parallel tests apart, the
 // checkout's path keeps two checkouts' test runs on one machine apart.
 inline std::filesystem::path rtl_work_dir(const std::string& name) {
-  const std::filesystem::path d = std::filesystem::temp_directory_path() /
-                                  ("hlsgym_rtl_tests_" + std::to_string(std::hash<std::string>{}(source_dir().string()) % 1000000007)) /
-                                  name;
+  const std::filesystem::path d = scratch("rtl") / name;
   std::filesystem::remove_all(d);
   std::filesystem::create_directories(d);
   return d;

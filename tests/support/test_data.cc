@@ -1,5 +1,7 @@
 #include "tests/support/test_data.h"
 
+#include <functional>
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -38,6 +40,13 @@ std::vector<fs::path> all_designs() {
   std::sort(out.begin(), out.end());
   if (out.empty()) ADD_FAILURE() << "no designs found in " << source_dir() / "designs";
   return out;
+}
+
+std::filesystem::path scratch(const std::string& name) {
+  const std::filesystem::path d = std::filesystem::temp_directory_path() /
+                                  ("hlsgym_tests_" + std::to_string(std::hash<std::string>{}(source_dir().string()) % 1000000007));
+  std::filesystem::create_directories(d);
+  return d / name;
 }
 
 }  // namespace hlsgym::testing

@@ -14,5 +14,9 @@ std::vector<std::filesystem::path> all_hlo_files();
 // Every designs/*.yaml of the source tree, sorted.
 std::vector<std::filesystem::path> all_designs();
 std::filesystem::path source_dir();
+// `name` in this checkout's own scratch folder under the system temp folder (created), so
+// that two checkouts' test runs on one machine (a CI clone beside a worktree) never share
+// files.
+std::filesystem::path scratch(const std::string& name);
 
 }  // namespace hlsgym::testing
