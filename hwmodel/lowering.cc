@@ -10,7 +10,7 @@
 #include "hwmodel/chaining.h"
 #include "hwmodel/lowering_internal.h"
 #include "hwmodel/timing.h"
-#include "hwmodel/while_loop.h"
+#include "hwmodel/control_flow.h"
 #include "ir/error.h"
 
 namespace hlsgym::hwmodel {
@@ -273,7 +273,7 @@ class Lowerer {
   TaskGraph g_;
 };
 
-// FPGA: the loop of while_loop.h, whose state memories hold its result (the task itself
+// FPGA: the loop of control_flow.h, whose state memories hold its result (the task itself
 // allocates nothing). CPU: (trip) x (condition + body) + condition. The body and
 // condition run on their own datapaths (their area is added once).
 void Lowerer::lower_while(InstrId i) {
@@ -310,13 +310,16 @@ void Lowerer::lower_while(InstrId i) {
 }
 
 // The longest branch decides the latency (a static FSM waits for it) and the energy
-// (worst case); every branch has its own datapath.
+// (worst case); every branch has its own datapath. FPGA: the conditional of
+// control_flow.h (decide, branch, copy-out into result memories of its own).
 void Lowerer::lower_conditional(InstrId i) {
   Task k = base_task(i, Work{});
   fill_memory(i, k);
   SubCost worst;
+  std::vector<int64_t> branch_cycles;
   for (ir::CompId c : m_.called(i)) {
     const SubCost& b = sub_(c);
+    branch_cycles.push_back(b.cycles);
     worst.cycles = std::max(worst.cycles, b.cycles);
     worst.element_ops = std::max(worst.element_ops, b.element_ops);
     worst.compute_pj = std::max(worst.compute_pj, b.compute_pj);
@@ -328,6 +331,13 @@ void Lowerer::lower_conditional(InstrId i) {
     g_.own_datapaths += b.area;
   }
   k.latency = worst.cycles;
+  if (t_.is_fpga()) {
+    const Conditional x = conditional(m_, i, t_, std::move(branch_cycles));
+    k.latency = x.latency();
+    k.footprint = 0;
+    g_.own_datapaths += result_area(t_, x);
+    k.onchip_pj += result_copy_pj(t_, x);
+  }
   absorb(worst, 1, k);
   finish_macro(k);
   emit(i, k);

@@ -14,11 +14,12 @@
 // - fusion and map whose bodies are elementwise: one stream through the chained body
 //   (depth = the body's critical path); other fusions and calls are inlined.
 // - sort: a bitonic network of the comparator; scatter: read-modify-write of updates.
-// - while: on an FPGA the loop of while_loop.h (state memories, copy-in, condition,
+// - while: on an FPGA the loop of control_flow.h (state memories, copy-in, condition,
 //   decide, body, copy-back); on a CPU (trip count) x (condition + body) + condition.
 //   Condition and body are scheduled alone on their own datapaths; the trip count comes
-//   from a known_trip_count backend_config or a counted loop (while_trip_count). conditional: the longest branch, each branch on
-//   its own datapath.
+//   from a known_trip_count backend_config or a counted loop (while_trip_count).
+//   conditional: the longest branch, each branch on its own datapath (FPGA: with the
+//   decide cycle and copy-out of control_flow.h).
 // - anything else (custom-call, collectives, send/recv, infeed/outfeed, rng, fft,
 //   cholesky, triangular-solve, batch-norm-*, select-and-scatter, top-k, async ops...)
 //   has no cost model: an Error naming the op, unless `lenient`, which costs it as a
@@ -40,7 +41,7 @@ struct LoweringOptions {
   int lanes = 1;
   bool lenient = false;
   // FPGA: the computation's parameters live in the caller's memories (a loop's state, a
-  // conditional's operand), so they get no buffer of their own (while_loop.h).
+  // conditional's operand), so they get no buffer of their own (control_flow.h).
   bool caller_holds_parameters = false;
 };
 

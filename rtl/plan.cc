@@ -8,7 +8,7 @@
 
 #include "hwmodel/lowering.h"
 #include "hwmodel/unit_class.h"
-#include "hwmodel/while_loop.h"
+#include "hwmodel/control_flow.h"
 #include "ir/error.h"
 #include "rtl/plan_internal.h"
 
@@ -155,6 +155,7 @@ bool emitter_op(Opcode op) {
     case Opcode::kConcatenate: case Opcode::kPad: case Opcode::kIota: case Opcode::kReverse: case Opcode::kCopy:
     case Opcode::kDot: case Opcode::kConvolution: case Opcode::kReduce: case Opcode::kReduceWindow:
     case Opcode::kFusion: case Opcode::kMap: case Opcode::kDynamicSlice: case Opcode::kWhile:
+    case Opcode::kConditional:
       return true;
     default:
       return supported_elementwise(op);
@@ -222,6 +223,7 @@ class Planner {
       return;
     }
     if (op == Opcode::kWhile) return place_while(t, i);
+    if (op == Opcode::kConditional) return place_conditional(t, i);
     if (k.unit == hwmodel::kNoUnit || d_->binding.unit_of_task[t] == hwmodel::kNoInstance)
       c_.refuse(i, "the RTL emitter does not support this op (it has no unit in the hardware model: control flow, "
                    "or an op outside the supported set)");
@@ -308,7 +310,7 @@ class Planner {
     plan_.tasks.push_back(std::move(tp));
   }
 
-  // ---- while loops (hwmodel/while_loop.h) ----
+  // ---- while loops (hwmodel/control_flow.h) ----
 
   int add_timeline(const std::string& name, int64_t cycles) {
     plan_.timelines.push_back({name, cycles});
@@ -419,6 +421,46 @@ class Planner {
     plan_.loops.push_back(std::move(lp));
   }
 
+  const hwmodel::EstimateDetails& sub_details(ir::CompId c) const {
+    const auto it = top_.subs.find(c);
+    if (it == top_.subs.end()) throw std::logic_error("make_plan: the estimate has no schedule of a called computation");
+    return *it->second;
+  }
+
+  void place_conditional(uint32_t t, InstrId i) {
+    const auto& called = m_.called(i);
+    std::vector<int64_t> cycles;
+    for (ir::CompId c : called) cycles.push_back(sub_details(c).schedule.length);
+    const hwmodel::Conditional x = hwmodel::conditional(m_, i, c_.t, cycles);
+    if (x.latency() != d_->problem.latency[t])
+      throw std::logic_error(fmt::format("make_plan: conditional {} takes {} cycles, the schedule says {}", m_.name(i),
+                                         x.latency(), d_->problem.latency[t]));
+    CondPlan cp;
+    cp.name = loop_names_("cd_" + sanitize(m_.name(i)));
+    cp.instr = i;
+    cp.parent = timeline_;
+    cp.start = d_->schedule.start[t];
+    const InstrId selector = m_.operand(i, 0);
+    cp.selector = c_.buffer_of(selector);
+    cp.pred = m_.shape(selector).element_type() == ElementType::kPred;
+    std::vector<int64_t> path;
+    const Loc result = state_loc(m_.shape(i), cp.name, path);
+    cp.decide = add_timeline(cp.name + "_dec", hwmodel::Conditional::kDecide);
+    for (size_t k = 0; k < called.size(); ++k) {
+      cp.branches.push_back(add_timeline(fmt::format("{}_b{}", cp.name, k), cycles[k]));
+      plan_computation(called[k], sub_details(called[k]), cp.branches.back(), &c_.loc[m_.operand(i, k + 1)]);
+      const Loc root = c_.loc[m_.computation(called[k]).root];
+      cp.copies.push_back(add_timeline(fmt::format("{}_c{}", cp.name, k), x.copy_out));
+      for (size_t l = 0; l < x.leaves.size(); ++l) {
+        const hwmodel::StateLeaf& s = x.leaves[l];
+        add_copy(fmt::format("{}_b{}_out{}", cp.name, k, l), i, cp.copies.back(),
+                 c_.buffer_of_loc(at_path(root, s.path), i), at_path(result, s.path).buffer, s.type, s.elements);
+      }
+    }
+    c_.loc[i] = result;
+    plan_.conditionals.push_back(std::move(cp));
+  }
+
   void finish_units() {
     for (size_t k = 0; k < plan_.tasks.size(); ++k) plan_.units[plan_.tasks[k].unit].tasks.push_back(static_cast<int>(k));
     for (Unit& u : plan_.units) {
@@ -485,12 +527,12 @@ void check_ops(const ir::Module& m, ir::CompId c) {
     if (!emitter_op(m.opcode(i)))
       throw Error(fmt::format("rtl: op {} ('{}') is not supported by the RTL emitter (it builds integer elementwise "
                               "ops, broadcast, reshape, transpose, slice, concatenate, pad, iota, reverse, copy, dot, "
-                              "convolution, reduce, reduce-window, dynamic-slice, loop fusions, maps and while loops "
-                              "of static trip count; no conditional, sort, gather, scatter, dynamic-update-slice or "
-                              "custom calls)",
+                              "convolution, reduce, reduce-window, dynamic-slice, loop fusions, maps, conditionals "
+                              "and while loops of static trip count; no sort, gather, scatter, dynamic-update-slice "
+                              "or custom calls)",
                               ir::name(m.opcode(i)), m.name(i)),
                   {m.source_file(), m.payload(i).line});
-    if (m.opcode(i) == Opcode::kWhile)
+    if (m.opcode(i) == Opcode::kWhile || m.opcode(i) == Opcode::kConditional)
       for (ir::CompId k : m.called(i)) check_ops(m, k);
   }
 }

@@ -195,7 +195,7 @@ struct Timeline {
   std::string cyc() const { return name.empty() ? "cyc" : name + "_cyc"; }
 };
 
-// A while loop (hwmodel/while_loop.h): its phases' timelines and the condition's result.
+// A while loop (hwmodel/control_flow.h): its phases' timelines and the condition's result.
 struct LoopPlan {
   std::string name;
   ir::InstrId instr = ir::kNoId;
@@ -205,11 +205,25 @@ struct LoopPlan {
   int pred_buffer = -1;  // the condition's result
 };
 
+// A conditional (hwmodel/control_flow.h): its decide cycle, each branch's timeline and
+// copy-out timeline, and the selector.
+struct CondPlan {
+  std::string name;
+  ir::InstrId instr = ir::kNoId;
+  int parent = 0;  // the timeline it starts in, at cycle `start`
+  int64_t start = 0;
+  int decide = -1;
+  std::vector<int> branches, copies;  // timelines, one per branch
+  int selector = -1;                  // the buffer of the pred or branch index
+  bool pred = false;                  // true -> branch 0, false -> branch 1
+};
+
 struct Plan {
   std::string module_name;
   int64_t cycles = 0;  // the schedule length
   std::vector<Timeline> timelines;  // [0]: the entry's schedule (cycles == `cycles`)
   std::vector<LoopPlan> loops;
+  std::vector<CondPlan> conditionals;
   std::vector<Buffer> buffers;
   std::vector<Track> tracks;
   std::vector<Unit> units;
@@ -219,7 +233,7 @@ struct Plan {
 
 // Refuses, before any scheduling, what the emitter cannot build: element types other
 // than pred, s8..s64, u8..u64 (floats: "quantize with --fixed W,I") and ops of the entry
-// and of its loops outside its set (conditional, sort, gather, custom-call, ...), naming
+// and of its loops and branches outside its set (sort, gather, custom-call, ...), naming
 // op and line.
 void check_supported(const ir::Module& m);
 

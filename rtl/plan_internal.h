@@ -52,7 +52,7 @@ class PlanContext {
 void plan_task(const PlanContext& c, TaskPlan& tp);
 
 // A stream task copying `elements` elements of `src` (read at `type`) into its
-// out_buffer, one per cycle on one lane (a loop's state copy, hwmodel/while_loop.h).
+// out_buffer, one per cycle on one lane (a loop's state copy, hwmodel/control_flow.h).
 void plan_copy(TaskPlan& tp, int src, ir::ElementType type, int64_t elements);
 
 // Element-wise ops with a Verilog expression (plan_expr.cc).

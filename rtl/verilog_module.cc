@@ -176,57 +176,95 @@ void emit_control(Emitter& e) {
   e.inv.control_adders += 1;
 }
 
-// The controller of each while loop (hwmodel/while_loop.h): its phases are timelines,
-// each a counter restarted by its go pulse; a phase's last cycle starts the next one:
-// copy-in -> condition -> decide -> (pred) body -> copy-back -> condition ...; a false
-// pred ends the loop (its caller's schedule has reserved exactly the loop's cycles).
-void emit_loops(Emitter& e) {
-  const Plan& p = e.plan;
-  for (const LoopPlan& lp : p.loops) {
-    const Timeline& parent = p.timelines[lp.parent];
-    auto end = [&](int tl) {
-      const Timeline& x = p.timelines[tl];
-      if (x.cycles == 0) return x.go();
-      if (x.cycles == 1) return x.run();
-      return fmt::format("({} && {} == {})", x.run(), x.cyc(), sized(bits_for(x.cycles), static_cast<uint64_t>(x.cycles - 1)));
-    };
-    const std::string pred = e.read(lp.pred_buffer, ir::ElementType::kPred, sized(e.addr_bits(lp.pred_buffer), 0));
-    const std::string go_in =
-        lp.start == 0 ? parent.go()
-                      : fmt::format("{} && {} == {}", parent.run(), parent.cyc(),
-                                    sized(bits_for(parent.cycles), static_cast<uint64_t>(lp.start - 1)));
-    const std::pair<int, std::string> gos[] = {
-        {lp.copy_in, go_in},
-        {lp.condition, end(lp.copy_in) + " || " + end(lp.copy_back)},
-        {lp.decide, end(lp.condition)},
-        {lp.body, fmt::format("{} && {}", p.timelines[lp.decide].run(), pred)},
-        {lp.copy_back, end(lp.body)},
-    };
-    e.text.line(fmt::format("\n  // ---- while loop {} ({} trips): copy-in {}, condition {}, decide 1, body {}, copy-back {} cycles",
-                            lp.name, lp.trips, p.timelines[lp.copy_in].cycles, p.timelines[lp.condition].cycles,
-                            p.timelines[lp.body].cycles, p.timelines[lp.copy_back].cycles));
-    for (const auto& [tl, go] : gos) {
-      const Timeline& x = p.timelines[tl];
-      e.text.decl(fmt::format("  wire {} = {};", x.go(), go));
-      if (x.cycles == 0) continue;
-      e.text.decl(fmt::format("  reg {};", x.run()));
-      e.inv.control_bits += 1;
-      if (x.cycles == 1) {
-        e.text.line(fmt::format("  always @(posedge clk) {} <= !rst && {};", x.run(), x.go()));
-        continue;
-      }
-      const int cw = bits_for(x.cycles);
-      e.text.decl(fmt::format("  reg {}{};  // 0 .. {}", range(cw), x.cyc(), x.cycles - 1));
-      e.text.line(fmt::format(
-          "  always @(posedge clk) begin\n"
-          "    if (rst) {0} <= 1'b0;\n"
-          "    else if ({2}) begin\n      {0} <= 1'b1;\n      {1} <= {3};\n    end else if ({0}) begin\n"
-          "      if ({1} == {4}) {0} <= 1'b0;\n      {1} <= {1} + {5};\n    end\n  end",
-          x.run(), x.cyc(), x.go(), sized(cw, 0), sized(cw, static_cast<uint64_t>(x.cycles - 1)), sized(cw, 1)));
-      e.inv.control_bits += cw;
-      e.inv.control_adders += 1;
-    }
+// Control flow (hwmodel/control_flow.h): every phase of a loop or conditional is a
+// timeline, a counter restarted by its go pulse; a phase's last cycle starts the next.
+
+// The condition that timeline `tl` is in its last cycle (a zero-length one: its go).
+std::string timeline_end(const Plan& p, int tl) {
+  const Timeline& x = p.timelines[tl];
+  if (x.cycles == 0) return x.go();
+  if (x.cycles == 1) return x.run();
+  return fmt::format("({} && {} == {})", x.run(), x.cyc(), sized(bits_for(x.cycles), static_cast<uint64_t>(x.cycles - 1)));
+}
+
+// The go pulse of a phase that starts at cycle `start` of timeline `parent`.
+std::string start_of(const Plan& p, int parent, int64_t start) {
+  const Timeline& x = p.timelines[parent];
+  if (start == 0) return x.go();
+  return fmt::format("{} && {} == {}", x.run(), x.cyc(), sized(bits_for(x.cycles), static_cast<uint64_t>(start - 1)));
+}
+
+// Timeline `tl`'s go wire, running flag and counter.
+void emit_timeline(Emitter& e, int tl, const std::string& go) {
+  const Timeline& x = e.plan.timelines[tl];
+  e.text.decl(fmt::format("  wire {} = {};", x.go(), go));
+  if (x.cycles == 0) return;
+  e.text.decl(fmt::format("  reg {};", x.run()));
+  e.inv.control_bits += 1;
+  if (x.cycles == 1) {
+    e.text.line(fmt::format("  always @(posedge clk) {} <= !rst && {};", x.run(), x.go()));
+    return;
   }
+  const int cw = bits_for(x.cycles);
+  e.text.decl(fmt::format("  reg {}{};  // 0 .. {}", range(cw), x.cyc(), x.cycles - 1));
+  e.text.line(fmt::format(
+      "  always @(posedge clk) begin\n"
+      "    if (rst) {0} <= 1'b0;\n"
+      "    else if ({2}) begin\n      {0} <= 1'b1;\n      {1} <= {3};\n    end else if ({0}) begin\n"
+      "      if ({1} == {4}) {0} <= 1'b0;\n      {1} <= {1} + {5};\n    end\n  end",
+      x.run(), x.cyc(), x.go(), sized(cw, 0), sized(cw, static_cast<uint64_t>(x.cycles - 1)), sized(cw, 1)));
+  e.inv.control_bits += cw;
+  e.inv.control_adders += 1;
+}
+
+// A while loop: copy-in -> condition -> decide -> (pred) body -> copy-back -> condition
+// ...; a false pred ends the loop (its caller's schedule has reserved exactly its cycles).
+void emit_loop(Emitter& e, const LoopPlan& lp) {
+  const Plan& p = e.plan;
+  const std::string pred = e.read(lp.pred_buffer, ir::ElementType::kPred, sized(e.addr_bits(lp.pred_buffer), 0));
+  e.text.line(fmt::format("\n  // ---- while loop {} ({} trips): copy-in {}, condition {}, decide 1, body {}, copy-back {} cycles",
+                          lp.name, lp.trips, p.timelines[lp.copy_in].cycles, p.timelines[lp.condition].cycles,
+                          p.timelines[lp.body].cycles, p.timelines[lp.copy_back].cycles));
+  emit_timeline(e, lp.copy_in, start_of(p, lp.parent, lp.start));
+  emit_timeline(e, lp.condition, timeline_end(p, lp.copy_in) + " || " + timeline_end(p, lp.copy_back));
+  emit_timeline(e, lp.decide, timeline_end(p, lp.condition));
+  emit_timeline(e, lp.body, fmt::format("{} && {}", p.timelines[lp.decide].run(), pred));
+  emit_timeline(e, lp.copy_back, timeline_end(p, lp.body));
+}
+
+// A conditional: decide -> the selected branch -> its copy-out. A pred selects branch 0
+// when true; an index selects its branch, and any index outside [0, N - 1) the last one.
+void emit_conditional(Emitter& e, const CondPlan& cp) {
+  const Plan& p = e.plan;
+  const Buffer& sb = p.buffers[cp.selector];
+  const int w = datapath_width(sb.type);
+  const std::string sel = e.read(cp.selector, sb.type, sized(e.addr_bits(cp.selector), 0));
+  const size_t n = cp.branches.size();
+  std::string desc;
+  for (size_t k = 0; k < n; ++k) desc += fmt::format("{}{}", k ? ", " : "", p.timelines[cp.branches[k]].cycles);
+  e.text.line(fmt::format("\n  // ---- conditional {}: decide 1, branches {} cycles, copy-out {} cycles", cp.name, desc,
+                          p.timelines[cp.copies.front()].cycles));
+  emit_timeline(e, cp.decide, start_of(p, cp.parent, cp.start));
+  const std::string dec = p.timelines[cp.decide].run();
+  std::string others;
+  for (size_t k = 0; k < n; ++k) {
+    std::string chosen;
+    if (cp.pred) {
+      chosen = k == 0 ? sel : "!" + sel;
+    } else if (k + 1 < n) {
+      chosen = fmt::format("{} == {}", sel, sized(w, k));
+      others += fmt::format("{}({})", others.empty() ? "" : " || ", chosen);
+    } else {
+      chosen = others.empty() ? "1'b1" : "!(" + others + ")";
+    }
+    emit_timeline(e, cp.branches[k], fmt::format("{} && ({})", dec, chosen));
+    emit_timeline(e, cp.copies[k], timeline_end(p, cp.branches[k]));
+  }
+}
+
+void emit_control_flow(Emitter& e) {
+  for (const LoopPlan& lp : e.plan.loops) emit_loop(e, lp);
+  for (const CondPlan& cp : e.plan.conditionals) emit_conditional(e, cp);
 }
 
 // Constants are ROMs (initialized memories, read-only). Scalar inputs are written on
@@ -374,7 +412,7 @@ std::string assemble(Emitter& e) {
 std::string emit_verilog(const Plan& p, Inventory& inv) {
   Emitter e(p);
   emit_control(e);
-  emit_loops(e);
+  emit_control_flow(e);
   emit_units(e);
   emit_inputs(e);
   emit_outputs(e);

@@ -167,7 +167,7 @@ ir::Module loop_module(const std::string& start) {
   return frontend::parse_hlo(text, "loop.hlo");
 }
 
-// The loop of hwmodel/while_loop.h. Condition: compare on int_alu after its read, 2
+// The loop of hwmodel/control_flow.h. Condition: compare on int_alu after its read, 2
 // cycles; body: add (2) and a 16-element fp multiply (1 + 3 + 16 - 1 = 19) in parallel:
 // 19 cycles. State copies are memory moves of depth 1 + 2 (read stage, memory latency):
 // the scalar 3 cycles, the vector 3 + 16 - 1 = 18; both leaves change, so copy-in and

@@ -1,6 +1,7 @@
-// The microarchitecture of a `while` loop on an FPGA, one decision read by the estimate
-// (lowering.cc) and printed by rtl/ (plan.cc, verilog_loop.cc).
+// The microarchitecture of control flow on an FPGA (`while`, `conditional`), one decision
+// read by the estimate (lowering.cc) and printed by rtl/ (plan.cc, verilog_module.cc).
 //
+// WHILE.
 // State: every leaf of the loop's (tuple) value is a memory of its own, owned by the
 // loop: the condition and the body read their parameter's leaves straight from it (their
 // own schedules give parameters no storage), and after the loop it holds the result that
@@ -14,6 +15,16 @@
 //              memory (a leaf the body returns unchanged is not copied);
 //   then condition again.
 // latency = copy_in + (trips + 1) (condition + 1) + trips (body + copy_back)
+//
+// CONDITIONAL. Each branch reads its operand where the caller keeps it (no copy in); the
+// result is memories of its own, one per leaf, which the caller's readers read. Phases:
+//   decide     one cycle: the selector is read (a pred: true -> branch 0; an index out of
+//              [0, N) -> the last branch);
+//   branch k   its own schedule on its own datapath;
+//   copy-out   the branch's result leaves stream into the result memories.
+// The caller reserves the slowest branch: latency = 1 + max_k branch_k + copy_out (a
+// faster branch finishes early and its result waits).
+//
 // A copy of E elements is a memory move (timing.h, stream) on one lane: the read stage
 // plus the on-chip memory latency, E issues.
 #pragma once
@@ -58,5 +69,20 @@ int64_t state_copy_cycles(const Target& t, int64_t elements);
 Area state_area(const Target& t, const WhileLoop& loop);
 // On-chip memory energy of the loop's copies (each element read and written once).
 double state_copy_pj(const Target& t, const WhileLoop& loop);
+
+struct Conditional {
+  std::vector<StateLeaf> leaves;       // the result's (copy_back: unused)
+  std::vector<int64_t> branches;       // each branch's schedule length
+  int64_t copy_out = 0;
+  static constexpr int64_t kDecide = 1;
+  int64_t latency() const;
+};
+
+// The conditional `c` whose branches' schedules take the given cycles.
+Conditional conditional(const ir::Module& m, ir::InstrId c, const Target& t, std::vector<int64_t> branch_cycles);
+// Its result memories and copy lanes (one per leaf and branch).
+Area result_area(const Target& t, const Conditional& c);
+// On-chip memory energy of the worst branch's copy-out.
+double result_copy_pj(const Target& t, const Conditional& c);
 
 }  // namespace hlsgym::hwmodel

@@ -1,4 +1,4 @@
-#include "hwmodel/while_loop.h"
+#include "hwmodel/control_flow.h"
 
 #include <fmt/core.h>
 
@@ -26,7 +26,7 @@ void collect_leaves(const ir::Shape& s, std::vector<int64_t>& path, std::vector<
     return;
   }
   if (!s.is_array())
-    throw Error(fmt::format("while {}: its state holds a {} value; loop state must be arrays", m.name(w), s.to_string()),
+    throw Error(fmt::format("{}: its value holds a {} value; control-flow values must be arrays or tuples of arrays", m.name(w), s.to_string()),
                 {m.source_file(), m.payload(w).line});
   StateLeaf l;
   l.type = s.element_type();
@@ -112,20 +112,34 @@ WhileLoop while_loop(const ir::Module& m, InstrId w, const Target& t, int64_t tr
   return l;
 }
 
+namespace {
+// A memory of its own for a state or result leaf: registers or block RAM as the binding
+// decides for any buffer, a read port per reader (one word: one shared port, binding.cc).
+Area leaf_memory(const Target& t, const StateLeaf& s) {
+  Area a;
+  const int bits = datapath_bits(s.type);
+  const int64_t bytes = s.elements * ir::byte_width(s.type);
+  const int ports = s.elements == 1 ? 1 : std::max(1, s.readers);
+  if (bytes * 8 <= t.register_threshold_bits) {
+    a.ff += static_cast<double>(s.elements) * bits + static_cast<double>(ports) * bits;
+    a.lut += t.register_file.decode(s.elements) + ports * t.register_file.port_luts(s.elements, bits);
+  } else {
+    a.bram18k += bram_blocks(t, bytes, ir::byte_width(s.type) * 8, 1) * ports;
+  }
+  return a;
+}
+
+double copy_pj(const Target& t, double bytes) {
+  return bytes / 8.0 * t.memory.front().pj_per_64bit * t.hard_block_energy_factor;
+}
+}  // namespace
+
 Area state_area(const Target& t, const WhileLoop& loop) {
   Area a;
   for (const StateLeaf& s : loop.leaves) {
-    const int bits = datapath_bits(s.type);
-    const int64_t bytes = s.elements * ir::byte_width(s.type);
-    const int ports = s.elements == 1 ? 1 : std::max(1, s.readers);  // one word: one shared port (binding.cc)
-    if (bytes * 8 <= t.register_threshold_bits) {
-      a.ff += static_cast<double>(s.elements) * bits + static_cast<double>(ports) * bits;
-      a.lut += t.register_file.decode(s.elements) + ports * t.register_file.port_luts(s.elements, bits);
-    } else {
-      a.bram18k += bram_blocks(t, bytes, ir::byte_width(s.type) * 8, 1) * ports;
-    }
+    a += leaf_memory(t, s);
     const Area lane = lane_area(t, UnitClass::kMem, s.type);
-    a += lane;                 // copy-in
+    a += lane;                   // copy-in
     if (s.copy_back) a += lane;  // copy-back
   }
   return a;
@@ -138,7 +152,41 @@ double state_copy_pj(const Target& t, const WhileLoop& loop) {
     bytes += 2 * b;                                                   // copy-in: read + write
     if (s.copy_back) bytes += 2 * b * static_cast<double>(loop.trips);  // every iteration
   }
-  return bytes / 8.0 * t.memory.front().pj_per_64bit * t.hard_block_energy_factor;
+  return copy_pj(t, bytes);
+}
+
+int64_t Conditional::latency() const {
+  int64_t slowest = 0;
+  for (int64_t b : branches) slowest = std::max(slowest, b);
+  return kDecide + slowest + copy_out;
+}
+
+Conditional conditional(const ir::Module& m, InstrId c, const Target& t, std::vector<int64_t> branch_cycles) {
+  Conditional x;
+  std::vector<int64_t> path;
+  collect_leaves(m.shape(c), path, x.leaves, m, c);
+  x.branches = std::move(branch_cycles);
+  for (StateLeaf& s : x.leaves) {
+    s.readers = readers(m, c, s.path);
+    x.copy_out = std::max(x.copy_out, state_copy_cycles(t, s.elements));
+  }
+  return x;
+}
+
+Area result_area(const Target& t, const Conditional& c) {
+  Area a;
+  for (const StateLeaf& s : c.leaves) {
+    a += leaf_memory(t, s);
+    const Area lane = lane_area(t, UnitClass::kMem, s.type);
+    for (size_t k = 0; k < c.branches.size(); ++k) a += lane;  // each branch's copy-out
+  }
+  return a;
+}
+
+double result_copy_pj(const Target& t, const Conditional& c) {
+  double bytes = 0;
+  for (const StateLeaf& s : c.leaves) bytes += 2.0 * static_cast<double>(s.elements * ir::byte_width(s.type));
+  return copy_pj(t, bytes);
 }
 
 }  // namespace hlsgym::hwmodel
