@@ -129,6 +129,20 @@ Area leaf_memory(const Target& t, const StateLeaf& s) {
   return a;
 }
 
+// One copy lane as rtl builds it (a `mem` stream of depth D = read stage + memory
+// latency): the value rides D - 2 pipeline registers after the port's read register, with
+// a valid bit and the element index at each of the D - 1 stages, and an element counter;
+// its logic is the counter's adder and the write port's data/address multiplexer.
+Area copy_lane(const Target& t, const StateLeaf& s) {
+  const int d = state_copy_depth(t);
+  const int bits = datapath_bits(s.type);
+  const int index = s.elements > 1 ? ceil_log2(s.elements) : 0;
+  Area a;
+  a.ff = static_cast<double>(bits) * (d - 2) + static_cast<double>(d - 1) * (index + 1) + index;
+  a.lut = index + bits;
+  return a;
+}
+
 double copy_pj(const Target& t, double bytes) {
   return bytes / 8.0 * t.memory.front().pj_per_64bit * t.hard_block_energy_factor;
 }
@@ -138,7 +152,7 @@ Area state_area(const Target& t, const WhileLoop& loop) {
   Area a;
   for (const StateLeaf& s : loop.leaves) {
     a += leaf_memory(t, s);
-    const Area lane = lane_area(t, UnitClass::kMem, s.type);
+    const Area lane = copy_lane(t, s);
     a += lane;                   // copy-in
     if (s.copy_back) a += lane;  // copy-back
   }
@@ -177,7 +191,7 @@ Area result_area(const Target& t, const Conditional& c) {
   Area a;
   for (const StateLeaf& s : c.leaves) {
     a += leaf_memory(t, s);
-    const Area lane = lane_area(t, UnitClass::kMem, s.type);
+    const Area lane = copy_lane(t, s);
     for (size_t k = 0; k < c.branches.size(); ++k) a += lane;  // each branch's copy-out
   }
   return a;
