@@ -129,7 +129,7 @@ std::string report_text(const ir::Module& m, const Target& t, const Estimate& e)
   units_section(out, e);
   if (t.is_fpga() && e.details) {
     line(out, "");
-    out += report_detail::tables_text(m, e);
+    out += report_detail::tables_text(m, t, e);
   }
   return out;
 }

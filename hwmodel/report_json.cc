@@ -92,7 +92,7 @@ std::string report_json(const ir::Module& m, const Target& t, const Estimate& e,
   if (e.details) {
     units_json(out, *e.details);
     schedule_json(out, m, *e.details, free_tasks);
-    if (t.is_fpga()) out += report_detail::tables_json(m, e);
+    if (t.is_fpga()) out += report_detail::tables_json(m, t, e);
   }
   out += "\n}\n";
   return out;

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "hwmodel/control_flow.h"
+#include "hwmodel/lowering.h"
 #include "hwmodel/report.h"
 #include "hwmodel/timing.h"
 #include "hwmodel/unit_model.h"
@@ -20,8 +22,28 @@ std::string join(const std::vector<std::string>& v, size_t max) {
 
 }  // namespace
 
-std::vector<LoopRow> loop_rows(const ir::Module& m, const EstimateDetails& d) {
+std::vector<LoopRow> loop_rows(const ir::Module& m, const Target& tgt, const EstimateDetails& d) {
   std::vector<LoopRow> rows;
+  std::vector<LoopRow> loops;
+  for (uint32_t t = 0; t < d.graph.size(); ++t) {
+    const ir::InstrId i = d.graph.tasks[t].instr;
+    if (m.opcode(i) != ir::Opcode::kWhile) continue;
+    const auto trips = while_trip_count(m, i);
+    const auto cond = d.subs.find(m.called(i)[0]), body = d.subs.find(m.called(i)[1]);
+    if (!trips || cond == d.subs.end() || body == d.subs.end()) continue;  // lenient: no honest row
+    const WhileLoop w = while_loop(m, i, tgt, *trips, cond->second->schedule.length, body->second->schedule.length);
+    LoopRow r;
+    r.name = m.name(i);
+    r.op = "while";
+    r.unit = "own datapath";
+    r.trips = w.trips;
+    r.issue_cycles = d.problem.latency[t];
+    r.iteration_latency = w.condition + WhileLoop::kDecide + w.body + w.copy_back;
+    r.ii = static_cast<double>(r.iteration_latency);
+    r.start = d.schedule.start[t];
+    r.pipelined = false;
+    loops.push_back(std::move(r));
+  }
   for (uint32_t t = 0; t < d.graph.size(); ++t) {
     const Task& k = d.graph.tasks[t];
     if (k.unit == kNoUnit || d.problem.busy[t] <= 0) continue;
@@ -39,6 +61,7 @@ std::vector<LoopRow> loop_rows(const ir::Module& m, const EstimateDetails& d) {
     r.ii = static_cast<double>(r.issue_cycles) / static_cast<double>(per_lane);
     rows.push_back(std::move(r));
   }
+  rows.insert(rows.end(), loops.begin(), loops.end());
   return rows;
 }
 
@@ -79,16 +102,16 @@ int64_t transfer_cycles(const std::vector<PortRow>& ports, const std::string& di
   return n;
 }
 
-std::string tables_text(const ir::Module& m, const Estimate& e) {
+std::string tables_text(const ir::Module& m, const Target& t, const Estimate& e) {
   if (!e.details) return "";
   const EstimateDetails& d = *e.details;
   std::string out = "+ Loops (one loop nest per task; II: issue cycles per iteration on a lane):\n";
   out += fmt::format("    {:<18}{:<14}{:<12}{:>9}{:>6}{:>10}{:>9}{:>7}{:>10}\n", "name", "op", "unit", "trips", "lanes",
                      "latency", "II", "start", "pipelined");
-  for (const LoopRow& r : loop_rows(m, d))
+  for (const LoopRow& r : loop_rows(m, t, d))
     out += fmt::format("    {:<18}{:<14}{:<12}{:>9}{:>6}{:>10}{:>9.2f}{:>7}{:>10}\n", r.name.substr(0, 17),
                        r.op.substr(0, 13), r.unit.substr(0, 11), r.trips, r.lanes, r.iteration_latency, r.ii, r.start,
-                       "yes");
+                       r.pipelined ? "yes" : "no");
   out += "\n+ Memories (binding tracks; one element per word):\n";
   out += fmt::format("    {:<6}{:<10}{:>14}{:>7}{:>9}{:>8}{:>8}  {}\n", "track", "kind", "words x bits", "ports", "BRAM18K",
                      "FF", "LUT", "holds");
@@ -108,16 +131,16 @@ std::string tables_text(const ir::Module& m, const Estimate& e) {
   return out;
 }
 
-std::string tables_json(const ir::Module& m, const Estimate& e) {
+std::string tables_json(const ir::Module& m, const Target& t, const Estimate& e) {
   if (!e.details) return "";
   const EstimateDetails& d = *e.details;
   std::string out = ",\n  \"loops\": [";
   bool first = true;
-  for (const LoopRow& r : loop_rows(m, d)) {
+  for (const LoopRow& r : loop_rows(m, t, d)) {
     out += fmt::format("{}\n    {{\"name\": {}, \"op\": {}, \"unit\": {}, \"trips\": {}, \"lanes\": {}, \"issue_cycles\": {}, "
-                       "\"iteration_latency\": {}, \"ii\": {}, \"start\": {}, \"pipelined\": true}}",
+                       "\"iteration_latency\": {}, \"ii\": {}, \"start\": {}, \"pipelined\": {}}}",
                        first ? "" : ",", quote(r.name), quote(r.op), quote(r.unit), r.trips, r.lanes, r.issue_cycles,
-                       r.iteration_latency, num(r.ii), r.start);
+                       r.iteration_latency, num(r.ii), r.start, r.pipelined ? "true" : "false");
     first = false;
   }
   out += "\n  ],\n  \"memories\": [";

@@ -20,6 +20,7 @@ struct LoopRow {
   int64_t iteration_latency = 0;  // read, then the unit's pipeline
   int64_t start = 0;
   double ii = 1;                  // issue cycles per iteration on one lane (idle slots included)
+  bool pipelined = true;          // a task's loop nest is; a while loop's iterations are not
 };
 
 struct MemoryRow {
@@ -39,7 +40,9 @@ struct PortRow {
   bool scalar = false;
 };
 
-std::vector<LoopRow> loop_rows(const ir::Module& m, const EstimateDetails& d);
+// A row per computing task's loop nest, then one per while loop (control_flow.h): its
+// iteration (condition, decide, body, copy-back) one after the other, not pipelined.
+std::vector<LoopRow> loop_rows(const ir::Module& m, const Target& t, const EstimateDetails& d);
 std::vector<MemoryRow> memory_rows(const ir::Module& m, const EstimateDetails& d);
 std::vector<PortRow> port_rows(const ir::Module& m);
 // Cycles to move the interface's data one element per cycle: inputs in, outputs out
@@ -51,7 +54,7 @@ int64_t transfer_cycles(const std::vector<PortRow>& ports, const std::string& di
 std::string quote(std::string_view s);
 std::string num(double v);
 
-std::string tables_text(const ir::Module& m, const Estimate& e);
-std::string tables_json(const ir::Module& m, const Estimate& e);
+std::string tables_text(const ir::Module& m, const Target& t, const Estimate& e);
+std::string tables_json(const ir::Module& m, const Target& t, const Estimate& e);
 
 }  // namespace hlsgym::hwmodel::report_detail

@@ -34,6 +34,26 @@ TEST(ReportCli, TableNamesAreEscaped) {
   EXPECT_EQ(j["loops"][0]["name"], "neg\tated");
 }
 
+// A while loop has a row of its own: its trips, one iteration (condition, decide, body,
+// copy-back) and not pipelined; the loop's trips x iteration plus copy-in and the last
+// condition is the whole design here (control_flow.h).
+TEST(ReportCli, WhileLoopRow) {
+  CliResult r = run_cli("report --json " + design("loops/cordic.yaml"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  ASSERT_EQ(j["loops"].size(), 1u) << j["loops"].dump();  // scalar state: no other loop nests in the entry
+  const json& w = j["loops"][0];
+  EXPECT_EQ(w["op"], "while");
+  EXPECT_EQ(w["trips"], 16);
+  EXPECT_EQ(w["pipelined"], false);
+  EXPECT_EQ(w["issue_cycles"], j["cycles"]);
+  const int64_t iteration = w["iteration_latency"];
+  // 3 (copy-in of scalars) + 17 x (condition + 1) + 16 x (body + copy-back), condition 2
+  EXPECT_EQ(3 + 17 * 3 + 16 * (iteration - 3), j["cycles"].get<int64_t>());
+  CliResult text = run_cli("report " + design("loops/cordic.yaml"));
+  EXPECT_NE(text.out.find("while         own datapat        16"), std::string::npos) << text.out;
+}
+
 TEST(ReportCli, JsonOfFir8) {
   CliResult r = run_cli("report --json " + design("fir8.yaml"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
