@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "hwmodel/binding.h"
 #include "hwmodel/timing.h"
@@ -131,16 +132,22 @@ Area leaf_memory(const Target& t, const StateLeaf& s) {
 
 // One copy lane as rtl builds it (a `mem` stream of depth D = read stage + memory
 // latency): the value rides D - 2 pipeline registers after the port's read register, with
-// a valid bit and the element index at each of the D - 1 stages, and an element counter;
-// its logic is the counter's adder and the write port's data/address multiplexer.
+// a valid bit and the element index at each of the D - 1 stages, and an element counter
+// (its adder is the lane's logic).
 Area copy_lane(const Target& t, const StateLeaf& s) {
   const int d = state_copy_depth(t);
   const int bits = datapath_bits(s.type);
   const int index = s.elements > 1 ? ceil_log2(s.elements) : 0;
   Area a;
   a.ff = static_cast<double>(bits) * (d - 2) + static_cast<double>(d - 1) * (index + 1) + index;
-  a.lut = index + bits;
+  a.lut = index;
   return a;
+}
+
+// The write port of a memory with `writers` copy lanes (never active at once): a
+// `writers`:1 multiplexer on its data, as the binding prices a shared unit's inputs.
+double write_mux_luts(const StateLeaf& s, int writers) {
+  return writers > 1 ? datapath_bits(s.type) * std::ceil((writers - 1) / 3.0) : 0;
 }
 
 double copy_pj(const Target& t, double bytes) {
@@ -155,6 +162,7 @@ Area state_area(const Target& t, const WhileLoop& loop) {
     const Area lane = copy_lane(t, s);
     a += lane;                   // copy-in
     if (s.copy_back) a += lane;  // copy-back
+    a.lut += write_mux_luts(s, s.copy_back ? 2 : 1);
   }
   return a;
 }
@@ -193,6 +201,7 @@ Area result_area(const Target& t, const Conditional& c) {
     a += leaf_memory(t, s);
     const Area lane = copy_lane(t, s);
     for (size_t k = 0; k < c.branches.size(); ++k) a += lane;  // each branch's copy-out
+    a.lut += write_mux_luts(s, static_cast<int>(c.branches.size()));
   }
   return a;
 }
