@@ -212,6 +212,11 @@ Work WorkModel::elementwise(InstrId i, UnitClass c, ElementType type) {
   w.ports = static_cast<int>(std::min<size_t>(3, m_.operands(i).size()));
   if (c == UnitClass::kIntMul && m_.opcode(i) == Opcode::kMultiply && t_.is_fpga())
     w.lane_area.dsp = multiply_dsp_slices(i, false);
+  const Opcode op = m_.opcode(i);
+  const bool shift = op == Opcode::kShiftLeft || op == Opcode::kShiftRightLogical || op == Opcode::kShiftRightArithmetic;
+  // a shift by a literal is wiring; by a run-time amount, a barrel shifter
+  if (shift && t_.is_fpga() && !splat_constant(m_, m_.operand(i, 1), false))
+    w.lane_area.lut = std::max(w.lane_area.lut, t_.variable_shift.luts_for(datapath_bits(type)));
   return w;
 }
 

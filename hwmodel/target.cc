@@ -103,4 +103,11 @@ double RegisterFileCost::luts(int64_t words, int bits, int read_ports) const {
   return read_ports * port_luts(words, bits) + decode(words);
 }
 
+double VariableShiftCost::luts_for(int width) const {
+  if (bits.empty()) return 0;
+  for (size_t k = 0; k < bits.size(); ++k)
+    if (static_cast<double>(width) <= bits[k]) return luts[k];
+  return luts.back() * static_cast<double>(width) / bits.back();
+}
+
 }  // namespace hlsgym::hwmodel

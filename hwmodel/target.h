@@ -75,6 +75,15 @@ struct RegisterFileCost {
   double decode(int64_t words) const;
 };
 
+// LUTs of a shift by a run-time amount as the emitted Verilog writes it (XLA's result for
+// amounts >= the width), per operand width (scripts/calibrate_shift.sh); a width between
+// rows takes the next row up, beyond the last scales linearly. Empty: shifts cost their
+// unit class like any op.
+struct VariableShiftCost {
+  std::vector<double> bits, luts;
+  double luts_for(int width) const;
+};
+
 struct Target {
   std::string name, description;
   std::filesystem::path file;  // where it was read from
@@ -104,6 +113,7 @@ struct Target {
   std::vector<BramAspect> bram_aspect_ratios() const;
   int64_t register_threshold_bits = 1024;  // buffers up to this size live in registers
   RegisterFileCost register_file;
+  VariableShiftCost variable_shift;
   PnrDevice pnr;
   double fabric_energy_factor = 14, hard_block_energy_factor = 4;
 

@@ -232,6 +232,30 @@ void read_fpga(const Reader& r, const YAML::Node& root, Target& t) {
         r.fail(rf["depths"], "register_file.depths must increase from at least 2");
     t.register_file = std::move(c);
   }
+  if (const YAML::Node vs = root["variable_shift_luts"]) {
+    r.expect_fields(vs, "variable_shift_luts", {"bits", "luts"});
+    auto list = [&](const char* key) {
+      const YAML::Node n = vs[key];
+      const std::string f = Reader::dotted("variable_shift_luts", key);
+      if (!n.IsSequence() || n.size() == 0) r.fail(n, "field '" + f + "' must be a non-empty list of numbers");
+      std::vector<double> v;
+      for (size_t k = 0; k < n.size(); ++k) {
+        double x = 0;
+        try {
+          x = n[k].as<double>();
+        } catch (const YAML::Exception&) {
+          r.fail(n[k], "field '" + f + "' must list numbers");
+        }
+        if (!std::isfinite(x) || x <= 0) r.fail(n[k], "field '" + f + "' must list positive numbers");
+        if (k > 0 && x <= v.back()) r.fail(n[k], "field '" + f + "' must increase");
+        v.push_back(x);
+      }
+      return v;
+    };
+    VariableShiftCost c{list("bits"), list("luts")};
+    if (c.bits.size() != c.luts.size()) r.fail(vs, "variable_shift_luts: bits and luts must have the same length");
+    t.variable_shift = std::move(c);
+  }
   if (const YAML::Node pnr = root["pnr"]) {
     r.expect_fields(pnr, "pnr", {"family", "device", "package"});
     t.pnr = {r.text(pnr, "pnr", "family"), r.text(pnr, "pnr", "device"), r.text(pnr, "pnr", "package")};
@@ -273,7 +297,7 @@ Target parse_target(const std::string& yaml_text, const std::filesystem::path& f
     const std::string kind = r.text(root, "", "kind");
     if (kind != "fpga" && kind != "cpu") r.fail(root["kind"], "field 'kind' must be fpga or cpu, got '" + kind + "'");
     t.kind = kind == "fpga" ? TargetKind::kFpga : TargetKind::kCpu;
-    if (t.is_fpga()) r.expect_fields(root, "", kFpgaTop, {"register_file", "pnr"});
+    if (t.is_fpga()) r.expect_fields(root, "", kFpgaTop, {"register_file", "pnr", "variable_shift_luts"});
     else r.expect_fields(root, "", kCpuTop);
     t.name = r.text(root, "", "target");
     t.description = r.text(root, "", "description");

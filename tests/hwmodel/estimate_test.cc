@@ -265,5 +265,24 @@ TEST(Estimate, DetailsHoldAVerifiedSchedule) {
   }
 }
 
+// A shift by a run-time amount is a barrel shifter (the target's calibrated
+// variable_shift_luts, scripts/calibrate_shift.sh); by a literal it is wiring and costs
+// the int_alu lane like any op.
+TEST(Estimate, ShiftByARunTimeAmountIsABarrelShifter) {
+  auto unit_luts = [](const std::string& amount) {
+    const ir::Module m = frontend::parse_hlo("HloModule s\nENTRY main {\n  x = s32[8] parameter(0)\n  k = s32[8] " + amount +
+                                             "\n  ROOT y = s32[8] shift-right-arithmetic(x, k)\n}\n", "s.hlo");
+    EstimateOptions o;
+    o.keep_details = true;
+    return estimate(m, fpga_target(), o).details->binding.unit_area.lut;
+  };
+  const Target& t = fpga_target();
+  ASSERT_FALSE(t.variable_shift.bits.empty());
+  EXPECT_DOUBLE_EQ(unit_luts("parameter(1)"), t.variable_shift.luts_for(32));
+  EXPECT_DOUBLE_EQ(unit_luts("constant({3, 3, 3, 3, 3, 3, 3, 3})"), t.unit(UnitClass::kIntAlu).lut);
+  EXPECT_DOUBLE_EQ(t.variable_shift.luts_for(12), t.variable_shift.luts_for(16));  // the next row up
+  EXPECT_DOUBLE_EQ(t.variable_shift.luts_for(128), 2 * t.variable_shift.luts_for(64));
+}
+
 }  // namespace
 }  // namespace hlsgym::testing
