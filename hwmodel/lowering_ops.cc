@@ -214,8 +214,10 @@ Work WorkModel::elementwise(InstrId i, UnitClass c, ElementType type) {
     w.lane_area.dsp = multiply_dsp_slices(i, false);
   const Opcode op = m_.opcode(i);
   const bool shift = op == Opcode::kShiftLeft || op == Opcode::kShiftRightLogical || op == Opcode::kShiftRightArithmetic;
-  // a shift by a literal is wiring; by a run-time amount, a barrel shifter
-  if (shift && t_.is_fpga() && !splat_constant(m_, m_.operand(i, 1), false))
+  // a shift by a literal is wiring; so is one by a broadcast constant (the memory words it
+  // reads are only ever written with that value, and synthesis folds such flip-flops);
+  // by a run-time amount, a barrel shifter
+  if (shift && t_.is_fpga() && !splat_constant(m_, m_.operand(i, 1), true))
     w.lane_area.lut = std::max(w.lane_area.lut, t_.variable_shift.luts_for(datapath_bits(type)));
   return w;
 }

@@ -266,11 +266,12 @@ TEST(Estimate, DetailsHoldAVerifiedSchedule) {
 }
 
 // A shift by a run-time amount is a barrel shifter (the target's calibrated
-// variable_shift_luts, scripts/calibrate_shift.sh); by a literal it is wiring and costs
-// the int_alu lane like any op.
+// variable_shift_luts, scripts/calibrate_shift.sh); by a literal, or a broadcast constant
+// (its words only ever hold that value, which synthesis folds), it is wiring and costs the
+// int_alu lane like any op.
 TEST(Estimate, ShiftByARunTimeAmountIsABarrelShifter) {
   auto unit_luts = [](const std::string& amount) {
-    const ir::Module m = frontend::parse_hlo("HloModule s\nENTRY main {\n  x = s32[8] parameter(0)\n  k = s32[8] " + amount +
+    const ir::Module m = frontend::parse_hlo("HloModule s\nENTRY main {\n  x = s32[8] parameter(0)\n  " + amount +
                                              "\n  ROOT y = s32[8] shift-right-arithmetic(x, k)\n}\n", "s.hlo");
     EstimateOptions o;
     o.keep_details = true;
@@ -278,8 +279,12 @@ TEST(Estimate, ShiftByARunTimeAmountIsABarrelShifter) {
   };
   const Target& t = fpga_target();
   ASSERT_FALSE(t.variable_shift.bits.empty());
-  EXPECT_DOUBLE_EQ(unit_luts("parameter(1)"), t.variable_shift.luts_for(32));
-  EXPECT_DOUBLE_EQ(unit_luts("constant({3, 3, 3, 3, 3, 3, 3, 3})"), t.unit(UnitClass::kIntAlu).lut);
+  EXPECT_DOUBLE_EQ(unit_luts("k = s32[8] parameter(1)"), t.variable_shift.luts_for(32));
+  const double alu = t.unit(UnitClass::kIntAlu).lut;
+  EXPECT_DOUBLE_EQ(unit_luts("k = s32[8] constant({3, 3, 3, 3, 3, 3, 3, 3})"), alu);
+  // the broadcast is a task of its own on the mem unit; the shift's int_alu lane is plain
+  const double broadcast = unit_luts("c = s32[] constant(3)\n  k = s32[8] broadcast(c), dimensions={}");
+  EXPECT_DOUBLE_EQ(broadcast, alu + t.unit(UnitClass::kMem).lut);
   EXPECT_DOUBLE_EQ(t.variable_shift.luts_for(12), t.variable_shift.luts_for(16));  // the next row up
   EXPECT_DOUBLE_EQ(t.variable_shift.luts_for(128), 2 * t.variable_shift.luts_for(64));
 }
