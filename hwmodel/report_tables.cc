@@ -106,11 +106,11 @@ std::string tables_text(const ir::Module& m, const Target& t, const Estimate& e)
   if (!e.details) return "";
   const EstimateDetails& d = *e.details;
   std::string out = "+ Loops (one loop nest per task; II: issue cycles per iteration on a lane):\n";
-  out += fmt::format("    {:<18}{:<14}{:<12}{:>9}{:>6}{:>10}{:>9}{:>7}{:>10}\n", "name", "op", "unit", "trips", "lanes",
+  out += fmt::format("    {:<18}{:<14}{:<14}{:>9}{:>6}{:>10}{:>9}{:>7}{:>10}\n", "name", "op", "unit", "trips", "lanes",
                      "latency", "II", "start", "pipelined");
   for (const LoopRow& r : loop_rows(m, t, d))
-    out += fmt::format("    {:<18}{:<14}{:<12}{:>9}{:>6}{:>10}{:>9.2f}{:>7}{:>10}\n", r.name.substr(0, 17),
-                       r.op.substr(0, 13), r.unit.substr(0, 11), r.trips, r.lanes, r.iteration_latency, r.ii, r.start,
+    out += fmt::format("    {:<18}{:<14}{:<14}{:>9}{:>6}{:>10}{:>9.2f}{:>7}{:>10}\n", r.name.substr(0, 17),
+                       r.op.substr(0, 13), r.unit.substr(0, 13), r.trips, r.lanes, r.iteration_latency, r.ii, r.start,
                        r.pipelined ? "yes" : "no");
   out += "\n+ Memories (binding tracks; one element per word):\n";
   out += fmt::format("    {:<6}{:<10}{:>14}{:>7}{:>9}{:>8}{:>8}  {}\n", "track", "kind", "words x bits", "ports", "BRAM18K",

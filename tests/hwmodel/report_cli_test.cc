@@ -51,7 +51,7 @@ TEST(ReportCli, WhileLoopRow) {
   // 3 (copy-in of scalars) + 17 x (condition + 1) + 16 x (body + copy-back), condition 2
   EXPECT_EQ(3 + 17 * 3 + 16 * (iteration - 3), j["cycles"].get<int64_t>());
   CliResult text = run_cli("report " + design("loops/cordic.yaml"));
-  EXPECT_NE(text.out.find("while         own datapat        16"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("while         own datapath         16"), std::string::npos) << text.out;
 }
 
 TEST(ReportCli, JsonOfFir8) {
