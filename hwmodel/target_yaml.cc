@@ -95,6 +95,29 @@ class Reader {
   std::filesystem::path file_;
 };
 
+// The list of numbers at `section`.`key`: non-negative, or with `increasing` positive and
+// strictly increasing.
+std::vector<double> number_list(const Reader& r, const YAML::Node& section_node, const std::string& section,
+                                const char* key, bool increasing) {
+  const YAML::Node n = section_node[key];
+  const std::string f = Reader::dotted(section, key);
+  if (!n.IsSequence() || n.size() == 0) r.fail(n, "field '" + f + "' must be a non-empty list of numbers");
+  std::vector<double> v;
+  for (size_t k = 0; k < n.size(); ++k) {
+    double x = 0;
+    try {
+      x = n[k].as<double>();
+    } catch (const YAML::Exception&) {
+      r.fail(n[k], "field '" + f + "' must list numbers");
+    }
+    if (!std::isfinite(x) || x < 0 || (increasing && x <= 0))
+      r.fail(n[k], "field '" + f + (increasing ? "' must list positive numbers" : "' must list non-negative numbers"));
+    if (increasing && k > 0 && x <= v.back()) r.fail(n[k], "field '" + f + "' must increase");
+    v.push_back(x);
+  }
+  return v;
+}
+
 constexpr double kHuge = 1e18;
 const Keys kFpgaTop = {"target", "kind", "description", "clock_mhz", "static_mw", "default_lanes",
                        "resources", "dsp_multiplier", "bram", "energy_factors", "memory", "units"};
@@ -207,23 +230,7 @@ void read_fpga(const Reader& r, const YAML::Node& root, Target& t) {
   }
   if (const YAML::Node rf = root["register_file"]) {
     r.expect_fields(rf, "register_file", {"depths", "mux_luts_per_bit", "decode_luts"});
-    auto list = [&](const char* key) {
-      const YAML::Node n = rf[key];
-      const std::string f = Reader::dotted("register_file", key);
-      if (!n.IsSequence() || n.size() == 0) r.fail(n, "field '" + f + "' must be a non-empty list of numbers");
-      std::vector<double> v;
-      for (size_t k = 0; k < n.size(); ++k) {
-        double x = 0;
-        try {
-          x = n[k].as<double>();
-        } catch (const YAML::Exception&) {
-          r.fail(n[k], "field '" + f + "' must list numbers");
-        }
-        if (!std::isfinite(x) || x < 0) r.fail(n[k], "field '" + f + "' must list non-negative numbers");
-        v.push_back(x);
-      }
-      return v;
-    };
+    auto list = [&](const char* key) { return number_list(r, rf, "register_file", key, false); };
     RegisterFileCost c{list("depths"), list("mux_luts_per_bit"), list("decode_luts")};
     if (c.mux_luts_per_bit.size() != c.depths.size() || c.decode_luts.size() != c.depths.size())
       r.fail(rf, "register_file: depths, mux_luts_per_bit and decode_luts must have the same length");
@@ -234,24 +241,7 @@ void read_fpga(const Reader& r, const YAML::Node& root, Target& t) {
   }
   if (const YAML::Node vs = root["variable_shift_luts"]) {
     r.expect_fields(vs, "variable_shift_luts", {"bits", "luts"});
-    auto list = [&](const char* key) {
-      const YAML::Node n = vs[key];
-      const std::string f = Reader::dotted("variable_shift_luts", key);
-      if (!n.IsSequence() || n.size() == 0) r.fail(n, "field '" + f + "' must be a non-empty list of numbers");
-      std::vector<double> v;
-      for (size_t k = 0; k < n.size(); ++k) {
-        double x = 0;
-        try {
-          x = n[k].as<double>();
-        } catch (const YAML::Exception&) {
-          r.fail(n[k], "field '" + f + "' must list numbers");
-        }
-        if (!std::isfinite(x) || x <= 0) r.fail(n[k], "field '" + f + "' must list positive numbers");
-        if (k > 0 && x <= v.back()) r.fail(n[k], "field '" + f + "' must increase");
-        v.push_back(x);
-      }
-      return v;
-    };
+    auto list = [&](const char* key) { return number_list(r, vs, "variable_shift_luts", key, true); };
     VariableShiftCost c{list("bits"), list("luts")};
     if (c.bits.size() != c.luts.size()) r.fail(vs, "variable_shift_luts: bits and luts must have the same length");
     t.variable_shift = std::move(c);

@@ -377,16 +377,11 @@ class Planner {
     const auto trips = hwmodel::while_trip_count(m_, i);
     if (!trips) c_.refuse(i, "its trip count is not statically known (the RTL runs a static schedule)");
     const auto& called = m_.called(i);
-    const auto cond_it = top_.subs.find(called[0]), body_it = top_.subs.find(called[1]);
-    if (cond_it == top_.subs.end() || body_it == top_.subs.end())
-      throw std::logic_error("make_plan: the estimate has no schedule of a loop's condition or body");
-    const hwmodel::EstimateDetails& cond = *cond_it->second;
-    const hwmodel::EstimateDetails& body = *body_it->second;
+    const hwmodel::EstimateDetails& cond = sub_details(called[0]);
+    const hwmodel::EstimateDetails& body = sub_details(called[1]);
     const hwmodel::WhileLoop loop =
         hwmodel::while_loop(m_, i, c_.t, *trips, cond.schedule.length, body.schedule.length);
-    if (loop.latency() != d_->problem.latency[t])
-      throw std::logic_error(fmt::format("make_plan: loop {} takes {} cycles, the schedule says {}", m_.name(i),
-                                         loop.latency(), d_->problem.latency[t]));
+    check_latency(i, t, loop.latency());
     LoopPlan lp;
     lp.name = loop_names_("lp_" + sanitize(m_.name(i)));
     lp.instr = i;
@@ -400,25 +395,33 @@ class Planner {
     lp.decide = add_timeline(lp.name + "_dec", hwmodel::WhileLoop::kDecide);
     lp.body = add_timeline(lp.name + "_body", loop.body);
     lp.copy_back = add_timeline(lp.name + "_back", loop.copy_back);
-    const Loc& operand = c_.loc[m_.operand(i, 0)];
-    for (size_t k = 0; k < loop.leaves.size(); ++k) {
-      const hwmodel::StateLeaf& s = loop.leaves[k];
-      add_copy(fmt::format("{}_in{}", lp.name, k), i, lp.copy_in, c_.buffer_of_loc(at_path(operand, s.path), i),
-               at_path(state, s.path).buffer, s.type, s.elements);
-    }
+    add_copies(lp.name + "_in", i, lp.copy_in, loop.leaves, c_.loc[m_.operand(i, 0)], state, false);
     plan_computation(called[0], cond, lp.condition, &state);
     const Loc pred = c_.loc[m_.computation(called[0]).root];
     lp.pred_buffer = c_.buffer_of_loc(pred, i);
     plan_computation(called[1], body, lp.body, &state);
-    const Loc result = c_.loc[m_.computation(called[1]).root];
-    for (size_t k = 0; k < loop.leaves.size(); ++k) {
-      const hwmodel::StateLeaf& s = loop.leaves[k];
-      if (!s.copy_back) continue;
-      add_copy(fmt::format("{}_back{}", lp.name, k), i, lp.copy_back, c_.buffer_of_loc(at_path(result, s.path), i),
-               at_path(state, s.path).buffer, s.type, s.elements);
-    }
+    add_copies(lp.name + "_back", i, lp.copy_back, loop.leaves, c_.loc[m_.computation(called[1]).root], state, true);
     c_.loc[i] = state;
     plan_.loops.push_back(std::move(lp));
+  }
+
+  // The control-flow task's latency as the plan builds it must be the schedule's.
+  void check_latency(InstrId i, uint32_t t, int64_t latency) const {
+    if (latency != d_->problem.latency[t])
+      throw std::logic_error(fmt::format("make_plan: {} {} takes {} cycles, the schedule says {}", ir::name(m_.opcode(i)),
+                                         m_.name(i), latency, d_->problem.latency[t]));
+  }
+
+  // A copy task per leaf (with `changed_only`, per leaf the loop body changes) from its
+  // place in `from` to its memory in `to`, on `timeline`.
+  void add_copies(const std::string& prefix, InstrId i, int timeline, const std::vector<hwmodel::StateLeaf>& leaves,
+                  const Loc& from, const Loc& to, bool changed_only) {
+    for (size_t k = 0; k < leaves.size(); ++k) {
+      const hwmodel::StateLeaf& s = leaves[k];
+      if (changed_only && !s.copy_back) continue;
+      add_copy(fmt::format("{}{}", prefix, k), i, timeline, c_.buffer_of_loc(at_path(from, s.path), i),
+               at_path(to, s.path).buffer, s.type, s.elements);
+    }
   }
 
   const hwmodel::EstimateDetails& sub_details(ir::CompId c) const {
@@ -432,9 +435,7 @@ class Planner {
     std::vector<int64_t> cycles;
     for (ir::CompId c : called) cycles.push_back(sub_details(c).schedule.length);
     const hwmodel::Conditional x = hwmodel::conditional(m_, i, c_.t, cycles);
-    if (x.latency() != d_->problem.latency[t])
-      throw std::logic_error(fmt::format("make_plan: conditional {} takes {} cycles, the schedule says {}", m_.name(i),
-                                         x.latency(), d_->problem.latency[t]));
+    check_latency(i, t, x.latency());
     CondPlan cp;
     cp.name = loop_names_("cd_" + sanitize(m_.name(i)));
     cp.instr = i;
@@ -449,13 +450,9 @@ class Planner {
     for (size_t k = 0; k < called.size(); ++k) {
       cp.branches.push_back(add_timeline(fmt::format("{}_b{}", cp.name, k), cycles[k]));
       plan_computation(called[k], sub_details(called[k]), cp.branches.back(), &c_.loc[m_.operand(i, k + 1)]);
-      const Loc root = c_.loc[m_.computation(called[k]).root];
       cp.copies.push_back(add_timeline(fmt::format("{}_c{}", cp.name, k), x.copy_out));
-      for (size_t l = 0; l < x.leaves.size(); ++l) {
-        const hwmodel::StateLeaf& s = x.leaves[l];
-        add_copy(fmt::format("{}_b{}_out{}", cp.name, k, l), i, cp.copies.back(),
-                 c_.buffer_of_loc(at_path(root, s.path), i), at_path(result, s.path).buffer, s.type, s.elements);
-      }
+      add_copies(fmt::format("{}_b{}_out", cp.name, k), i, cp.copies.back(), x.leaves,
+                 c_.loc[m_.computation(called[k]).root], result, false);
     }
     c_.loc[i] = result;
     plan_.conditionals.push_back(std::move(cp));

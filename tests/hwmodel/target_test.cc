@@ -208,6 +208,18 @@ TEST(Target, NegativeClock) {
   EXPECT_NE(msg.find("field 'clock_mhz' must be a positive number no larger than 100000, got -100"), std::string::npos) << msg;
 }
 
+// The shifter table must be a calibration, not noise: positive, increasing, paired.
+TEST(Target, VariableShiftTableIsChecked) {
+  const std::string row = "variable_shift_luts: {bits: [8, 16, 32, 64], luts: [26, 60, 150, 330]}";
+  ASSERT_NE(fpga_text().find(row), std::string::npos);
+  const std::string down = error_of(replace(fpga_text(), row, "variable_shift_luts: {bits: [8, 16, 12, 64], luts: [26, 60, 150, 330]}"));
+  EXPECT_NE(down.find("variable_shift_luts.bits' must increase"), std::string::npos) << down;
+  const std::string unpaired = error_of(replace(fpga_text(), row, "variable_shift_luts: {bits: [8, 16], luts: [26, 60, 150]}"));
+  EXPECT_NE(unpaired.find("bits and luts must have the same length"), std::string::npos) << unpaired;
+  const std::string zero = error_of(replace(fpga_text(), row, "variable_shift_luts: {bits: [8, 16], luts: [0, 60]}"));
+  EXPECT_NE(zero.find("must list positive numbers"), std::string::npos) << zero;
+}
+
 TEST(Target, UnknownField) {
   const std::string msg = error_of(replace(fpga_text(), "static_mw: 120", "static_mw: 120\nclock_mzh: 3"));
   EXPECT_NE(msg.find("unknown field 'clock_mzh'; did you mean 'clock_mhz'?"), std::string::npos) << msg;
