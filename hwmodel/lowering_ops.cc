@@ -107,7 +107,11 @@ Work WorkModel::classify(InstrId i) {
     case Opcode::kGetDimensionSize:
       w.input = true;
       return w;
-    case Opcode::kDynamicUpdateSlice: return move(i, m_.shape(m_.operand(i, 1)).element_count());
+    // FPGA: rtl builds it out of place, one stream over the output taking each element from
+    // the update inside the (clamped) window and from the operand elsewhere; a CPU updates
+    // in place (the update's elements)
+    case Opcode::kDynamicUpdateSlice:
+      return move(i, t_.is_fpga() ? m_.shape(i).element_count() : m_.shape(m_.operand(i, 1)).element_count());
     case Opcode::kCall: w.form = Form::kCall; return w;
     case Opcode::kWhile: w.form = Form::kWhile; return w;
     case Opcode::kConditional: w.form = Form::kConditional; return w;

@@ -183,6 +183,35 @@ void plan_dynamic_slice(const PlanContext& c, TaskPlan& tp) {
   tp.expr.root = b.leaf(one_alt_leaf(in.element_type(), read(c.buffer_of(m.operand(i, 0)), tp.ix.ravel(src, in.dims()))));
 }
 
+// dynamic-update-slice, out of place (hwmodel/lowering_ops.cc): output element o is the
+// update's element o - start inside the window (starts clamped to [0, dim - update dim],
+// as XLA does), else the operand's element o.
+void plan_dynamic_update_slice(const PlanContext& c, TaskPlan& tp) {
+  const ir::Module& m = c.m;
+  const InstrId i = tp.instr;
+  const ir::Shape& out = m.shape(i);
+  const ir::Shape& upd = m.shape(m.operand(i, 1));
+  if (m.operands(i).size() != static_cast<size_t>(2 + out.rank()))
+    c.refuse(i, "dynamic-update-slice with a vector of start indices is not supported (one scalar per dimension is)");
+  tp.engine = Engine::kStream;
+  const Counters k = set_loops(tp, dims_of(out), {});
+  std::vector<int> rel;
+  Guard inside;
+  for (int64_t d = 0; d < out.rank(); ++d) {
+    const InstrId s = m.operand(i, static_cast<size_t>(2 + d));
+    const int64_t max = out.dim(d) - upd.dim(d);
+    tp.dyn.push_back({c.buffer_of(s), m.shape(s).element_type(), max});
+    rel.push_back(tp.ix.linear({{k.out[d], 1}, {tp.ix.dyn(static_cast<int>(d), 0, max), -1}}, 0));
+    tp.ix.require(inside, rel.back(), 0, upd.dim(d) - 1);
+  }
+  Leaf l;
+  l.type = out.element_type();
+  if (!inside.never) l.alts.push_back(read(c.buffer_of(m.operand(i, 1)), tp.ix.ravel(rel, upd.dims()), inside));
+  if (!inside.always()) l.alts.push_back(read(c.buffer_of(m.operand(i, 0)), tp.loops.out_flat));
+  ExprBuilder b(c, tp);
+  tp.expr.root = b.leaf(std::move(l));
+}
+
 void finish_mac(const PlanContext& c, TaskPlan& tp, Leaf lhs, Leaf rhs) {
   tp.engine = Engine::kMac;
   tp.mul_depth = static_cast<int>(hwmodel::kMemoryReadLatency) + c.t.unit(hwmodel::UnitClass::kIntMul).latency;
@@ -356,6 +385,7 @@ void plan_task(const PlanContext& c, TaskPlan& tp) {
     case Opcode::kReduce: plan_reduce(c, tp); break;
     case Opcode::kReduceWindow: plan_reduce_window(c, tp); break;
     case Opcode::kDynamicSlice: plan_dynamic_slice(c, tp); break;
+    case Opcode::kDynamicUpdateSlice: plan_dynamic_update_slice(c, tp); break;
     default:
       if (!is_stream_op(op))
         c.refuse(tp.instr, "not supported by the RTL emitter (supported: integer elementwise ops, broadcast, reshape, "

@@ -1,6 +1,6 @@
-// Random small integer graphs after random pass orders, on 1 to 4 lanes: every one the
-// emitter accepts lints clean; a handful go through Verilator against the interpreter.
-// (The emitter refuses dynamic-update-slice, which the generator emits now and then.)
+// Random small integer graphs after random pass orders, on 1 to 4 lanes: the emitter
+// accepts every one (the generator's ops are all in its set) and it lints clean; a handful
+// go through Verilator against the interpreter.
 // RTL_SEED0, RTL_SEEDS and RTL_COSIMS widen the sweep by hand.
 #include <cstdlib>
 
@@ -22,14 +22,14 @@ rtl::EmitOptions lanes_for(uint64_t seed) {
   return o;
 }
 
-// The graph of `seed` and its design, or nothing when the emitter refuses it.
+// The graph of `seed` and its design (a refusal fails the test).
 std::optional<std::pair<ir::Module, rtl::EmittedDesign>> emitted(uint64_t seed, std::vector<std::string>& order) {
   ir::Module m = random_rtl_graph(seed, 6, order);
   try {
     rtl::EmittedDesign d = rtl::emit(m, rtl_fpga(), lanes_for(seed));
     return std::make_pair(std::move(m), std::move(d));
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("dynamic-update-slice"), std::string::npos) << "seed " << seed << ": " << e.what();
+    ADD_FAILURE() << "seed " << seed << ": " << e.what();
     return std::nullopt;
   }
 }
@@ -47,7 +47,7 @@ TEST(RandomGraphs, EmitAndLintClean) {
     EXPECT_TRUE(r.clean) << "seed " << seed << " order " << order_text(order) << "\n" << r.output << "\n"
                          << ir::print_module(g->first);
   }
-  EXPECT_GE(accepted, static_cast<int>(count * 3 / 4));
+  EXPECT_EQ(accepted, static_cast<int>(count));
   std::printf("emitted and linted %d of %llu graphs\n", accepted, static_cast<unsigned long long>(count));
 }
 

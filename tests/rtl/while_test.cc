@@ -77,9 +77,9 @@ TEST(WhileLoops, RandomGraphsWithLoopsAfterRandomPassOrders) {
     rtl::EmittedDesign e;
     try {
       e = rtl::emit(m, rtl_fpga(), o);
-    } catch (const Error& err) {  // the emitter's one refusal among the generator's ops
-      EXPECT_NE(std::string(err.what()).find("dynamic-update-slice"), std::string::npos)
-          << "seed " << seed << " order " << order_text(order) << ": " << err.what() << "\n" << ir::print_module(m);
+    } catch (const Error& err) {  // every op the generator emits is in the emitter's set
+      ADD_FAILURE() << "seed " << seed << " order " << order_text(order) << ": " << err.what() << "\n"
+                    << ir::print_module(m);
       continue;
     }
     ++cosimulated;
