@@ -219,7 +219,9 @@ class Evaluator {
       for (size_t k = 0; k < outs.size(); ++k) t.tuple_elements()[k] = std::move(outs[k]);
       return t;
     }
-    if (op == Opcode::kAllGather && c.args.size() == 1 && !c.attrs().dimensions.empty()) {
+    // A rank-0 operand (the verifier passes it through) has no dimension to gather along.
+    if (op == Opcode::kAllGather && c.args.size() == 1 && !c.attrs().dimensions.empty() &&
+        c.args[0]->shape().rank() > 0) {
       const int64_t d = c.attrs().dimensions[0];
       Literal out(c.shape());
       const int64_t part = c.args[0]->shape().dim(d);

@@ -12,6 +12,7 @@
 #include "frontend/hlo_parser.h"
 #include "frontend/source_text.h"
 #include "ir/error.h"
+#include "ir/evaluate.h"
 #include "ir/verifier.h"
 
 namespace hlsgym::ir {
@@ -115,6 +116,17 @@ TEST(VerifierIllTyped, GatherAndScatterShapesThatAreRight) {
     SCOPED_TRACE(body);
     EXPECT_NO_THROW(verify(frontend::parse_hlo("HloModule m\n\n" + add + "ENTRY e {\n" + body + "}\n", "ok.hlo")));
   }
+}
+
+// The rank-0 pass-through the verifier allows: the interpreter indexed dimension 0 of a
+// scalar (a segfault found next to the fuzzed all-gather above).
+TEST(VerifierIllTyped, AScalarAllGatherIsTheIdentity) {
+  const Module m = frontend::parse_hlo(
+      "HloModule m\n\nENTRY e {\n  a = f32[] parameter(0)\n"
+      "  ROOT g = f32[] all-gather(a), replica_groups={{0,1}}, dimensions={0}\n}\n", "s.hlo");
+  verify(m);
+  const std::vector<Literal> args = random_inputs(m, 3);
+  EXPECT_EQ(evaluate(m, args).value, args[0]);
 }
 
 }  // namespace
