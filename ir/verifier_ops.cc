@@ -299,6 +299,12 @@ void check_signatures(const Module& m, InstrId i) {
       return check_applied(m, called[0], params, acc, "to_apply");
     }
     case Opcode::kMap:
+      // XLA's map takes operands of one shape; the interpreter and the passes read a
+      // scalar operand differently (a broadcast or element 0), a fuzzed wrong --check.
+      for (size_t k = 0; k < ops.size(); ++k)
+        if (operand_shape(m, i, k).dims() != m.shape(i).dims())
+          fail(fmt::format("map operand {} is {}; every operand must have the result's dimensions, {}", k,
+                           str(operand_shape(m, i, k)), str(m.shape(i))));
       return check_applied(m, called[0], element_types(m, ops), {m.shape(i).element_type()}, "to_apply");
     case Opcode::kSort: {
       std::vector<ElementType> params;

@@ -49,6 +49,7 @@ const IllTyped kCases[] = {
     // Issue 21 (fuzzing): a segfault in `run` (the interpreter read the operand at the result's indices).
     {"allgather.hlo", "all-gather of f32[1,3] along dimension 1 cannot return f32[40000,6]: the other dimensions stay", 5, 3},
     {"allgather_dim.hlo", "all-gather dimension 2 is out of range for f32[1,3]", 5, 3},
+    {"map_shapes.hlo", "map operand 1 is s32[]; every operand must have the result's dimensions, s32[4,4]", 12, 3},
     {"reducescatter.hlo", "reduce-scatter of f32[4,2] along dimension 0 cannot return f32[8,2]", 11, 3},
 };
 
