@@ -299,8 +299,8 @@ void check_signatures(const Module& m, InstrId i) {
       return check_applied(m, called[0], params, acc, "to_apply");
     }
     case Opcode::kMap:
-      // XLA's map takes operands of one shape; the interpreter and the passes read a
-      // scalar operand differently (a broadcast or element 0), a fuzzed wrong --check.
+      // XLA's map takes operands of one shape; on a scalar operand the interpreter and the
+      // passes disagreed (a fuzzed --check failure), so it is refused as XLA refuses it.
       for (size_t k = 0; k < ops.size(); ++k)
         if (operand_shape(m, i, k).dims() != m.shape(i).dims())
           fail(fmt::format("map operand {} is {}; every operand must have the result's dimensions, {}", k,
