@@ -36,7 +36,7 @@ struct OptimizeFlags {
   bool check = false, json = false;
   uint64_t seed = 1;
   int input_sets = 2, samples = 48;
-  double max_steps = 1e9, max_bytes = 4e9;
+  double max_steps = 5e8, max_bytes = 4e9;
   int64_t refine_budget = 0;  // pass runs for policy-guided search (rl/guided_search.h); 0: none
   int refine_top_k = 2;  // rl::GuidedOptions::top_k
 };
@@ -327,8 +327,9 @@ void add_optimize_command(CLI::App& app) {
   cmd->add_option("--inputs", flags->inputs,
                   "JSON file of inputs for --check instead of random ones (as `run --inputs`)");
   cmd->add_option("--max-steps", flags->max_steps,
-                  "--check: interpretation budget in elements computed per run; past it the check\n"
-                  "is inconclusive (exit 3)")->check(CLI::PositiveNumber)->capture_default_str();
+                  "--check: interpretation budget of the whole check (every input set, before and\n"
+                  "after) in steps of about one element of an elementwise op (~20 ns; dot products,\n"
+                  "reduced inputs and calls count too); past it the check is inconclusive (exit 3)")->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--max-bytes", flags->max_bytes,
                   "--check: memory budget of the interpretation in bytes (exit 3 past it)")
       ->check(CLI::PositiveNumber)->capture_default_str();

@@ -49,12 +49,14 @@ int64_t group_size(const Module& m, InstrId i) {
 
 class Evaluator {
  public:
-  Evaluator(const Module& m, const EvalOptions& o) : m_(m), opts_(o) {
+  Evaluator(const Module& m, const EvalOptions& o)
+      : m_(m), opts_(o), steps_(o.steps_spent ? *o.steps_spent : own_steps_) {
     apply_ = [this](CompId c, std::span<const Literal* const> args) { return run(c, args); };
   }
 
   Literal run(CompId c, std::span<const Literal* const> args) {
     const auto& order = order_of(c);
+    steps_ += eval::kStepsPerCall;
     std::unordered_map<InstrId, Literal> values;
     values.reserve(order.size());
     // The bytes this frame holds are released when it returns, whatever way it returns.
@@ -74,14 +76,15 @@ class Evaluator {
                                              "interpreter's memory budget of {:.3g}", m_.name(i), live_bytes_ + bytes,
                                              opts_.max_bytes),
                                  {m_.source_file(), m_.payload(i).line, m_.payload(i).column});
+      // Charged before the op runs: one dot or placeholder can take minutes by itself.
+      steps_ += eval::work_of(m_, i);
+      if (opts_.max_steps > 0 && steps_ > opts_.max_steps)
+        throw EvalBudgetExceeded(fmt::format("the interpretation exceeded its budget of {:.3g} steps (elements "
+                                             "computed, products summed) at {}", opts_.max_steps, m_.name(i)),
+                                 {m_.source_file(), m_.payload(i).line, m_.payload(i).column});
       values.emplace(i, eval_one(ctx, args));
       frame.held += bytes;
       live_bytes_ += bytes;
-      steps_ += std::max(1.0, static_cast<double>(m_.shape(i).element_count()));
-      if (opts_.max_steps > 0 && steps_ > opts_.max_steps)
-        throw EvalBudgetExceeded(fmt::format("the interpretation exceeded its budget of {:.3g} steps (elements "
-                                             "computed) at {}", opts_.max_steps, m_.name(i)),
-                                 {m_.source_file(), m_.payload(i).line, m_.payload(i).column});
     }
     return std::move(values.at(m_.computation(c).root));
   }
@@ -90,7 +93,7 @@ class Evaluator {
   std::vector<std::string> placeholder_ops;
 
  private:
-  double steps_ = 0, live_bytes_ = 0;
+  double own_steps_ = 0, live_bytes_ = 0;
   const std::vector<InstrId>& order_of(CompId c) {
     auto it = orders_.find(c);
     if (it == orders_.end()) {
@@ -216,7 +219,9 @@ class Evaluator {
       for (size_t k = 0; k < outs.size(); ++k) t.tuple_elements()[k] = std::move(outs[k]);
       return t;
     }
-    if (op == Opcode::kAllGather && c.args.size() == 1 && !c.attrs().dimensions.empty()) {
+    // A rank-0 operand (the verifier passes it through) has no dimension to gather along.
+    if (op == Opcode::kAllGather && c.args.size() == 1 && !c.attrs().dimensions.empty() &&
+        c.args[0]->shape().rank() > 0) {
       const int64_t d = c.attrs().dimensions[0];
       Literal out(c.shape());
       const int64_t part = c.args[0]->shape().dim(d);
@@ -234,6 +239,7 @@ class Evaluator {
 
   const Module& m_;
   EvalOptions opts_;
+  double& steps_;  // own_steps_ or EvalOptions::steps_spent
   eval::Apply apply_;
   std::unordered_map<CompId, std::vector<InstrId>> orders_;
 };

@@ -18,11 +18,17 @@ struct EvalOptions {
   // an error. `uses_placeholders` in the result says when this happened.
   bool allow_placeholders = true;
   int64_t max_while_iterations = 1'000'000;  // guard against non-terminating loops
-  // Budget of one evaluation (0 = unlimited): elements produced over all instructions
-  // executed (loop iterations count each time), and bytes of values alive at once. A
-  // value that would exceed the memory budget is refused before it is allocated.
+  // Budget of one evaluation (0 = unlimited): steps over all instructions executed (loop
+  // iterations count each time), and bytes of values alive at once. A step is about one
+  // element computed by an elementwise op; ops that do more per element (dot and
+  // convolution products, reduce inputs, placeholders) are charged for it. Each
+  // instruction is charged, and each value's bytes counted, before it is computed, so
+  // a budget bounds time and memory.
   double max_steps = 0;
   double max_bytes = 0;
+  // Where the steps are counted; when set, several evaluations (a check's input sets,
+  // before and after, a sampled evaluation's whole sub-graphs) share one budget.
+  double* steps_spent = nullptr;
 };
 
 // Thrown when an evaluation exceeds its EvalOptions budget (or max_while_iterations): the

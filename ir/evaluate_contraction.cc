@@ -39,6 +39,37 @@ struct Accumulator {
   }
 };
 
+// An operand of a float dot with one contracting dimension (of length n, stride `step`),
+// copied as doubles with that dimension innermost: row r holds the n terms one output
+// element sums. Walking the right operand of a row-major matmul by its stride misses the
+// cache on every product; the packed rows are contiguous, and the sum reads the same
+// values (get_double, as the accumulator does) in the same order, so the same result.
+struct Packed {
+  std::vector<double> v;
+  int64_t step = 1, n = 0;
+  bool ok = false;
+  // The row whose contracting coordinate 0 is at linear index `base`.
+  const double* row(int64_t base) const { return v.data() + (base / (step * n) * step + base % step) * n; }
+};
+
+// Operands above this many elements are not packed (the copy would take 8 bytes each,
+// outside the interpreter's memory budget); they take the strided path.
+constexpr int64_t kMaxPackedElements = int64_t{1} << 25;
+
+Packed pack(const Literal& x, int64_t step, int64_t n) {
+  Packed p;
+  p.step = step, p.n = n;
+  const int64_t total = x.element_count();
+  if (n <= 0 || step <= 0 || total > kMaxPackedElements) return p;
+  p.v.resize(static_cast<size_t>(total));
+  for (int64_t r = 0; r < total / n; ++r) {
+    const int64_t base = r / step * step * n + r % step;
+    for (int64_t c = 0; c < n; ++c) p.v[static_cast<size_t>(r * n + c)] = x.get_double(base + c * step);
+  }
+  p.ok = true;
+  return p;
+}
+
 bool uses_fp(const Literal& a, const Literal& b, const Shape& out) {
   return is_floating(a.shape().element_type()) || is_floating(b.shape().element_type()) ||
          is_floating(out.element_type());
@@ -64,6 +95,11 @@ Literal dot(const OpContext& c) {
   Literal out(c.shape());
   const bool fp = uses_fp(l, r, c.shape());
   std::vector<int64_t> li(l.shape().rank()), ri(r.shape().rank());
+  Packed lp, rp;
+  if (fp && csizes.size() == 1 && out.element_count() > 0) {
+    lp = pack(l, ls[d.lhs_contracting[0]], cn);
+    rp = pack(r, rs[d.rhs_contracting[0]], cn);
+  }
   for (int64_t o = 0; o < out.element_count(); ++o) {
     auto oi = unravel(o, c.shape().dims());
     size_t q = 0;
@@ -75,7 +111,13 @@ Literal dot(const OpContext& c) {
       // One contracting dimension (nearly every real dot): walk both operands by stride.
       const int64_t lstep = ls[d.lhs_contracting[0]], rstep = rs[d.rhs_contracting[0]];
       li[d.lhs_contracting[0]] = ri[d.rhs_contracting[0]] = 0;
-      acc.add_strided(l, ravel(li, ls), lstep, r, ravel(ri, rs), rstep, cn);
+      const int64_t lb = ravel(li, ls), rb = ravel(ri, rs);
+      if (lp.ok && rp.ok) {
+        const double *pa = lp.row(lb), *pb = rp.row(rb);
+        for (int64_t j = 0; j < cn; ++j) acc.f += pa[j] * pb[j];
+      } else {
+        acc.add_strided(l, lb, lstep, r, rb, rstep, cn);
+      }
     } else {
       std::vector<int64_t> ci(csizes.size(), 0);
       for (int64_t k = 0; k < cn; ++k, next_index(ci, csizes)) {

@@ -4,6 +4,8 @@
 // computed element by element, and call/fusion bodies are entered per call site (a
 // "frame"), so their parameters resolve to the caller's operand elements. Other ops
 // (while, conditional, sort, scatter, custom ops, ...) are evaluated whole, once.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 #include <unordered_map>
@@ -37,6 +39,7 @@ class SampledEvaluator {
   SampledEvaluator(const Module& m, std::span<const Literal> args, const EvalOptions& o)
       : m_(m), args_(args), opts_(o) {
     frames_.push_back({m.entry(), 0, kNoId});
+    if (!opts_.steps_spent) opts_.steps_spent = &own_steps_;  // whole sub-graphs share the budget
   }
 
   Literal element(uint32_t f, InstrId i, int64_t k) {
@@ -94,6 +97,19 @@ class SampledEvaluator {
     return it->second;
   }
 
+  // One element computed on demand: its share of the op's work, plus the memo and the
+  // scalar literals it goes through (measured at about twenty elementwise steps).
+  void charge(InstrId i) {
+    constexpr double kStepsPerSampledElement = 20;
+    const double n = std::max<double>(1, static_cast<double>(m_.shape(i).element_count()));
+    double& spent = *opts_.steps_spent;
+    spent += kStepsPerSampledElement + eval::work_of(m_, i) / n;
+    if (opts_.max_steps > 0 && spent > opts_.max_steps)
+      throw EvalBudgetExceeded(fmt::format("the interpretation exceeded its budget of {:.3g} steps (elements "
+                                           "computed, products summed) at {}", opts_.max_steps, m_.name(i)),
+                               {m_.source_file(), m_.payload(i).line, m_.payload(i).column});
+  }
+
   Literal operand_element(uint32_t f, InstrId i, size_t n, const std::vector<int64_t>& idx) {
     const InstrId o = m_.operand(i, n);
     return element(f, o, eval::ravel(idx, row_major_strides(m_.shape(o).dims())));
@@ -103,6 +119,7 @@ class SampledEvaluator {
     const Opcode op = m_.opcode(i);
     const Shape& s = m_.shape(i);
     const Attributes& a = m_.attrs(i);
+    charge(i);
     if (!s.is_array()) return eval::scalar_at(whole(f, i), 0);
     const auto idx = eval::unravel(k, s.dims());
     switch (op) {
@@ -338,6 +355,7 @@ class SampledEvaluator {
   std::unordered_map<uint64_t, Literal> full_;
   std::unordered_map<uint64_t, int64_t> requests_;  // memo misses per (frame, instruction)
   bool placeholders_ = false;
+  double own_steps_ = 0;
 };
 
 uint64_t mix(uint64_t& s) {

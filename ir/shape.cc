@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <limits>
+
 namespace hlsgym::ir {
 
 Shape Shape::tuple(std::vector<Shape> elements) {
@@ -30,21 +32,29 @@ bool Shape::is_static() const {
   return dynamic_.empty();
 }
 
+// Counts that do not fit in 64 bits saturate at INT64_MAX: a wrapped product (f32[2^63-1,8]
+// is -8 elements) would slip past every "too large" check and reach an allocation.
 int64_t Shape::element_count() const {
   if (!is_array()) return 0;
+  for (int64_t d : dims_)
+    if (d <= 0) return 0;
   int64_t n = 1;
-  for (int64_t d : dims_) n *= (d < 0 ? 0 : d);
+  for (int64_t d : dims_)
+    if (__builtin_mul_overflow(n, d, &n)) return std::numeric_limits<int64_t>::max();
   return n;
 }
 
 int64_t Shape::byte_size() const {
+  int64_t n = 0;
   if (is_tuple()) {
-    int64_t n = 0;
-    for (const auto& e : tuple_) n += e.byte_size();
+    for (const auto& e : tuple_)
+      if (__builtin_add_overflow(n, e.byte_size(), &n)) return std::numeric_limits<int64_t>::max();
     return n;
   }
   if (!is_array()) return 0;
-  return element_count() * byte_width(type_);
+  if (__builtin_mul_overflow(element_count(), static_cast<int64_t>(byte_width(type_)), &n))
+    return std::numeric_limits<int64_t>::max();
+  return n;
 }
 
 void Shape::clear_layout() {

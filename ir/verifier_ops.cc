@@ -299,6 +299,12 @@ void check_signatures(const Module& m, InstrId i) {
       return check_applied(m, called[0], params, acc, "to_apply");
     }
     case Opcode::kMap:
+      // XLA's map takes operands of one shape; on a scalar operand the interpreter and the
+      // passes disagreed (a fuzzed --check failure), so it is refused as XLA refuses it.
+      for (size_t k = 0; k < ops.size(); ++k)
+        if (operand_shape(m, i, k).dims() != m.shape(i).dims())
+          fail(fmt::format("map operand {} is {}; every operand must have the result's dimensions, {}", k,
+                           str(operand_shape(m, i, k)), str(m.shape(i))));
       return check_applied(m, called[0], element_types(m, ops), {m.shape(i).element_type()}, "to_apply");
     case Opcode::kSort: {
       std::vector<ElementType> params;
@@ -346,9 +352,45 @@ void check_signatures(const Module& m, InstrId i) {
   }
 }
 
+// all-gather concatenates the participants' operands along its dimension, reduce-scatter
+// keeps one participant's shard of the reduced operand along it: the rank, the element
+// type and every other dimension stay, and the gathered (scattered) dimension is a
+// multiple (a divisor) of the operand's. The interpreter reads the operand at the
+// result's indices, so a result larger than this rule allows is an out-of-bounds read.
+// A rank-0 operand of a variadic one (torch_xla's bf16[] companion) is passed through.
+void check_gather_scatter(const Module& m, InstrId i) {
+  const Opcode op = m.opcode(i);
+  const bool gather = op == Opcode::kAllGather;
+  const auto& dims = m.attrs(i).dimensions;
+  if (dims.size() != 1) fail(fmt::format("{} needs one dimension (dimensions={{d}})", name(op)));
+  const int64_t d = dims[0];
+  const size_t n = m.operands(i).size();
+  const Shape& out = m.shape(i);
+  if (n > 1 && (!out.is_tuple() || out.tuple_elements().size() != n))
+    fail(fmt::format("{} of {} operands returns {}, not a tuple of {}", name(op), n, str(out), n));
+  for (size_t k = 0; k < n; ++k) {
+    const Shape& in = operand_shape(m, i, k);
+    const Shape& res = n == 1 ? out : out.tuple_element(static_cast<int64_t>(k));
+    if (!res.is_array() || res.element_type() != in.element_type() || res.rank() != in.rank())
+      fail(fmt::format("{} of {} cannot return {}", name(op), str(in), str(res)));
+    if (in.rank() == 0) continue;
+    if (d < 0 || d >= in.rank()) fail(fmt::format("{} dimension {} is out of range for {}", name(op), d, str(in)));
+    bool ok = true;
+    for (int64_t x = 0; x < in.rank(); ++x)
+      if (x != d) ok &= res.dim(x) == in.dim(x);
+    const int64_t whole = gather ? res.dim(d) : in.dim(d), part = gather ? in.dim(d) : res.dim(d);
+    ok &= part == 0 ? whole == 0 : whole >= part && whole % part == 0;
+    if (!ok)
+      fail(fmt::format("{} of {} along dimension {} cannot return {}: the other dimensions stay and dimension {} {} {}",
+                       name(op), str(in), d, str(res), d, gather ? "grows to a multiple of" : "shrinks to a divisor of",
+                       in.dim(d)));
+  }
+}
+
 void check_collective(const Module& m, InstrId i) {
   const Opcode op = m.opcode(i);
   need_operands(m, i, 1);
+  if (op == Opcode::kAllGather || op == Opcode::kReduceScatter) return check_gather_scatter(m, i);
   if (op != Opcode::kAllReduce && op != Opcode::kAllReduceStart) return;
   // One replica's view: all-reduce returns its operands' shapes.
   std::vector<Shape> s;

@@ -66,10 +66,11 @@ void leaves(const Literal& l, std::vector<const Literal*>& out) {
 
 std::string compare_whole(const ir::Module& before, const ir::Module& after,
                           std::span<const Literal> args, const EquivalenceOptions& o,
-                          const Accumulation& acc, EquivalenceResult& r) {
+                          const Accumulation& acc, EquivalenceResult& r, double& spent) {
   ir::EvalOptions eo;
   eo.max_steps = o.max_steps;
   eo.max_bytes = o.max_bytes;
+  eo.steps_spent = &spent;
   const ir::EvalResult x = ir::evaluate(before, args, eo);  // an Error here means "skipped"
   ir::EvalResult y;
   try {
@@ -95,10 +96,12 @@ std::string compare_whole(const ir::Module& before, const ir::Module& after,
 
 std::string compare_sampled(const ir::Module& before, const ir::Module& after,
                             std::span<const Literal> args, uint64_t seed,
-                            const EquivalenceOptions& o, const Accumulation& acc, EquivalenceResult& r) {
+                            const EquivalenceOptions& o, const Accumulation& acc, EquivalenceResult& r,
+                            double& spent) {
   ir::EvalOptions eo;
   eo.max_steps = o.max_steps;
   eo.max_bytes = o.max_bytes;
+  eo.steps_spent = &spent;
   const ir::SampledResult x = ir::evaluate_sampled(before, args, o.samples, seed, eo);
   ir::SampledResult y;
   try {
@@ -243,12 +246,13 @@ EquivalenceResult check_equivalence(const ir::Module& before, const ir::Module& 
               evaluation_work(after) > o.whole_budget;
   const bool given = !o.given_inputs.empty();
   const int sets = given ? static_cast<int>(o.given_inputs.size()) : o.input_sets;
+  double spent = 0;  // one budget for the whole check: every input set, before and after
   try {
     for (int k = 0; k < sets; ++k) {
       const uint64_t seed = o.seed + static_cast<uint64_t>(k);
       const std::vector<Literal> args = given ? o.given_inputs[static_cast<size_t>(k)] : ir::random_inputs(before, seed);
-      std::string d = r.sampled ? compare_sampled(before, after, args, seed, o, acc, r)
-                                : compare_whole(before, after, args, o, acc, r);
+      std::string d = r.sampled ? compare_sampled(before, after, args, seed, o, acc, r, spent)
+                                : compare_whole(before, after, args, o, acc, r, spent);
       if (!d.empty()) {
         r.status = CheckStatus::kFailed;
         r.detail = given ? fmt::format("given inputs: {}", d) : fmt::format("input set {} (seed {}): {}", k, seed, d);

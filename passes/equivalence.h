@@ -30,10 +30,12 @@ struct EquivalenceOptions {
   // Random inputs are materialized whole; modules whose parameters need more bytes than
   // this (multi-GB weights of real LLM graphs) are skipped, with the reason in `detail`.
   double max_input_bytes = 256e6;
-  // Interpretation budget per evaluation (ir::EvalOptions): elements computed and bytes
-  // alive. Loops that run long on random inputs (a convergence loop whose tolerance
-  // random data never meets) end in kInconclusive instead of running for hours.
-  double max_steps = 1e9;
+  // Interpretation budget (ir::EvalOptions): steps over the whole check (every input
+  // set, before and after; ~20 ns each, so 5e8 is about ten seconds) and bytes alive in
+  // one evaluation. Loops that run long on random inputs (a convergence loop whose
+  // tolerance random data never meets) and graphs too heavy to interpret end in
+  // kInconclusive instead of running for minutes or hours.
+  double max_steps = 5e8;
   double max_bytes = 4e9;
   // Inputs to check on instead of random ones (one set per entry), e.g. from --inputs.
   std::vector<std::vector<ir::Literal>> given_inputs;

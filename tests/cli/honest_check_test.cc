@@ -59,6 +59,19 @@ TEST(HonestCheck, OverBudgetIsInconclusiveWithTheReason) {
   EXPECT_NE(mem.err.find("memory budget"), std::string::npos) << mem.err;
 }
 
+// Issue 21 (fuzzing): --max-steps was a budget per evaluation that counted elements, not
+// products; a check of four 512x512 matmul fusions (16 whole dots over two input sets,
+// before and after: 2e9 products) took 13 s on a loaded machine and past the fuzzer's
+// 30 s when busier. The budget now covers the whole check and counts the products.
+TEST(HonestCheck, TheBudgetCoversTheWholeCheckAndItsProducts) {
+  const fs::path f = hlo_data_dir() / "train" / "micro_parallel_dots_ynn_fusions.optimized.hlo";
+  ASSERT_TRUE(fs::exists(f)) << f;
+  const CliResult r = run_cli("optimize --check --order dce --max-steps 5e7 '" + f.string() + "'");
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("check inconclusive: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("exceeded its budget of 5e+07 steps"), std::string::npos) << r.err;
+}
+
 TEST(HonestCheck, LoopTripCountInputsAreSmallAndPositive) {
   // Before: seed 1 ran the loop past 1,000,000 iterations (an error), seeds 2-5 ran it
   // zero times, so the body was never checked.

@@ -104,6 +104,21 @@ TEST(UserErrors, CrOnlyLineEndsReportTheRightLine) {
   }
 }
 
+// Issue 21 (fuzzing): a constant whose element count overflows 64 bits (2^63-1 x 8
+// wrapped to -8) passed the "too large" checks and ended in "internal: cannot create
+// std::vector larger than max_size()", in a YAML design and in HLO text alike.
+TEST(UserErrors, ShapesWhoseSizeOverflowsAreRefused) {
+  std::string yaml = slurp(source_dir() / "designs" / "attention_head.yaml");
+  const size_t at = yaml.find("type: \"f32[8,8]\"");
+  ASSERT_NE(at, std::string::npos);
+  yaml.replace(at, 16, "type: \"f32[9223372036854775807,8]\"");
+  const fs::path y = write("overflow.yaml", yaml);
+  for (const std::string cmd : {"stats", "run", "report", "optimize --check --order constant_folding"})
+    expect_one_error_line(run_cli(cmd + " '" + y.string() + "'"), "constant f32[9223372036854775807,8] is too large");
+  const fs::path h = write("overflow.hlo", "HloModule m\n\nENTRY e {\n  ROOT c = f32[9223372036854775807,8] constant(0)\n}\n");
+  expect_one_error_line(run_cli("stats '" + h.string() + "'"), "overflow.hlo:4:");
+}
+
 TEST(UserErrors, OutOfRangeInputsAreRefused) {
   // fir8 takes x: s16[8], h: s16[8]. Before: 40000 became -25536.
   const fs::path big = write("big.json", "{\"x\": [40000, 0, 0, 0, 0, 0, 0, 0], \"h\": [1, 1, 1, 1, 1, 1, 1, 1]}");

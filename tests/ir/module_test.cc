@@ -57,6 +57,18 @@ TEST(Module, UniqueNamesAvoidParsedSuffixes) {
   EXPECT_EQ(m.unique_name("add"), "add.42");
 }
 
+// A count that overflows 64 bits saturates instead of wrapping (to -8 here), so the
+// callers' "too large" checks refuse it.
+TEST(Shape, SizesThatOverflowSaturate) {
+  const Shape big(ElementType::kF32, {INT64_MAX, 8});
+  EXPECT_EQ(big.element_count(), INT64_MAX);
+  EXPECT_EQ(big.byte_size(), INT64_MAX);
+  EXPECT_EQ(Shape(ElementType::kF32, {int64_t{1} << 62}).byte_size(), INT64_MAX);
+  EXPECT_EQ(Shape(ElementType::kF32, {INT64_MAX, 0}).element_count(), 0);
+  EXPECT_EQ(Shape::tuple({big, big}).byte_size(), INT64_MAX);
+  EXPECT_EQ(Shape(ElementType::kF32, {3, 4}).byte_size(), 48);
+}
+
 TEST(Literal, PrintsNestedAndScalars) {
   Literal l(Shape(ElementType::kS32, {2, 2}));
   for (int i = 0; i < 4; ++i) l.set_int(i, i + 1);

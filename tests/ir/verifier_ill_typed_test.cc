@@ -12,6 +12,7 @@
 #include "frontend/hlo_parser.h"
 #include "frontend/source_text.h"
 #include "ir/error.h"
+#include "ir/evaluate.h"
 #include "ir/verifier.h"
 
 namespace hlsgym::ir {
@@ -45,6 +46,11 @@ const IllTyped kCases[] = {
     {"sort_comparator.hlo", "comparator lt parameter 0 is s32[], needs f32[]", 11, 3},
     {"reduce_nodims.hlo", "reduce needs dimensions={...}", 12, 18},
     {"recursive_call.hlo", "c: the call graph has a cycle: f -> f", 5, 3},
+    // Issue 21 (fuzzing): a segfault in `run` (the interpreter read the operand at the result's indices).
+    {"allgather.hlo", "all-gather of f32[1,3] along dimension 1 cannot return f32[40000,6]: the other dimensions stay", 5, 3},
+    {"allgather_dim.hlo", "all-gather dimension 2 is out of range for f32[1,3]", 5, 3},
+    {"map_shapes.hlo", "map operand 1 is s32[]; every operand must have the result's dimensions, s32[4,4]", 12, 3},
+    {"reducescatter.hlo", "reduce-scatter of f32[4,2] along dimension 0 cannot return f32[8,2]", 11, 3},
 };
 
 std::string error_of(const std::filesystem::path& p) {
@@ -94,6 +100,34 @@ TEST(VerifierIllTyped, ReduceSortReverseNeedDimensions) {
   EXPECT_EQ(error("HloModule m\n\n" + add + "ENTRY e {\n  a = f32[4] parameter(0)\n  z = f32[] constant(0)\n"
                   "  ROOT r = f32[4] reduce(a, z), dimensions={}, to_apply=add\n}\n"),
             "NO ERROR");
+}
+
+// Shapes XLA's all-gather and reduce-scatter really take, from the real files: one
+// replica ({{0}}) keeps the shape, two double (halve) the dimension, and torch_xla's
+// variadic form passes a rank-0 companion operand through.
+TEST(VerifierIllTyped, GatherAndScatterShapesThatAreRight) {
+  const std::string add = "add {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT s = f32[] add(x, y)\n}\n";
+  for (const std::string body : {
+           "  a = f32[1,3] parameter(0)\n  ROOT g = f32[1,6] all-gather(a), replica_groups={{0,1}}, dimensions={1}\n",
+           "  a = f32[1,3] parameter(0)\n  ROOT g = f32[1,3] all-gather(a), replica_groups={{0}}, dimensions={1}\n",
+           "  a = f32[4,3] parameter(0)\n  b = f32[] parameter(1)\n"
+           "  ROOT g = (f32[4,3], f32[]) all-gather(a, b), replica_groups={{0}}, dimensions={0}\n",
+           "  a = f32[4,2] parameter(0)\n  ROOT r = f32[2,2] reduce-scatter(a), replica_groups={{0,1}}, dimensions={0}, "
+           "to_apply=add\n"}) {
+    SCOPED_TRACE(body);
+    EXPECT_NO_THROW(verify(frontend::parse_hlo("HloModule m\n\n" + add + "ENTRY e {\n" + body + "}\n", "ok.hlo")));
+  }
+}
+
+// The rank-0 pass-through the verifier allows: the interpreter indexed dimension 0 of a
+// scalar (a segfault found next to the fuzzed all-gather above).
+TEST(VerifierIllTyped, AScalarAllGatherIsTheIdentity) {
+  const Module m = frontend::parse_hlo(
+      "HloModule m\n\nENTRY e {\n  a = f32[] parameter(0)\n"
+      "  ROOT g = f32[] all-gather(a), replica_groups={{0,1}}, dimensions={0}\n}\n", "s.hlo");
+  verify(m);
+  const std::vector<Literal> args = random_inputs(m, 3);
+  EXPECT_EQ(evaluate(m, args).value, args[0]);
 }
 
 }  // namespace
