@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Fuzz the hlsgym command line with mutated inputs (issue 21).
 
-Seeds: fuzz/corpus/ (hand-made edge cases), designs/*.yaml, designs/targets/*.yaml, the
+Seeds: fuzz/corpus/ (hand-made edge cases), designs/*.yaml, designs/loops/ (control flow),
+designs/targets/*.yaml, the
 shipped policy, and the real HLO files of shared/data/hlo (the smaller ones). Each round
 picks a seed, mutates it (bytes, lines, numbers, element types, opcodes, attribute names,
 line endings) and runs it through one of stats, print (twice: print o parse must be a
@@ -55,6 +56,7 @@ PASSES = ["algsimp", "cse", "dce", "constant_folding", "call-inliner", "tree-red
 def seeds(hlo_dir, max_hlo_bytes):
     files = []
     for d, exts in ((os.path.join(ROOT, "fuzz", "corpus"), (".hlo", ".yaml")), (os.path.join(ROOT, "designs"), (".yaml",)),
+                    (os.path.join(ROOT, "designs", "loops"), (".hlo", ".yaml")),
                     (os.path.join(ROOT, "designs", "targets"), (".yaml",)), (os.path.join(ROOT, "designs", "policies"),
                                                                              (".policy",))):
         if os.path.isdir(d):
