@@ -110,7 +110,7 @@ void bind_buffers(const TaskGraph& g, const Schedule& s, const Target& tgt, cons
       continue;
     }
     if (k.literal || k.rom) continue;  // no track: a literal, or a ROM (rom_area)
-    const bool regs = k.footprint * 8 <= tgt.register_threshold_bits;
+    const bool regs = tgt.in_registers(k.footprint);
     auto& heap = regs ? reg_heap : bram_heap;
     const int64_t start = buffer_start(k, s, t);
     uint32_t track = take_free(heap, start);

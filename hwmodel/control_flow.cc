@@ -121,7 +121,7 @@ Area leaf_memory(const Target& t, const StateLeaf& s) {
   const int bits = datapath_bits(s.type);
   const int64_t bytes = s.elements * ir::byte_width(s.type);
   const int ports = s.elements == 1 ? 1 : std::max(1, s.readers);
-  if (bytes * 8 <= t.register_threshold_bits) {
+  if (t.in_registers(bytes)) {
     a.ff += static_cast<double>(s.elements) * bits + static_cast<double>(ports) * bits;
     a.lut += t.register_file.decode(s.elements) + ports * t.register_file.port_luts(s.elements, bits);
   } else {

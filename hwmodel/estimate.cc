@@ -61,10 +61,10 @@ class SubCosting {
   const SubCost& operator()(ir::CompId c) {
     if (auto it = memo_.find(c); it != memo_.end()) return it->second;
     const SubCoster self = [this](ir::CompId k) -> const SubCost& { return (*this)(k); };
-    const TaskGraph g = lower(m_, c, t_, lo_, self, &cache_);
-    const ScheduleProblem p = make_target_problem(g, t_, o_);
-    const Schedule s = run_scheduler(o_.scheduler, p, o_.exact_node_limit);
-    const Binding b = bind(g, p, s, t_);
+    TaskGraph g = lower(m_, c, t_, lo_, self, &cache_);
+    ScheduleProblem p = make_target_problem(g, t_, o_);
+    Schedule s = run_scheduler(o_.scheduler, p, o_.exact_node_limit);
+    Binding b = bind(g, p, s, t_);
     SubCost out;
     out.cycles = s.length;
     for (const Task& k : g.tasks) {
@@ -78,8 +78,9 @@ class SubCosting {
     out.peak_bytes = b.peak_live_bytes;
     out.uncosted = g.uncosted;
     out.unknown_trip_counts = g.unknown_trip_counts;
-    if (o_.keep_details)
-      details_[c] = std::make_shared<const EstimateDetails>(EstimateDetails{g, p, s, b, {}});
+    if (o_.keep_details)  // the last use of g, p, s, b
+      details_[c] = std::make_shared<const EstimateDetails>(
+          EstimateDetails{std::move(g), std::move(p), std::move(s), std::move(b), {}});
     return memo_.emplace(c, out).first->second;
   }
 
@@ -90,9 +91,11 @@ class SubCosting {
   LoweringOptions lo_;
   LoweringCache cache_;
   std::unordered_map<ir::CompId, SubCost> memo_;
+  std::map<ir::CompId, std::shared_ptr<const EstimateDetails>> details_;  // with keep_details
 
  public:
-  std::map<ir::CompId, std::shared_ptr<const EstimateDetails>> details_;
+  // Every computation costed so far with its details (keep_details), handed over once.
+  std::map<ir::CompId, std::shared_ptr<const EstimateDetails>> take_details() { return std::move(details_); }
 };
 
 void check_fit(const ir::Module& m, const Target& t, const EstimateOptions& o, Estimate& e) {
@@ -186,7 +189,7 @@ Estimate estimate(const ir::Module& m, const Target& t, const EstimateOptions& o
   check_fit(m, t, o, e);
   if (o.keep_details)
     e.details = std::make_shared<const EstimateDetails>(
-        EstimateDetails{std::move(g), std::move(p), std::move(s), std::move(b), std::move(sub.details_)});
+        EstimateDetails{std::move(g), std::move(p), std::move(s), std::move(b), sub.take_details()});
   return e;
 }
 

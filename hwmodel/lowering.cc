@@ -103,7 +103,7 @@ class Lowerer {
       // rtl prints a constant array as a ROM (initialized, read-only): small ones become
       // logic with a read register per reader, not a register file
       k.rom = t_.is_fpga() && m_.opcode(i) == Opcode::kConstant && !k.literal &&
-              out.byte_size() * 8 <= t_.register_threshold_bits;
+              t_.in_registers(out.byte_size());
     }
     k.elem_bits = out.is_array() ? ir::byte_width(out.element_type()) * 8 : 8;
     k.scalar = out.is_array() && out.rank() == 0;

@@ -112,6 +112,9 @@ struct Target {
   std::vector<BramAspect> bram_aspects;
   std::vector<BramAspect> bram_aspect_ratios() const;
   int64_t register_threshold_bits = 1024;  // buffers up to this size live in registers
+  // Whether a buffer of `bytes` lives in registers (else block RAM): the binding's rule, which
+  // loop state, ROMs and the RTL's memories follow too.
+  bool in_registers(int64_t bytes) const { return bytes * 8 <= register_threshold_bits; }
   RegisterFileCost register_file;
   VariableShiftCost variable_shift;
   PnrDevice pnr;

@@ -344,7 +344,7 @@ class Planner {
     b.elements = std::max<int64_t>(1, s.element_count());
     const int64_t bytes = b.elements * ir::byte_width(b.type);
     b.track = static_cast<int>(plan_.tracks.size());
-    plan_.tracks.push_back({bytes, bytes * 8 > c_.t.register_threshold_bits, {}});
+    plan_.tracks.push_back({bytes, !c_.t.in_registers(bytes), {}});
     plan_.buffers.push_back(b);
     l.buffer = static_cast<int>(plan_.buffers.size()) - 1;
     plan_.tracks.back().buffers.push_back(l.buffer);
