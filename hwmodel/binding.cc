@@ -182,33 +182,47 @@ void size_tracks(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s
   std::vector<std::vector<int64_t>> port_depths(b.tracks.size());  // register files: words each reader reaches
   std::vector<uint32_t> stamp(b.tracks.size(), kNoInstance);
   // `reach`: the words the reader's address reaches (0: the whole track).
-  auto add = [&](uint32_t reader, uint32_t d, int64_t from, int64_t to, int64_t reach = 0) {
+  // `reads`: the reader's read ports on a track (one per lane and address it reads; on
+  // `multi`, `multi_reads` per lane).
+  auto add = [&](uint32_t reader, uint32_t d, int64_t from, int64_t to, int lane_reads, uint32_t multi = kNoInstance,
+                 int multi_reads = 1, int64_t reach = 0) {
     auto one = [&](uint32_t track) {
       if (track == kNoInstance || stamp[track] == reader) return;
       stamp[track] = reader;
-      events[track].emplace_back(from, 1);
-      events[track].emplace_back(to, -1);
+      const int reads = lane_reads * (track == multi ? multi_reads : 1);
+      if (reads == 0) return;
+      events[track].emplace_back(from, reads);
+      events[track].emplace_back(to, -reads);
       const int64_t words = b.tracks[track].words;
-      port_depths[track].push_back(reach > 0 ? std::min(reach, words) : words);
+      port_depths[track].insert(port_depths[track].end(), static_cast<size_t>(reads), reach > 0 ? std::min(reach, words) : words);
     };
     if (!g.tasks[d].alias) one(b.track_of_task[d]);
     else
       for (uint32_t track : via[d]) one(track);
   };
+  // rtl reads a scalar output as a wire; an array output (each array leaf of a tuple)
+  // through a port whose address has the output's own width
+  std::function<void(uint32_t, uint32_t)> output = [&](uint32_t root, uint32_t d) {
+    const Task& k = g.tasks[d];
+    if (k.scalar) return;
+    if (!k.alias) add(root, d, s.length, s.length + 1, 1, kNoInstance, 1, int64_t{1} << std::max(1, ceil_log2(elements_of(k))));
+    else
+      for (uint32_t e : g.deps_of(d)) output(root, e);
+  };
   for (uint32_t t = 0; t < g.size(); ++t) {
     const Task& k = g.tasks[t];
-    // rtl reads a scalar output as a wire; an array output through a port whose address
-    // has the output's own width
-    if (k.output && !k.scalar) add(t, t, s.length, s.length + 1, int64_t{1} << std::max(1, ceil_log2(elements_of(k))));
+    if (k.output) output(t, t);
     if (k.alias || p.busy[t] <= 0) continue;
-    for (uint32_t d : g.deps_of(t)) add(t, d, s.start[t], s.start[t] + p.busy[t]);
+    // rtl: every lane reads its own address (several, Task::multi_task)
+    const uint32_t multi = k.multi_task < g.size() ? b.track_of_task[k.multi_task] : kNoInstance;
+    for (uint32_t d : g.deps_of(t)) add(t, d, s.start[t], s.start[t] + p.busy[t], k.lanes, multi, k.multi_reads);
   }
   const std::vector<int64_t> storage_bits = register_storage_bits(g, b);
   for (size_t k = 0; k < b.tracks.size(); ++k) {
     auto& ev = events[k];
     std::sort(ev.begin(), ev.end());  // ends (-1) before starts at the same cycle
     int live = 0, peak = 0, readers = 0;
-    for (const auto& e : ev) peak = std::max(peak, live += e.second), readers += e.second > 0;
+    for (const auto& e : ev) peak = std::max(peak, live += e.second), readers += std::max(e.second, 0);
     BufferTrack& tr = b.tracks[k];
     // a one-word register file's readers share one port (rtl: every port would register
     // the same word)

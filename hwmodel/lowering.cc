@@ -112,7 +112,51 @@ class Lowerer {
     k.unit = static_cast<uint8_t>(w.unit);
     k.ports = static_cast<uint8_t>(w.ports);
     k.width = static_cast<uint16_t>(datapath_bits(w.type));
+    set_multi_reads(i, w, k);
     return k;
+  }
+
+  // Task::multi_task: rtl reads each start index of a gather, and each copy of an operand
+  // that a concatenate, dot, convolution or dynamic-update-slice names twice (one leaf per
+  // operand position, at different addresses), through a read port of its own; an
+  // elementwise op reads a repeated operand once (one address). A dynamic-update-slice
+  // whose update covers its operand never reads the operand.
+  void set_multi_reads(InstrId i, const Work& w, Task& k) const {
+    if (!t_.is_fpga()) return;
+    if (m_.opcode(i) == Opcode::kGather) {  // no start index read where the slice spans the dimension
+      k.multi_task = storage_task(m_.operand(i, 1));
+      const bool shared = storage_task(m_.operand(i, 0)) == k.multi_task;
+      k.multi_reads = static_cast<uint8_t>(std::min(w.index_reads + shared, 255));
+      return;
+    }
+    const Opcode op = m_.opcode(i);
+    if (op == Opcode::kDynamicUpdateSlice && m_.operands(i).size() >= 2 &&
+        m_.shape(m_.operand(i, 0)).dims() == m_.shape(m_.operand(i, 1)).dims()) {
+      k.multi_task = storage_task(m_.operand(i, 0));  // the update covers it: never read
+      k.multi_reads = storage_task(m_.operand(i, 1)) == k.multi_task;
+      return;
+    }
+    if (op != Opcode::kConcatenate && op != Opcode::kDot && op != Opcode::kConvolution && op != Opcode::kDynamicUpdateSlice)
+      return;
+    auto ops = m_.operands(i);
+    if (op == Opcode::kDynamicUpdateSlice) ops = ops.subspan(0, std::min<size_t>(2, ops.size()));  // starts: wires
+    for (size_t a = 0; a < ops.size(); ++a) {
+      const uint32_t d = storage_task(ops[a]);
+      const auto n = std::count_if(ops.begin(), ops.end(), [&](InstrId o) { return storage_task(o) == d; });
+      if (n > 1 && d != kNoTask) {
+        k.multi_task = d;
+        k.multi_reads = static_cast<uint8_t>(std::min<int64_t>(n, 255));
+        return;
+      }
+    }
+  }
+
+  // The task whose buffer holds `o`: through get-tuple-element of a tuple and through
+  // aliases of one operand (reshape, bitcast).
+  uint32_t storage_task(InstrId o) const {
+    uint32_t t = value_task_[source(o)];
+    while (t != kNoTask && g_.tasks[t].alias && g_.deps_of(t).size() == 1) t = g_.deps_of(t).front();
+    return t;
   }
 
   int lanes_for(InstrId i) const {
@@ -176,7 +220,7 @@ class Lowerer {
       case Form::kAccumulate: tm = accumulate_timing(w.n, w.k, lanes, w.mul_depth + kMemoryReadLatency, w.depth); break;
       case Form::kSort: tm = sort_timing(w.k, w.n, lanes, w.depth); break;
       case Form::kScatter: tm = stream_timing(w.n, lanes, w.depth); break;
-      default: tm = stream_timing(w.n, lanes, w.depth + kMemoryReadLatency); break;
+      default: tm = stream_timing(w.n, lanes, w.depth + kMemoryReadLatency, w.lead); break;
     }
     if (dram_bytes > 0) {
       const MemoryLevel& d = t_.dram();
@@ -207,10 +251,22 @@ class Lowerer {
     if (k.busy <= 0) k.unit = kNoUnit;  // nothing to do: holds no unit
   }
 
+  // The value `o` names: an element of a tuple instruction through get-tuple-element
+  // (its readers read that element's buffer, not the whole tuple's).
+  InstrId source(InstrId o) const {
+    while (m_.opcode(o) == Opcode::kGetTupleElement) {
+      const InstrId t = m_.operand(o, 0);
+      const int64_t k = m_.attrs(o).tuple_index;
+      if (m_.opcode(t) != Opcode::kTuple || k < 0 || static_cast<size_t>(k) >= m_.operands(t).size()) break;
+      o = m_.operand(t, static_cast<size_t>(k));
+    }
+    return o;
+  }
+
   uint32_t emit(InstrId i, Task k) {
     deps_.clear();
     for (InstrId o : m_.operands(i)) {
-      const uint32_t d = value_task_[o];
+      const uint32_t d = value_task_[source(o)];
       if (d != kNoTask && std::find(deps_.begin(), deps_.end(), d) == deps_.end()) deps_.push_back(d);
     }
     if (k.alias && !deps_.empty()) k.dram = g_.tasks[deps_.front()].dram;

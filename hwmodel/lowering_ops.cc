@@ -3,6 +3,7 @@
 
 #include "hwmodel/chaining.h"
 #include "hwmodel/lowering_internal.h"
+#include "hwmodel/timing.h"
 
 namespace hlsgym::hwmodel::lowering_detail {
 using ir::ElementType;
@@ -128,7 +129,17 @@ Work WorkModel::classify(InstrId i) {
     w.alias = true;
     return w;
   }
-  if (is_move_op(op)) return move(i, m_.shape(i).element_count());
+  if (is_move_op(op)) {
+    Work w = move(i, m_.shape(i).element_count());
+    // FPGA: an item's operand address depends on the start indices it reads first
+    if (op == Opcode::kGather && t_.is_fpga() && m_.attrs(i).gather_dims) {
+      w.lead = kMemoryReadLatency;
+      const ir::GatherDims& g = *m_.attrs(i).gather_dims;
+      const ir::Shape& in = m_.shape(m_.operand(i, 0));
+      for (int64_t d : g.start_index_map) w.index_reads += in.dim(d) > g.slice_sizes[static_cast<size_t>(d)];
+    }
+    return w;
+  }
   if (ir::info(op).elementwise) {
     const ElementType type = deciding_type(m_, i);
     if (auto c = elementwise_unit(op, type)) return elementwise(i, *c, type);

@@ -36,6 +36,11 @@ struct Task {
   bool scalar = false;            // a rank-0 value (an output of it is a wire, not a read port)
   bool literal = false;           // FPGA: a constant of one value, printed as a literal (no storage)
   bool rom = false;               // FPGA: a small constant array, a ROM in logic (no track; binding.cc)
+  // FPGA: the task whose buffer each item reads at several addresses, a read port
+  // each per lane (a gather's start indices, one per start index, plus the operand's when
+  // the same buffer holds it; an operand repeated in a concatenate), and how many
+  uint32_t multi_task = UINT32_MAX;
+  uint8_t multi_reads = 0;
   int64_t element_ops = 0;        // operations performed (MACs count once)
   int64_t latency = 0;            // cycles from start until its result is complete
   int64_t busy = 0;               // cycles its unit instance is reserved from the start

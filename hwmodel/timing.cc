@@ -12,11 +12,12 @@ int ceil_log2(int64_t n) {
   return k;
 }
 
-Timing stream_timing(int64_t elements, int64_t lanes, int64_t depth) {
+Timing stream_timing(int64_t elements, int64_t lanes, int64_t depth, int64_t lead) {
   if (elements <= 0) return {0, 0, 1};
   const int64_t l = std::clamp<int64_t>(lanes, 1, elements);
   const int64_t issue = ceil_div(elements, l);
-  return {depth + issue - 1, issue, l};
+  // lanes with work: 4 elements on 3 lanes take 2 each and leave the third idle
+  return {lead + depth + issue - 1, lead + issue, ceil_div(elements, issue)};
 }
 
 Timing accumulate_timing(int64_t outputs, int64_t terms, int64_t lanes, int64_t mul_depth, int64_t add_depth) {
@@ -30,6 +31,7 @@ Timing accumulate_timing(int64_t outputs, int64_t terms, int64_t lanes, int64_t 
   } else {
     split = std::min(terms, l / outputs);
     k = ceil_div(terms, split);
+    split = ceil_div(terms, k);  // chunks with terms: 4 terms on 3 lanes are 2 + 2, the third idles
   }
   // l <= P: groups of g = min(p, A) outputs, rounds of A cycles; l > P: one output per
   // lane (p = 1), so one group.
@@ -39,7 +41,7 @@ Timing accumulate_timing(int64_t outputs, int64_t terms, int64_t lanes, int64_t 
   Timing t;
   t.latency = mul_depth + a + issue - 1 + tree;
   t.busy = t.latency - (mul_depth + a) + 1;
-  t.lanes_used = std::min(l, outputs * split);
+  t.lanes_used = split > 1 ? outputs * split : ceil_div(outputs, per_lane);  // lanes with work
   return t;
 }
 

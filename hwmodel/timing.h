@@ -10,7 +10,11 @@
 // task's pipeline is R = kMemoryReadLatency read stage(s) followed by its unit.
 // - stream (elementwise ops, fused elementwise bodies, memory moves): N elements on
 //   l = min(lanes, N) lanes of depth D = R + L: latency = D + ceil(N / l) - 1,
-//   busy = ceil(N / l). A memory move uses the on-chip memory latency as L.
+//   busy = ceil(N / l); ceil(N / ceil(N / l)) lanes have work (the rest idle and cost
+//   nothing). A memory move uses the on-chip memory latency as L.
+//   A gather first reads each item's start indices (`lead` = R cycles ahead of the
+//   operand read that depends on them): latency = lead + D + ceil(N / l) - 1 and
+//   busy = lead + ceil(N / l) (the lane's last operand read issues at busy - 1).
 // - accumulate (reduce, reduce-window, dot, convolution): P outputs of K terms each; the
 //   read stage and a multiplier of depth M' = R + M (M = 0 for reduce) feed an
 //   accumulator of depth A that starts from the init value (reduce) or zero (dot).
@@ -20,11 +24,11 @@
 //       each per round of A cycles (an accumulator is revisited only after its last
 //       update landed), K rounds per group, groups back to back:
 //       issue = G (K - 1) A + p with G = ceil(p / g), latency = M' + A + issue - 1.
-//     lanes l > P: each output's K terms are split over s = min(K, floor(l / P))
-//       lanes, k' = ceil(K / s) terms each (p = 1, r = A), then the s partial sums
+//     lanes l > P: each output's K terms are split over s = ceil(K / k') lanes,
+//       k' = ceil(K / min(K, floor(l / P))) terms each (p = 1, r = A), then the s partial sums
 //       meet in a binary tree of ceil(log2 s) levels of A cycles:
 //       latency = M + A + (k' - 1) A + ceil(log2 s) A.
-//     busy = latency - (M + A) + 1; lanes used = min(l, P s).
+//     busy = latency - (M + A) + 1; lanes used = ceil(P / p) for l <= P, else P s.
 // - sort: a bitonic network over n' = 2^ceil(log2 n) keys per row, R rows:
 //   S = log2 n' (log2 n' + 1) / 2 stages of R n' / 2 compare-exchanges each, stage by
 //   stage: latency = S (C + ceil(R n' / 2 / l) - 1) for a comparator of depth C.
@@ -55,7 +59,7 @@ struct Timing {
 int64_t ceil_div(int64_t a, int64_t b);
 int ceil_log2(int64_t n);
 
-Timing stream_timing(int64_t elements, int64_t lanes, int64_t depth);
+Timing stream_timing(int64_t elements, int64_t lanes, int64_t depth, int64_t lead = 0);
 Timing accumulate_timing(int64_t outputs, int64_t terms, int64_t lanes, int64_t mul_depth, int64_t add_depth);
 // Compare-exchange operations of the bitonic network (energy and op counts).
 int64_t sort_network_ops(int64_t keys, int64_t rows);

@@ -152,6 +152,7 @@ class Generator {
   void reduce();
   void dot();
   void dynamic_slicing();
+  void gather();
   void while_loop();
   void call();
   InstrId broadcast_to_rank_plus_one(InstrId v);

@@ -194,6 +194,7 @@ void Generator::dot() {
 }
 
 void Generator::dynamic_slicing() {
+  if (rng_.chance(30)) { gather(); return; }
   InstrId v = any_value();
   const Shape s(m_.shape(v).element_type(), m_.shape(v).dims());
   if (s.rank() == 0) { elementwise_binary(); return; }
@@ -215,6 +216,42 @@ void Generator::dynamic_slicing() {
     ops.insert(ops.end(), idx.begin(), idx.end());
     emit(Opcode::kDynamicUpdateSlice, ops);
   }
+}
+
+// A gather of B windows at run-time positions (s32 start indices, often out of range: the
+// windows clamp), K of the operand's dimensions indexed, indexed size-1 dimensions often
+// collapsed, the batch dimension anywhere in the output.
+void Generator::gather() {
+  InstrId v = any_value();
+  const Shape s(m_.shape(v).element_type(), m_.shape(v).dims());
+  if (s.rank() == 0) { elementwise_binary(); return; }
+  GatherDims g;
+  std::vector<int64_t> dims(static_cast<size_t>(s.rank()));
+  std::iota(dims.begin(), dims.end(), 0);
+  for (size_t k = dims.size(); k > 1; --k) std::swap(dims[k - 1], dims[static_cast<size_t>(rng_.below(static_cast<int64_t>(k)))]);
+  g.start_index_map.assign(dims.begin(), dims.begin() + 1 + rng_.below(s.rank()));
+  for (int64_t d = 0; d < s.rank(); ++d) g.slice_sizes.push_back(1 + rng_.below(s.dim(d)));
+  for (int64_t d : g.start_index_map)
+    if (rng_.chance(50) || (s.rank() >= o_.max_rank && g.collapsed_slice_dims.empty())) {
+      g.slice_sizes[static_cast<size_t>(d)] = 1;
+      g.collapsed_slice_dims.push_back(d);
+    }
+  std::sort(g.collapsed_slice_dims.begin(), g.collapsed_slice_dims.end());
+  const int64_t out_rank = 1 + s.rank() - static_cast<int64_t>(g.collapsed_slice_dims.size());
+  const int64_t batch_at = rng_.below(out_rank);
+  for (int64_t d = 0; d < out_rank; ++d)
+    if (d != batch_at) g.offset_dims.push_back(d);
+  const int64_t k = static_cast<int64_t>(g.start_index_map.size()), batch = 1 + rng_.below(o_.max_dim);
+  g.index_vector_dim = 1;
+  InstrId idx = value_like(Shape(E::kS32, {batch, k}));
+  std::vector<int64_t> out;
+  for (int64_t d = 0; d < s.rank(); ++d)
+    if (std::find(g.collapsed_slice_dims.begin(), g.collapsed_slice_dims.end(), d) == g.collapsed_slice_dims.end())
+      out.push_back(g.slice_sizes[static_cast<size_t>(d)]);
+  out.insert(out.begin() + batch_at, batch);
+  Attributes a;
+  a.gather_dims = g;
+  emit_shaped(Opcode::kGather, {v, idx}, Shape(s.element_type(), out), a);
 }
 
 // for (i = 0; i < trip; ++i) acc = acc + x * 2 (x loop-invariant; an unused state element

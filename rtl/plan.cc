@@ -155,7 +155,7 @@ bool emitter_op(Opcode op) {
     case Opcode::kConcatenate: case Opcode::kPad: case Opcode::kIota: case Opcode::kReverse: case Opcode::kCopy:
     case Opcode::kDot: case Opcode::kConvolution: case Opcode::kReduce: case Opcode::kReduceWindow:
     case Opcode::kFusion: case Opcode::kMap: case Opcode::kDynamicSlice: case Opcode::kDynamicUpdateSlice:
-    case Opcode::kWhile: case Opcode::kConditional:
+    case Opcode::kGather: case Opcode::kWhile: case Opcode::kConditional:
       return true;
     default:
       return supported_elementwise(op);
@@ -524,8 +524,8 @@ void check_ops(const ir::Module& m, ir::CompId c) {
     if (!emitter_op(m.opcode(i)))
       throw Error(fmt::format("rtl: op {} ('{}') is not supported by the RTL emitter (it builds integer elementwise "
                               "ops, broadcast, reshape, transpose, slice, concatenate, pad, iota, reverse, copy, dot, "
-                              "convolution, reduce, reduce-window, dynamic-slice, dynamic-update-slice, loop fusions, "
-                              "maps, conditionals and while loops of static trip count; no sort, gather, scatter or "
+                              "convolution, reduce, reduce-window, dynamic-slice, dynamic-update-slice, gather, loop "
+                              "fusions, maps, conditionals and while loops of static trip count; no sort, scatter or "
                               "custom calls)",
                               ir::name(m.opcode(i)), m.name(i)),
                   {m.source_file(), m.payload(i).line});

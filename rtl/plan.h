@@ -80,12 +80,15 @@ enum class Engine : uint8_t {
   kMac,     // item = (output, term); product after the read, accumulated at stage `mul_depth`
 };
 
-// dynamic-slice: one start index, clamped to [0, max]; index expressions read it as
-// run-time value `dim` (IxNode::kDyn).
+// A run-time start index, clamped to [0, max]; index expressions read it as run-time
+// value `dim` (IxNode::kDyn). dynamic-slice: one scalar per task (index -1); gather: one
+// element of the start indices per item, read `lead` cycles before the operand read that
+// depends on it (`index`: which element, over the item's loop counters).
 struct DynStart {
-  int buffer = -1;  // the scalar holding it
+  int buffer = -1;  // the scalar (or start-indices array) holding it
   ir::ElementType type{};
   int64_t max = 0;
+  int index = -1;   // ix of the element read per item; -1: element 0 of a scalar, per task
 };
 
 // The loop nest a task runs on each lane. Counters: the output index (one counter per
@@ -118,6 +121,7 @@ struct TaskPlan {
   int64_t start = 0, busy = 0, latency = 0;
   int lanes = 1;
   int depth = 1;      // issue to write: the read stage, then the unit (mac: multiplier + adder)
+  int lead = 0;       // stream: cycles its items' start-index reads run ahead of issue (gather)
   int mul_depth = 0;  // accumulating tasks: stages before the accumulator (read, multiplier)
   int out_buffer = -1;
   ir::ElementType out_type{};
@@ -233,7 +237,7 @@ struct Plan {
 
 // Refuses, before any scheduling, what the emitter cannot build: element types other
 // than pred, s8..s64, u8..u64 (floats: "quantize with --fixed W,I") and ops of the entry
-// and of its loops and branches outside its set (sort, gather, custom-call, ...), naming
+// and of its loops and branches outside its set (sort, scatter, custom-call, ...), naming
 // op and line.
 void check_supported(const ir::Module& m);
 

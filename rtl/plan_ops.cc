@@ -212,6 +212,57 @@ void plan_dynamic_update_slice(const PlanContext& c, TaskPlan& tp) {
   tp.expr.root = b.leaf(std::move(l));
 }
 
+bool contains(const std::vector<int64_t>& v, int64_t x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+// gather (ir/evaluate_indexing.cc): output element o reads the operand at the clamped
+// start index vector of o's batch position plus o's offset. Each start index is an
+// element of the start-indices array read per item, `lead` cycles ahead of the operand
+// read whose address it sets (DynStart::index).
+void plan_gather(const PlanContext& c, TaskPlan& tp) {
+  const ir::Module& m = c.m;
+  const InstrId i = tp.instr;
+  if (!m.attrs(i).gather_dims) c.refuse(i, "gather without dimension numbers");
+  const ir::GatherDims& g = *m.attrs(i).gather_dims;
+  const ir::Shape& in = m.shape(m.operand(i, 0));
+  const ir::Shape& is = m.shape(m.operand(i, 1));
+  const ir::Shape& os = m.shape(i);
+  tp.engine = Engine::kStream;
+  tp.lead = static_cast<int>(hwmodel::kMemoryReadLatency);
+  const Counters k = set_loops(tp, dims_of(os), {});
+  IxPool& ix = tp.ix;
+  std::vector<int> bpos;  // the batch position: output counters outside offset_dims
+  for (int64_t d = 0; d < os.rank(); ++d)
+    if (!contains(g.offset_dims, d)) bpos.push_back(k.out[d]);
+  std::vector<int64_t> idx_batch_dims;
+  for (int64_t d = 0; d < is.rank(); ++d)
+    if (d != g.index_vector_dim) idx_batch_dims.push_back(d);
+  std::vector<int> src(static_cast<size_t>(in.rank()), ix.constant(0));
+  const int indices = c.buffer_of(m.operand(i, 1));
+  for (size_t j = 0; j < g.start_index_map.size(); ++j) {
+    std::vector<int> at(static_cast<size_t>(is.rank()));
+    for (size_t q = 0; q < idx_batch_dims.size(); ++q) at[idx_batch_dims[q]] = bpos[q];
+    if (g.index_vector_dim < is.rank()) at[g.index_vector_dim] = ix.constant(static_cast<int64_t>(j));
+    const int64_t d = g.start_index_map[j];
+    const int64_t max = in.dim(d) - g.slice_sizes[d];
+    const int var = static_cast<int>(tp.dyn.size());
+    tp.dyn.push_back({indices, is.element_type(), max, ix.ravel(at, is.dims())});
+    src[d] = ix.dyn(var, 0, max);
+  }
+  for (size_t j = 0; j < g.operand_batching_dims.size(); ++j) {
+    const auto it = std::find(idx_batch_dims.begin(), idx_batch_dims.end(), g.start_indices_batching_dims[j]);
+    src[g.operand_batching_dims[j]] = bpos[static_cast<size_t>(it - idx_batch_dims.begin())];
+  }
+  std::vector<int64_t> offset_operand_dims;
+  for (int64_t d = 0; d < in.rank(); ++d)
+    if (!contains(g.collapsed_slice_dims, d) && !contains(g.operand_batching_dims, d)) offset_operand_dims.push_back(d);
+  for (size_t j = 0; j < g.offset_dims.size(); ++j) {
+    const int64_t d = offset_operand_dims[j];
+    src[d] = ix.add(src[d], k.out[g.offset_dims[j]]);
+  }
+  ExprBuilder b(c, tp);
+  tp.expr.root = b.leaf(one_alt_leaf(in.element_type(), read(c.buffer_of(m.operand(i, 0)), ix.ravel(src, in.dims()))));
+}
+
 void finish_mac(const PlanContext& c, TaskPlan& tp, Leaf lhs, Leaf rhs) {
   tp.engine = Engine::kMac;
   tp.mul_depth = static_cast<int>(hwmodel::kMemoryReadLatency) + c.t.unit(hwmodel::UnitClass::kIntMul).latency;
@@ -328,7 +379,7 @@ void check_timing(const PlanContext& c, TaskPlan& tp) {
                                    "one cycle (results are registered)", tp.depth - tp.mul_depth, c.t.name));
   hwmodel::Timing mine;
   if (tp.engine == Engine::kStream) {
-    mine = hwmodel::stream_timing(tp.outputs, tp.lanes, tp.depth);
+    mine = hwmodel::stream_timing(tp.outputs, tp.lanes, tp.depth, tp.lead);
   } else {
     if (tp.lanes > tp.outputs) plan_split(c, tp);
     mine = hwmodel::accumulate_timing(tp.outputs, tp.terms, tp.lanes, tp.mul_depth, tp.depth - tp.mul_depth);
@@ -386,11 +437,12 @@ void plan_task(const PlanContext& c, TaskPlan& tp) {
     case Opcode::kReduceWindow: plan_reduce_window(c, tp); break;
     case Opcode::kDynamicSlice: plan_dynamic_slice(c, tp); break;
     case Opcode::kDynamicUpdateSlice: plan_dynamic_update_slice(c, tp); break;
+    case Opcode::kGather: plan_gather(c, tp); break;
     default:
       if (!is_stream_op(op))
         c.refuse(tp.instr, "not supported by the RTL emitter (supported: integer elementwise ops, broadcast, reshape, "
                            "transpose, slice, concatenate, pad, iota, reverse, copy, dot, convolution, reduce, "
-                           "reduce-window, loop fusions and maps)");
+                           "reduce-window, dynamic-slice, dynamic-update-slice, gather, loop fusions and maps)");
       plan_stream(c, tp);
       break;
   }

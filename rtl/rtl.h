@@ -30,6 +30,7 @@ struct Inventory {
   int64_t pipeline_bits = 0;  // unit pipeline and tag registers
   int64_t control_bits = 0;   // FSM, cycle and issue counters
   int64_t lines = 0;
+  std::vector<int> track_read_ports;  // per plan track (the entry's first, numbered as the binding's)
 };
 
 struct PortInfo {

@@ -118,7 +118,12 @@ std::string Emitter::read_port(int buffer, ir::ElementType type, const std::stri
     if (free) break;
   }
   if (p == ports.size()) ports.emplace_back();
-  ports[p].push_back({cond, addr, "", "", from, to, reader});
+  if (one_word) {  // its one word, whatever index a reader whose guard fails presents
+    if (addr.find('\'') == std::string::npos) unused.insert(addr);
+    ports[p].push_back({cond, sized(addr_bits(buffer), 0), "", "", from, to, reader});
+  } else {
+    ports[p].push_back({cond, addr, "", "", from, to, reader});
+  }
   return narrow(fmt::format("trk{}_rd{}", b.track, p), track_width[b.track], false, w);
 }
 
@@ -423,6 +428,7 @@ std::string emit_verilog(const Plan& p, Inventory& inv) {
   e.inv.units = static_cast<int>(p.units.size());
   e.inv.tasks = static_cast<int>(p.tasks.size());
   e.inv.tracks = static_cast<int>(p.tracks.size());
+  for (const auto& rp : e.read_ports) e.inv.track_read_ports.push_back(static_cast<int>(rp.size()));
   for (const Unit& u : p.units) e.inv.lanes += u.lanes;
   inv = e.inv;
   return v;

@@ -69,7 +69,7 @@ class UnitEmitter {
   void run() {
     emit_counter();
     for (int t : u_.tasks)
-      if (!task(t).dyn.empty()) emit_dyn_starts(task(t));
+      emit_dyn_starts(task(t));
     pacc_writes_.assign(static_cast<size_t>(u_.lanes), "");
     for (int q = 0; q < u_.lanes; ++q) {
       if (!lane_used(q)) continue;  // e.g. 3 lanes for 4 outputs: 2 each, the third idles
@@ -171,9 +171,21 @@ class UnitEmitter {
   std::string var_name(const TaskPlan& tp, int q, int v) const { return fmt::format("{}_q{}_c{}", tp.name, q, v); }
   std::string slot_name(const TaskPlan& tp, int q) const { return fmt::format("{}_q{}_slot", tp.name, q); }
   std::string round_name(const TaskPlan& tp, int q) const { return fmt::format("{}_q{}_round", tp.name, q); }
-  std::string ix_name(const TaskPlan& tp, int q, int n) const { return fmt::format("{}_q{}_x{}", tp.name, q, n); }
+  // Index wires over the counters of the current item; while pre_ is set, over the counters
+  // of the item whose start indices are being read (a gather's lead stage).
+  std::string ix_name(const TaskPlan& tp, int q, int n) const {
+    return fmt::format("{}_q{}_{}{}", tp.name, q, pre_ ? "p" : "x", n);
+  }
+  // The counters advance at the lead stage; the issue stage sees them one cycle later.
+  std::string issue_var(const TaskPlan& tp, int q, int v) const {
+    return tp.lead > 0 && !pre_ ? var_name(tp, q, v) + "_d" : var_name(tp, q, v);
+  }
   std::string ok_name(const TaskPlan& tp, int q) const { return fmt::format("{}_q{}_ok", tp.name, q); }
-  std::string dyn_name(const TaskPlan& tp, int d) const { return fmt::format("{}_start{}", tp.name, d); }
+  // The item issues (stage 0): ok, or one cycle after it for a task with a lead stage.
+  std::string issue_ok(const TaskPlan& tp, int q) const { return tp.lead > 0 ? ok_name(tp, q) + "_d" : ok_name(tp, q); }
+  std::string dyn_name(const TaskPlan& tp, int q, int d) const {
+    return tp.dyn[d].index < 0 ? fmt::format("{}_start{}", tp.name, d) : fmt::format("{}_q{}_start{}", tp.name, q, d);
+  }
 
   int64_t extent(const TaskPlan& tp, int v) const {
     const size_t r = tp.loops.out_dims.size();
@@ -314,11 +326,55 @@ class UnitEmitter {
       e_.text.line(fmt::format("  always @(posedge clk) begin  // {} lane {}: loop counters\n    if ({}) begin\n{}    end else if ({}) begin\n{}    end\n  end",
                                tp.name, q, restart(tp), init, act(tp.slot), advance));
     e_.text.decl(fmt::format("  wire {} = {};", ok_name(tp, q), ok));
+    if (tp.lead > 0) emit_lead(tp, q);
     emit_index_wires(tp, q);
+  }
+
+  // A gather's lead stage (plan.h, DynStart::index): the counters address the start
+  // indices of item j; a cycle later their registered data, clamped, set the operand
+  // address of item j at its issue, while the counters and ok, delayed a cycle, tag it.
+  void emit_lead(const TaskPlan& tp, int q) {
+    static_assert(hwmodel::kMemoryReadLatency == 1, "the lead stage is one synchronous read");
+    std::string delay = fmt::format("    if (rst) {}_d <= 1'b0;\n    else {}_d <= {};\n", ok_name(tp, q), ok_name(tp, q), ok_name(tp, q));
+    reg(1, ok_name(tp, q) + "_d", true);
+    for (int v = 0; v < tp.loops.vars(); ++v)
+      if (extent(tp, v) > 1) {
+        reg(bits_for(extent(tp, v) - 1), var_name(tp, q, v) + "_d", true);
+        delay += fmt::format("    {}_d <= {};\n", var_name(tp, q, v), var_name(tp, q, v));
+      }
+    e_.text.line(fmt::format("  always @(posedge clk) begin  // {} lane {}: issue one cycle after the index reads\n{}  end", tp.name, q, delay));
+    pre_ = true;
+    std::vector<int> roots;
+    for (const DynStart& ds : tp.dyn)
+      if (ds.index >= 0 && ds.max > 0) roots.push_back(ds.index);
+    emit_wires(tp, q, roots);
+    std::string s = "  always @* begin\n";
+    for (size_t d = 0; d < tp.dyn.size(); ++d) {
+      const DynStart& ds = tp.dyn[d];
+      if (ds.index < 0 || ds.max == 0) continue;  // a slice spanning the dimension starts at 0
+      const std::string data = e_.read_port(ds.buffer, ds.type, ok_name(tp, q), e_.address(ds.buffer, ix_ref_wire(tp, q, ds.index)),
+                                            e_.window(tp.timeline, tp.start), e_.window(tp.timeline, tp.start + tp.busy), tp.task);
+      s += clamp_start(tp, q, static_cast<int>(d), data);
+    }
+    pre_ = false;
+    e_.text.line(s + "  end");
   }
 
   // The index nodes the task's leaves, guards and output index use, as signed wires.
   void emit_index_wires(const TaskPlan& tp, int q) {
+    std::vector<int> roots;
+    for (const Leaf& l : tp.leaves)
+      for (const Alt& a : l.alts) {
+        roots.push_back(a.index);
+        for (const Cond& c : a.guard.conds) roots.push_back(c.ix);
+      }
+    roots.push_back(tp.loops.out_flat);
+    if (tp.split == 1) roots.push_back(tp.loops.term_flat);
+    emit_wires(tp, q, roots);
+  }
+
+  // The index nodes `roots` reach, as signed wires (constants are inlined).
+  void emit_wires(const TaskPlan& tp, int q, const std::vector<int>& roots) {
     std::vector<bool> used(tp.ix.size(), false);
     std::function<void(int)> mark = [&](int n) {
       if (n < 0 || used[n]) return;
@@ -327,13 +383,7 @@ class UnitEmitter {
       if (x.arg >= 0) mark(x.arg);
       for (const auto& [a, k] : x.terms) mark(a);
     };
-    for (const Leaf& l : tp.leaves)
-      for (const Alt& a : l.alts) {
-        mark(a.index);
-        for (const Cond& c : a.guard.conds) mark(c.ix);
-      }
-    mark(tp.loops.out_flat);
-    if (tp.split == 1) mark(tp.loops.term_flat);
+    for (int r : roots) mark(r);
     for (size_t n = 0; n < tp.ix.size(); ++n) {
       if (!used[n] || tp.ix[static_cast<int>(n)].kind == IxNode::kConst) continue;  // constants: inline or ix_ref_wire
       const std::string name = ix_name(tp, q, static_cast<int>(n));
@@ -352,11 +402,11 @@ class UnitEmitter {
       case IxNode::kConst: return signed_const(x.c);
       case IxNode::kVar: {
         const int b = bits_for(extent(tp, x.var) - 1);
-        return fmt::format("$signed({{{}'d0, {}}})", kIndexBits - b, var_name(tp, q, x.var));
+        return fmt::format("$signed({{{}'d0, {}}})", kIndexBits - b, issue_var(tp, q, x.var));
       }
       case IxNode::kDyn: {
         const int b = bits_for(tp.dyn[x.var].max);
-        return fmt::format("$signed({{{}'d0, {}}})", kIndexBits - b, dyn_name(tp, x.var));
+        return fmt::format("$signed({{{}'d0, {}}})", kIndexBits - b, dyn_name(tp, q, x.var));
       }
       case IxNode::kLin: {
         std::string s;
@@ -445,7 +495,7 @@ class UnitEmitter {
           clocked += fmt::format("    {} <= {};\n", alt_name(tp, q, l, a, "g"), guard_expr(tp, q, alt.guard));
         }
         if (alt.kind == Alt::kRead) {
-          const std::string data = e_.read_port(alt.buffer, leaf.type, ok_name(tp, q),
+          const std::string data = e_.read_port(alt.buffer, leaf.type, issue_ok(tp, q),
                                                 e_.address(alt.buffer, ix_ref_wire(tp, q, alt.index)),
                                                 e_.window(tp.timeline, tp.start), e_.window(tp.timeline, tp.start + tp.busy),
                                                 tp.task);
@@ -564,7 +614,7 @@ class UnitEmitter {
     for (int t : u_.tasks) {
       const TaskPlan& tp = task(t);
       if (!on_lane(tp, q)) continue;
-      s += fmt::format("    if ({}) begin\n      {} = 1'b1;\n      {} = {};\n      {} = {};\n", ok_name(tp, q), sig(q, "ok", 0),
+      s += fmt::format("    if ({}) begin\n      {} = 1'b1;\n      {} = {};\n      {} = {};\n", issue_ok(tp, q), sig(q, "ok", 0),
                        sig(q, "t", 0), sized(tb_, static_cast<uint64_t>(tp.slot)), sig(q, "o", 0), out_tag(tp, q));
       if (accumulates_) s += fmt::format("      {} = {};\n", sig(q, "f", 0), first_flag(tp, q));
       if (seeds_ && tp.split > 1 && tp.engine == Engine::kReduce && q % tp.split != 0)
@@ -775,30 +825,35 @@ class UnitEmitter {
     e_.write(tp.out_buffer, q, when, out_address(tp, sig(q, "o", st)), value, fmt::format("{} lane {}", tp.name, q));
   }
 
-  // dynamic-slice: the start indices clamped so the slice fits (HLO: a negative start is
-  // 0, so is a u64 with its top bit set, as the interpreter reads it as int64).
+  // dynamic-slice: the start indices clamped so the slice fits, read once per task.
   void emit_dyn_starts(const TaskPlan& tp) {
-    std::string s = "  always @* begin\n";
+    std::string s;
     for (size_t d = 0; d < tp.dyn.size(); ++d) {
       const DynStart& ds = tp.dyn[d];
-      if (ds.max == 0) continue;  // the slice spans the dimension: its start is always 0
-      const int w = datapath_width(ds.type), ob = bits_for(ds.max);
-      const std::string v = e_.read(ds.buffer, ds.type, sized(e_.addr_bits(ds.buffer), 0));
-      const std::string raw = fmt::format("{}_raw{}", tp.name, d);
-      reg(w, raw);
-      reg(ob, dyn_name(tp, static_cast<int>(d)));
-      const bool sgn = ir::is_signed_integral(ds.type);
-      const bool can_exceed = w >= 63 || ds.max < (int64_t{1} << (sgn ? w - 1 : w)) - 1;
-      std::string clamp = can_exceed ? fmt::format("({} > {}) ? {} : {}", raw, sized(w, static_cast<uint64_t>(ds.max)),
-                                                   sized(w, static_cast<uint64_t>(ds.max)), raw)
-                                     : raw;
-      if (sgn || w == 64) clamp = fmt::format("{}[{}] ? {} : {}", raw, w - 1, sized(w, 0), can_exceed ? "(" + clamp + ")" : clamp);
-      const std::string full = fmt::format("{}_clamped{}", tp.name, d);
-      reg(w, full);
-      s += fmt::format("    {} = {};\n    {} = {};\n    {} = {};\n", raw, v, full, clamp, dyn_name(tp, static_cast<int>(d)),
-                       e_.narrow(full, w, false, ob));
+      if (ds.index >= 0 || ds.max == 0) continue;  // per item (emit_lead), or the slice spans the dimension
+      s += clamp_start(tp, 0, static_cast<int>(d), e_.read(ds.buffer, ds.type, sized(e_.addr_bits(ds.buffer), 0)));
     }
-    e_.text.line(s + "  end");
+    if (!s.empty()) e_.text.line("  always @* begin\n" + s + "  end");
+  }
+
+  // Statements setting start index d from `value` clamped to [0, max] (HLO: a negative
+  // start is 0, so is a u64 with its top bit set, as the interpreter reads it as int64).
+  std::string clamp_start(const TaskPlan& tp, int q, int d, const std::string& value) {
+    const DynStart& ds = tp.dyn[d];
+    const int w = datapath_width(ds.type), ob = bits_for(ds.max);
+    const std::string base = ds.index < 0 ? fmt::format("{}_", tp.name) : fmt::format("{}_q{}_", tp.name, q);
+    const std::string raw = fmt::format("{}raw{}", base, d), full = fmt::format("{}clamped{}", base, d);
+    reg(w, raw);
+    reg(w, full);
+    reg(ob, dyn_name(tp, q, d));
+    const bool sgn = ir::is_signed_integral(ds.type);
+    const bool can_exceed = w >= 63 || ds.max < (int64_t{1} << (sgn ? w - 1 : w)) - 1;
+    std::string clamp = can_exceed ? fmt::format("({} > {}) ? {} : {}", raw, sized(w, static_cast<uint64_t>(ds.max)),
+                                                 sized(w, static_cast<uint64_t>(ds.max)), raw)
+                                   : raw;
+    if (sgn || w == 64) clamp = fmt::format("{}[{}] ? {} : {}", raw, w - 1, sized(w, 0), can_exceed ? "(" + clamp + ")" : clamp);
+    return fmt::format("    {} = {};\n    {} = {};\n    {} = {};\n", raw, value, full, clamp, dyn_name(tp, q, d),
+                       e_.narrow(full, w, false, ob));
   }
 
   // The partial sums of one output joined pairwise: level l joins chunks c and c + 2^(l-1)
@@ -848,6 +903,7 @@ class UnitEmitter {
   std::vector<int> lane_width_, lane_depth_, operand_width_;
   std::vector<std::string> pacc_writes_;  // per lane: the clocked block of its partial register
   std::set<std::string> const_wires_;
+  bool pre_ = false;  // emitting a gather's lead stage (ix_name, issue_var)
 };
 
 }  // namespace

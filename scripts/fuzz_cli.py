@@ -57,6 +57,7 @@ def seeds(hlo_dir, max_hlo_bytes):
     files = []
     for d, exts in ((os.path.join(ROOT, "fuzz", "corpus"), (".hlo", ".yaml")), (os.path.join(ROOT, "designs"), (".yaml",)),
                     (os.path.join(ROOT, "designs", "loops"), (".hlo", ".yaml")),
+                    (os.path.join(ROOT, "designs", "indexing"), (".hlo", ".yaml")),
                     (os.path.join(ROOT, "designs", "targets"), (".yaml",)), (os.path.join(ROOT, "designs", "policies"),
                                                                              (".policy",))):
         if os.path.isdir(d):

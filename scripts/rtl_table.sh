@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The README's RTL table: every integer design (designs/*.yaml), the loop designs
-# (designs/loops/, HLO and YAML) and the large kernels (designs/scale/*.yaml) through `hlsgym rtl --sim`, with Yosys synth_xilinx on the
+# (designs/loops/, HLO and YAML), the run-time indexing designs (designs/indexing/) and the large kernels (designs/scale/*.yaml) through `hlsgym rtl --sim`, with Yosys synth_xilinx on the
 # designs that synthesize in seconds (--synth-all adds the large kernels: ~10 minutes
 # each). Prints a Markdown table: Verilog lines, Verilator build time, cycles estimated
 # and measured, DSP / BRAM18K / LUT / FF estimated vs Yosys.
@@ -16,7 +16,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 echo "| design | lines | Verilator build s | cycles est / measured | DSP est / Yosys | BRAM18K est / Yosys | LUT est / Yosys | FF est / Yosys |"
 echo "|---|---|---|---|---|---|---|---|"
-for f in "$root"/designs/*.yaml "$root"/designs/loops/*.yaml "$root"/designs/loops/*.hlo "$root"/designs/scale/*.yaml; do
+for f in "$root"/designs/*.yaml "$root"/designs/loops/*.yaml "$root"/designs/loops/*.hlo "$root"/designs/indexing/*.hlo "$root"/designs/scale/*.yaml; do
   name="$(basename "$f")"
   name="${name%.*}"
   synth=(--synth)

@@ -42,6 +42,7 @@ const IllTyped kCases[] = {
     {"tuple_into_add.hlo", "negate: operand 0 must be an array, is (f32[4])", 6, 3},
     {"u4.hlo", "declared shape f32[4] but the operands give u4[4]", 5, 3},
     {"call.hlo", "to_apply f parameter 0 is f32[4] but is given s32[2] (a)", 10, 3},
+    {"fusion_result.hlo", "calls fused returns f32[4,4] but the fusion is declared f32[4,2]", 10, 3},
     {"while_param.hlo", "condition cond parameter 0 is s32[2] but is given s32[]", 15, 3},
     {"sort_comparator.hlo", "comparator lt parameter 0 is s32[], needs f32[]", 11, 3},
     {"reduce_nodims.hlo", "reduce needs dimensions={...}", 12, 18},

@@ -1,7 +1,8 @@
-// Control flow in the RTL (hwmodel/control_flow.h): every design of designs/loops (HLO and
-// YAML: while loops, nested loops, conditionals on a pred and on an index) and random
-// graphs with counted loops after random pass orders lint clean and cosimulate exactly (0
-// mismatching elements, measured cycles == the estimate), on 1 and 2 lanes.
+// Control flow and run-time indexing in the RTL: every design of designs/loops (HLO and
+// YAML: while loops, nested loops, conditionals on a pred and on an index;
+// hwmodel/control_flow.h) and of designs/indexing (gather) and random graphs with counted
+// loops after random pass orders lint clean and cosimulate exactly (0 mismatching
+// elements, measured cycles == the estimate), on 1 and 2 lanes.
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -15,10 +16,13 @@
 namespace hlsgym::testing {
 namespace {
 
+// The designs of designs/loops and designs/indexing, as paths below designs/.
 std::vector<std::string> loop_modules() {
   std::vector<std::string> names;
-  for (const auto& e : std::filesystem::directory_iterator(source_dir() / "designs" / "loops"))
-    if (e.path().extension() == ".hlo" || e.path().extension() == ".yaml") names.push_back(e.path().filename().string());
+  for (const char* folder : {"loops", "indexing"})
+    for (const auto& e : std::filesystem::directory_iterator(source_dir() / "designs" / folder))
+      if (e.path().extension() == ".hlo" || e.path().extension() == ".yaml")
+        names.push_back(std::string(folder) + "/" + e.path().filename().string());
   std::sort(names.begin(), names.end());
   return names;
 }
@@ -43,12 +47,14 @@ void expect_exact(const ir::Module& m, const rtl::EmittedDesign& e, const std::s
 class LoopModule : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(LoopModule, CosimulatesExactlyOnOneAndTwoLanes) {
-  const ir::Module m = frontend::load_design((source_dir() / "designs" / "loops" / GetParam()).string()).module;
+  const ir::Module m = frontend::load_design((source_dir() / "designs" / GetParam()).string()).module;
+  std::string dir = GetParam();
+  std::replace(dir.begin(), dir.end(), '/', '_');
   for (int lanes : {1, 2}) {
     rtl::EmitOptions o;
     o.estimate.lanes = lanes;
     const rtl::EmittedDesign e = rtl::emit(m, rtl_fpga(), o);
-    expect_exact(m, e, fmt::format("while_{}_{}", GetParam(), lanes), 5, fmt::format("{} on {} lane(s)", GetParam(), lanes));
+    expect_exact(m, e, fmt::format("while_{}_{}", dir, lanes), 5, fmt::format("{} on {} lane(s)", GetParam(), lanes));
   }
 }
 
@@ -56,6 +62,7 @@ INSTANTIATE_TEST_SUITE_P(Loops, LoopModule, ::testing::ValuesIn(loop_modules()),
                          [](const auto& info) {
                            std::string n = info.param;
                            std::replace(n.begin(), n.end(), '.', '_');
+                           std::replace(n.begin(), n.end(), '/', '_');
                            return n;
                          });
 
