@@ -4,19 +4,24 @@
 # designs that synthesize in seconds (--synth-all adds the large kernels: ~10 minutes
 # each). Prints a Markdown table: Verilog lines, Verilator build time, cycles estimated
 # and measured, DSP / BRAM18K / LUT / FF estimated vs Yosys.
-#   scripts/rtl_table.sh [--synth-all] [BUILD_DIR]
+#   scripts/rtl_table.sh [--synth-all] [BUILD_DIR [DESIGN...]]   (DESIGN...: only these rows)
 set -euo pipefail
 synth_all=0
 if [[ "${1:-}" == "--synth-all" ]]; then synth_all=1; shift; fi
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$root/build}"
+shift || true
+designs=("$@")
+if [[ ${#designs[@]} -eq 0 ]]; then
+  designs=("$root"/designs/*.yaml "$root"/designs/loops/*.yaml "$root"/designs/loops/*.hlo "$root"/designs/indexing/*.hlo "$root"/designs/scale/*.yaml)
+fi
 hlsgym="$build/cli/hlsgym"
 [[ -x "$hlsgym" ]] || { echo "error: $hlsgym not built (cmake --build $build)" >&2; exit 1; }
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 echo "| design | lines | Verilator build s | cycles est / measured | DSP est / Yosys | BRAM18K est / Yosys | LUT est / Yosys | FF est / Yosys |"
 echo "|---|---|---|---|---|---|---|---|"
-for f in "$root"/designs/*.yaml "$root"/designs/loops/*.yaml "$root"/designs/loops/*.hlo "$root"/designs/indexing/*.hlo "$root"/designs/scale/*.yaml; do
+for f in "${designs[@]}"; do
   name="$(basename "$f")"
   name="${name%.*}"
   synth=(--synth)
