@@ -32,7 +32,8 @@ ir::ElementType multiplier_operand_type(const ir::Module& m, ir::InstrId v, bool
 
 // The raw bits of `v` when it is a constant whose elements are all equal (the RTL prints
 // it as a literal, so synthesis folds it into its readers), also through broadcasts,
-// reshapes and other index mappings inside a fused body (`in_fused_body`).
+// reshapes and other index mappings (FPGA entries: lowering makes such a mapping a literal
+// too; `in_fused_body` false stops at the constant).
 std::optional<uint64_t> splat_constant(const ir::Module& m, ir::InstrId v, bool in_fused_body);
 
 // The element type a reader of `v` reads from memory: the chained convert's source type

@@ -95,8 +95,9 @@ class Lowerer {
     k.input = w.input;
     const ir::Shape& out = m_.shape(i);
     if (w.input) {
-      // rtl prints a one-value constant as a literal: no memory holds it (chaining.h)
-      k.literal = t_.is_fpga() && m_.opcode(i) == Opcode::kConstant && splat_constant(m_, i, false).has_value();
+      // rtl prints a one-value constant (or a broadcast, slice, ... of one) as a literal: no
+      // memory holds it (chaining.h)
+      k.literal = t_.is_fpga() && splat_constant(m_, i, true).has_value();
       k.footprint = out.byte_size();
       if (t_.is_fpga() && o_.caller_holds_parameters && m_.opcode(i) == Opcode::kParameter) k.footprint = 0;
       k.dram = t_.is_fpga() && k.footprint > t_.memory.front().capacity_bytes;

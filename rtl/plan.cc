@@ -217,6 +217,7 @@ class Planner {
       return;
     }
     if (op == Opcode::kParameter || op == Opcode::kConstant) return place_input(t, i);
+    if (k.literal) return place_splat(t, i);
     if (is_alias(op)) return place_alias(i);
     if (op == Opcode::kConvert && k.alias) {  // chained into its readers (hwmodel/chaining.h)
       c_.chained[i] = 1;
@@ -230,7 +231,8 @@ class Planner {
     place_task(t, i);
   }
 
-  int new_buffer(uint32_t t, InstrId i, Buffer::Origin origin) {
+  // `own_values`: a constant's init comes from its own literal.
+  int new_buffer(uint32_t t, InstrId i, Buffer::Origin origin, bool own_values = true) {
     const ir::Shape& s = m_.shape(i);
     if (s.is_tuple()) c_.refuse(i, "tuple-shaped parameters and constants are not supported");
     if (s.element_count() == 0) c_.refuse(i, "zero-element arrays are not supported");
@@ -247,7 +249,7 @@ class Planner {
     b.track = literal ? -1 : track_base_ + static_cast<int>(track);
     b.instr = i;
     if (origin == Buffer::kParameter) b.param = static_cast<int>(m_.attrs(i).parameter_number);
-    if (origin == Buffer::kConstant) {
+    if (origin == Buffer::kConstant && own_values) {
       if (m_.literal(i).elided()) c_.refuse(i, "elided constants ({...}) have no values to put in hardware");
       for (int64_t k = 0; k < b.elements; ++k) b.init.push_back(literal_bits(m_.literal(i), k));
     }
@@ -260,6 +262,17 @@ class Planner {
 
   void place_input(uint32_t t, InstrId i) {
     new_buffer(t, i, m_.opcode(i) == Opcode::kParameter ? Buffer::kParameter : Buffer::kConstant);
+  }
+
+  // A broadcast (slice, transpose, ...) of a one-value constant: that value, a literal in
+  // its readers (hwmodel: Task::literal, no memory).
+  void place_splat(uint32_t t, InstrId i) {
+    InstrId c = i;
+    while (m_.opcode(c) != Opcode::kConstant && m_.operands(c).size() == 1) c = m_.operand(c, 0);
+    if (m_.opcode(c) != Opcode::kConstant) c_.refuse(i, "internal: a literal that is not a mapping of a constant");
+    const uint64_t bits = literal_bits(m_.literal(c), 0);
+    const int id = new_buffer(t, i, Buffer::kConstant, false);
+    plan_.buffers[id].init.assign(static_cast<size_t>(plan_.buffers[id].elements), bits);
   }
 
   void place_alias(InstrId i) {

@@ -282,11 +282,38 @@ TEST(Estimate, ShiftByARunTimeAmountIsABarrelShifter) {
   EXPECT_DOUBLE_EQ(unit_luts("k = s32[8] parameter(1)"), t.variable_shift.luts_for(32));
   const double alu = t.unit(UnitClass::kIntAlu).lut;
   EXPECT_DOUBLE_EQ(unit_luts("k = s32[8] constant({3, 3, 3, 3, 3, 3, 3, 3})"), alu);
-  // the broadcast is a task of its own on the mem unit; the shift's int_alu lane is plain
+  // a broadcast of a constant is that constant, a literal (no mem task): a plain int_alu lane
   const double broadcast = unit_luts("c = s32[] constant(3)\n  k = s32[8] broadcast(c), dimensions={}");
-  EXPECT_DOUBLE_EQ(broadcast, alu + t.unit(UnitClass::kMem).lut);
+  EXPECT_DOUBLE_EQ(broadcast, alu);
   EXPECT_DOUBLE_EQ(t.variable_shift.luts_for(12), t.variable_shift.luts_for(16));  // the next row up
   EXPECT_DOUBLE_EQ(t.variable_shift.luts_for(128), 2 * t.variable_shift.luts_for(64));
+}
+
+// FPGA: a broadcast (or slice, transpose, ...) of a one-value constant is a literal in its
+// readers, as rtl prints it: no memory track, no task time; a CPU still moves it.
+TEST(Estimate, BroadcastOfAConstantIsALiteral) {
+  const ir::Module m = frontend::parse_hlo(
+      "HloModule b\nENTRY main {\n  x = s32[8] parameter(0)\n  c = s32[] constant(3)\n"
+      "  k = s32[8] broadcast(c), dimensions={}\n  s = s32[4] slice(k), slice={[0:4]}\n"
+      "  xs = s32[4] slice(x), slice={[0:4]}\n  ROOT y = s32[4] multiply(xs, s)\n}\n",
+      "b.hlo");
+  EstimateOptions o;
+  o.keep_details = true;
+  const Estimate e = estimate(m, fpga_target(), o);
+  const EstimateDetails& d = *e.details;
+  for (uint32_t t = 0; t < d.graph.size(); ++t) {
+    const std::string name = m.name(d.graph.tasks[t].instr);
+    if (name != "k" && name != "s") continue;
+    EXPECT_TRUE(d.graph.tasks[t].literal) << name;
+    EXPECT_EQ(d.graph.tasks[t].latency, 0) << name;
+    EXPECT_EQ(d.binding.track_of_task[t], kNoInstance) << name;
+  }
+  const Estimate cpu = estimate(m, cpu_target(), o);
+  for (const Task& k : cpu.details->graph.tasks) {
+    if (m.name(k.instr) == "k") {
+      EXPECT_GT(k.latency, 0);  // a memory move on a CPU
+    }
+  }
 }
 
 }  // namespace
