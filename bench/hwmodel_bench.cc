@@ -91,13 +91,14 @@ void BM_EstimateLargestRealHlo(benchmark::State& state) {
 }
 BENCHMARK(BM_EstimateLargestRealHlo)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
-// The control-flow designs (designs/loops/: loops, nested loops, conditionals): a whole
-// FPGA estimate, with and without the details rtl/ plans from (every loop body's and
-// branch's own schedule and binding kept).
+// The control-flow designs (designs/loops/: loops, nested loops, conditionals) and a
+// gather (designs/indexing/): a whole FPGA estimate, with and without the details rtl/
+// plans from (every loop body's and branch's own schedule and binding kept).
 void BM_EstimateControlFlowDesign(benchmark::State& state) {
-  static const char* kDesigns[] = {"cordic.yaml", "nested_loops.hlo", "switch3.hlo"};
+  static const char* kDesigns[] = {"loops/cordic.yaml", "loops/nested_loops.hlo", "loops/switch3.hlo",
+                                   "indexing/gather_windows.hlo"};
   const char* file = kDesigns[state.range(0)];
-  const hlsgym::ir::Module m = hlsgym::frontend::load_design((fs::path(HLSGYM_SOURCE_DIR) / "designs" / "loops" / file).string()).module;
+  const hlsgym::ir::Module m = hlsgym::frontend::load_design((fs::path(HLSGYM_SOURCE_DIR) / "designs" / file).string()).module;
   EstimateOptions o;
   o.keep_details = state.range(1) != 0;
   int64_t cycles = 0;
@@ -105,7 +106,7 @@ void BM_EstimateControlFlowDesign(benchmark::State& state) {
   state.SetLabel(std::string(file) + (o.keep_details ? " (details)" : ""));
   state.counters["cycles"] = static_cast<double>(cycles);
 }
-BENCHMARK(BM_EstimateControlFlowDesign)->ArgsProduct({{0, 1, 2}, {0, 1}})->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_EstimateControlFlowDesign)->ArgsProduct({{0, 1, 2, 3}, {0, 1}})->Unit(benchmark::kMicrosecond);
 
 // Every real HLO file once per iteration (lenient, fpga): total, mean and slowest file.
 void BM_EstimateEveryRealHlo(benchmark::State& state) {

@@ -539,8 +539,12 @@ void check_ops(const ir::Module& m, ir::CompId c) {
                               "ops, broadcast, reshape, transpose, slice, concatenate, pad, iota, reverse, copy, dot, "
                               "convolution, reduce, reduce-window, dynamic-slice, dynamic-update-slice, gather, loop "
                               "fusions, maps, conditionals and while loops of static trip count; no sort, scatter or "
-                              "custom calls)",
-                              ir::name(m.opcode(i)), m.name(i)),
+                              "custom calls){}",
+                              ir::name(m.opcode(i)), m.name(i),
+                              m.opcode(i) == Opcode::kScatter
+                                  ? "; a scatter becomes a counted loop of dynamic-slices and dynamic-update-slices, which "
+                                    "it builds, with `hlsgym optimize DESIGN --order scatter_expander -o OUT.hlo`"
+                                  : ""),
                   {m.source_file(), m.payload(i).line});
     if (m.opcode(i) == Opcode::kWhile || m.opcode(i) == Opcode::kConditional)
       for (ir::CompId k : m.called(i)) check_ops(m, k);

@@ -86,6 +86,40 @@ ENTRY main {
   EXPECT_NE(msg.find("sort_loop.hlo:13"), std::string::npos) << msg;
 }
 
+// A scatter is refused with the way through: scatter_expander makes it a counted loop the
+// emitter builds, which then cosimulates exactly (a histogram: repeated indices, and
+// out-of-range ones that XLA skips).
+TEST(Refusal, ScatterNamesTheExpanderThatBuildsIt) {
+  ir::Module m = frontend::parse_hlo(R"(HloModule histogram
+add {
+  a = s32[] parameter(0)
+  b = s32[] parameter(1)
+  ROOT s = s32[] add(a, b)
+}
+ENTRY main {
+  hist = s32[8] parameter(0)
+  raw = s32[6,1] parameter(1)
+  nine = s32[] constant(9)
+  nines = s32[6,1] broadcast(nine), dimensions={}
+  idx = s32[6,1] and(raw, nines)
+  upd = s32[6] parameter(2)
+  ROOT r = s32[8] scatter(hist, idx, upd), update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add
+}
+)", "histogram.hlo");
+  const std::string msg = error_of([&] { rtl::emit(m, rtl_fpga()); });
+  EXPECT_NE(msg.find("op scatter"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("--order scatter_expander"), std::string::npos) << msg;
+  const passes::PassInfo* expander = passes::Registry::global().find("scatter_expander");
+  ASSERT_NE(expander, nullptr);
+  ASSERT_TRUE(expander->make()->run(m));
+  const rtl::EmittedDesign e = rtl::emit(m, rtl_fpga());
+  rtl::SimOptions o;
+  o.vectors = 8;
+  const rtl::SimResult r = rtl::cosimulate(m, e, rtl_work_dir("scatter_expanded"), o);
+  EXPECT_EQ(r.mismatches, 0) << (r.first ? rtl::describe(*r.first) : "");
+  EXPECT_TRUE(r.passed()) << r.measured_cycles << " measured, " << r.estimated_cycles << " estimated";
+}
+
 TEST(Refusal, CpuTarget) {
   const hwmodel::Target cpu = hwmodel::load_target("cpu", {source_dir() / "designs" / "targets"});
   const std::string msg = error_of([&] { rtl::emit(rtl_design("fir8").module, cpu); });
