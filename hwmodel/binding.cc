@@ -212,6 +212,8 @@ void size_tracks(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s
   for (uint32_t t = 0; t < g.size(); ++t) {
     const Task& k = g.tasks[t];
     if (k.output) output(t, t);
+    if (k.copies_in)  // a loop's copy-in: one read of each state leaf's source (rtl: a copy task each)
+      for (uint32_t d : g.deps_of(t)) add(t, d, s.start[t], s.start[t] + k.latency, 1);
     if (k.alias || p.busy[t] <= 0) continue;
     // rtl: every lane reads its own address (several, Task::multi_task)
     const uint32_t multi = k.multi_task < g.size() ? b.track_of_task[k.multi_task] : kNoInstance;

@@ -353,6 +353,7 @@ void Lowerer::lower_while(InstrId i) {
     const WhileLoop loop = while_loop(m_, i, t_, *trips, cond.cycles, body.cycles);
     k.latency = std::min(kCycleCap, loop.latency());
     k.footprint = 0;
+    k.copies_in = true;
     g_.own_datapaths += state_area(t_, loop);
     k.onchip_pj += state_copy_pj(t_, loop);
   } else {

@@ -41,6 +41,7 @@ struct Task {
   // the same buffer holds it; an operand repeated in a concatenate), and how many
   uint32_t multi_task = UINT32_MAX;
   uint8_t multi_reads = 0;
+  bool copies_in = false;         // FPGA while: its copy-in reads each leaf of its operand once
   int64_t element_ops = 0;        // operations performed (MACs count once)
   int64_t latency = 0;            // cycles from start until its result is complete
   int64_t busy = 0;               // cycles its unit instance is reserved from the start
