@@ -38,6 +38,23 @@ TEST(Timing, AccumulateInterleavesOutputs) {
   EXPECT_EQ(accumulate_timing(1, 8, 1, 0, 1).latency, 8);
 }
 
+// Lanes with no work are not lanes used (rtl builds no port or pipeline for them), and a
+// gather's lead stage adds a cycle to latency and busy.
+TEST(Timing, IdleLanesAndLead) {
+  EXPECT_EQ(stream_timing(4, 3, 2).lanes_used, 2);  // 2 + 2, the third lane idles
+  EXPECT_EQ(stream_timing(4, 3, 2).busy, 2);
+  Timing g = stream_timing(10, 2, 3, 1);
+  EXPECT_EQ(g.latency, 1 + 3 + 5 - 1);
+  EXPECT_EQ(g.busy, 1 + 5);
+  EXPECT_EQ(accumulate_timing(5, 4, 3, 1, 1).lanes_used, 3);  // 2 + 2 + 1 outputs
+  EXPECT_EQ(accumulate_timing(6, 4, 4, 1, 1).lanes_used, 3);  // 2 + 2 + 2, the fourth idles
+  // 1 output of 4 terms on 3 lanes: chunks of 2 terms, so 2 partial sums (not 3) and one
+  // tree level: M' + A + (2 - 1) A + 1 A with M' = 1, A = 1.
+  Timing a = accumulate_timing(1, 4, 3, 1, 1);
+  EXPECT_EQ(a.lanes_used, 2);
+  EXPECT_EQ(a.latency, 1 + 1 + 1 + 1);
+}
+
 TEST(Timing, SortNetwork) {
   // 8 keys, 1 row: 3*4/2 = 6 stages of 4 compare-exchanges; 1 lane of depth 1: 6 * 4.
   EXPECT_EQ(sort_network_ops(8, 1), 24);
