@@ -217,8 +217,10 @@ void size_tracks(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s
     if (k.alias || p.busy[t] <= 0) continue;
     // rtl: every lane reads its own address (several, Task::multi_task)
     const uint32_t multi = k.multi_task < g.size() ? b.track_of_task[k.multi_task] : kNoInstance;
-    for (uint32_t d : g.deps_of(t))
-      add(t, d, s.start[t], s.start[t] + p.busy[t], k.lanes, multi, k.multi_reads, g.tasks[d].alias ? 0 : elements_of(g.tasks[d]));
+    const auto deps = g.deps_of(t);
+    for (size_t q = 0; q < deps.size() && q < k.port_deps; ++q)
+      add(t, deps[q], s.start[t], s.start[t] + p.busy[t], k.lanes, multi, k.multi_reads,
+          g.tasks[deps[q]].alias ? 0 : elements_of(g.tasks[deps[q]]));
   }
   const std::vector<int64_t> storage_bits = register_storage_bits(g, b);
   for (size_t k = 0; k < b.tracks.size(); ++k) {

@@ -266,9 +266,15 @@ class Lowerer {
 
   uint32_t emit(InstrId i, Task k) {
     deps_.clear();
-    for (InstrId o : m_.operands(i)) {
-      const uint32_t d = value_task_[source(o)];
+    const auto ops = m_.operands(i);
+    // dynamic-slice / -update-slice: the operand (and update) through ports, the start
+    // scalars as wires (rtl reads them combinationally)
+    const Opcode op = m_.opcode(i);
+    const size_t array_ops = op == Opcode::kDynamicSlice ? 1 : op == Opcode::kDynamicUpdateSlice ? 2 : ops.size();
+    for (size_t a = 0; a < ops.size(); ++a) {
+      const uint32_t d = value_task_[source(ops[a])];
       if (d != kNoTask && std::find(deps_.begin(), deps_.end(), d) == deps_.end()) deps_.push_back(d);
+      if (a + 1 == array_ops && t_.is_fpga()) k.port_deps = static_cast<uint8_t>(std::min<size_t>(deps_.size(), 255));
     }
     if (k.alias && !deps_.empty()) k.dram = g_.tasks[deps_.front()].dram;
     const uint32_t id = g_.add(k, deps_);

@@ -42,6 +42,9 @@ struct Task {
   uint32_t multi_task = UINT32_MAX;
   uint8_t multi_reads = 0;
   bool copies_in = false;         // FPGA while: its copy-in reads each leaf of its operand once
+  // FPGA: only its first `port_deps` dependences are read through memory ports (a dynamic
+  // slice's start scalars are wires of their registers)
+  uint8_t port_deps = 255;
   int64_t element_ops = 0;        // operations performed (MACs count once)
   int64_t latency = 0;            // cycles from start until its result is complete
   int64_t busy = 0;               // cycles its unit instance is reserved from the start

@@ -81,10 +81,11 @@ class Emitter {
   void write(int buffer, int port, const std::string& cond, const std::string& addr, const std::string& value,
              const std::string& comment = "");
   int track_of(int buffer) const { return plan.buffers[buffer].track; }
-  // Cycle `c` of `timeline` on one axis for port sharing: timelines never share a window
-  // (a loop phase and its caller's schedule run at once), so readers in different ones
-  // never share a block-RAM port.
+  // Cycle `c` of `timeline` on one axis for port sharing; readers on different timelines
+  // (a loop phase and its caller's schedule run at once) never share a block-RAM port
+  // (same_timeline), however their cycles compare.
   static int64_t window(int timeline, int64_t c) { return timeline * (int64_t{1} << 40) + c; }
+  static bool same_timeline(int64_t a, int64_t b) { return (a >> 40) == (b >> 40); }
 };
 
 // Bits of the signed index arithmetic (index_expr.h) in the emitted Verilog.

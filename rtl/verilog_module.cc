@@ -113,8 +113,8 @@ std::string Emitter::read_port(int buffer, ir::ElementType type, const std::stri
   const bool one_word = !shared_ok && track_depth[b.track] == 1;
   for (; p < ports.size() && !one_word; ++p) {
     bool free = true;
-    for (const PortUse& u : ports[p])
-      free = free && (u.to <= from || to <= u.from) && (shared_ok || u.reader == reader);
+    for (const PortUse& u : ports[p])  // a loop phase runs beside its caller: other timelines never share
+      free = free && same_timeline(u.from, from) && (u.to <= from || to <= u.from) && (shared_ok || u.reader == reader);
     if (free) break;
   }
   if (p == ports.size()) ports.emplace_back();
