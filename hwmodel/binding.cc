@@ -182,15 +182,12 @@ void size_tracks(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s
   std::vector<std::vector<int64_t>> port_depths(b.tracks.size());  // register files: words each reader reaches
   std::vector<uint32_t> stamp(b.tracks.size(), kNoInstance);
   // `reach`: the words the reader's address reaches (0: the whole track).
-  // `reads`: the reader's read ports on a track (one per lane and address it reads; on
-  // `multi`, `multi_reads` per lane).
-  auto add = [&](uint32_t reader, uint32_t d, int64_t from, int64_t to, int lane_reads, uint32_t multi = kNoInstance,
-                 int multi_reads = 1, int64_t reach = 0) {
+  // `reads`: the reader's read ports on the track (one per lane and address it reads).
+  auto add = [&](uint32_t reader, uint32_t d, int64_t from, int64_t to, int reads, int64_t reach = 0) {
+    if (reads == 0) return;
     auto one = [&](uint32_t track) {
       if (track == kNoInstance || stamp[track] == reader) return;
       stamp[track] = reader;
-      const int reads = lane_reads * (track == multi ? multi_reads : 1);
-      if (reads == 0) return;
       events[track].emplace_back(from, reads);
       events[track].emplace_back(to, -reads);
       const int64_t words = b.tracks[track].words;
@@ -205,7 +202,7 @@ void size_tracks(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s
   std::function<void(uint32_t, uint32_t)> output = [&](uint32_t root, uint32_t d) {
     const Task& k = g.tasks[d];
     if (k.scalar) return;
-    if (!k.alias) add(root, d, s.length, s.length + 1, 1, kNoInstance, 1, int64_t{1} << std::max(1, ceil_log2(elements_of(k))));
+    if (!k.alias) add(root, d, s.length, s.length + 1, 1, int64_t{1} << std::max(1, ceil_log2(elements_of(k))));
     else
       for (uint32_t e : g.deps_of(d)) output(root, e);
   };
@@ -215,11 +212,11 @@ void size_tracks(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s
     if (k.copies_in)  // a loop's copy-in: one read of each state leaf's source (rtl: a copy task each)
       for (uint32_t d : g.deps_of(t)) add(t, d, s.start[t], s.start[t] + k.latency, 1);
     if (k.alias || p.busy[t] <= 0) continue;
-    // rtl: every lane reads its own address (several, Task::multi_task)
-    const uint32_t multi = k.multi_task < g.size() ? b.track_of_task[k.multi_task] : kNoInstance;
+    // rtl: every lane reads its own addresses (TaskGraph::dep_reads)
     const auto deps = g.deps_of(t);
-    for (size_t q = 0; q < deps.size() && q < k.port_deps; ++q)
-      add(t, deps[q], s.start[t], s.start[t] + p.busy[t], k.lanes, multi, k.multi_reads,
+    const auto reads = g.dep_reads_of(t);
+    for (size_t q = 0; q < deps.size(); ++q)
+      add(t, deps[q], s.start[t], s.start[t] + p.busy[t], k.lanes * reads[q],
           g.tasks[deps[q]].alias ? 0 : elements_of(g.tasks[deps[q]]));
   }
   const std::vector<int64_t> storage_bits = register_storage_bits(g, b);

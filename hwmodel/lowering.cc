@@ -113,49 +113,48 @@ class Lowerer {
     k.unit = static_cast<uint8_t>(w.unit);
     k.ports = static_cast<uint8_t>(w.ports);
     k.width = static_cast<uint16_t>(datapath_bits(w.type));
-    set_multi_reads(i, w, k);
     return k;
   }
 
-  // Task::multi_task: rtl reads each start index of a gather, and each copy of an operand
-  // that a concatenate, dot, convolution or dynamic-update-slice names twice (one leaf per
-  // operand position, at different addresses), through a read port of its own; an
-  // elementwise op reads a repeated operand once (one address). A dynamic-update-slice
-  // whose update covers its operand never reads the operand.
-  void set_multi_reads(InstrId i, const Work& w, Task& k) const {
-    if (!t_.is_fpga()) return;
-    if (m_.opcode(i) == Opcode::kGather) {  // no start index read where the slice spans the dimension
-      k.multi_task = storage_task(m_.operand(i, 1));
-      const bool shared = storage_task(m_.operand(i, 0)) == k.multi_task;
-      k.multi_reads = static_cast<uint8_t>(std::min(w.index_reads + shared, 255));
-      return;
-    }
-    const Opcode op = m_.opcode(i);
-    if (op == Opcode::kDynamicUpdateSlice && m_.operands(i).size() >= 2 &&
-        m_.shape(m_.operand(i, 0)).dims() == m_.shape(m_.operand(i, 1)).dims()) {
-      k.multi_task = storage_task(m_.operand(i, 0));  // the update covers it: never read
-      k.multi_reads = storage_task(m_.operand(i, 1)) == k.multi_task;
-      return;
-    }
-    if (op != Opcode::kConcatenate && op != Opcode::kDot && op != Opcode::kConvolution && op != Opcode::kDynamicUpdateSlice)
-      return;
-    auto ops = m_.operands(i);
-    if (op == Opcode::kDynamicUpdateSlice) ops = ops.subspan(0, std::min<size_t>(2, ops.size()));  // starts: wires
-    for (size_t a = 0; a < ops.size(); ++a) {
-      const uint32_t d = storage_task(ops[a]);
-      const auto n = std::count_if(ops.begin(), ops.end(), [&](InstrId o) { return storage_task(o) == d; });
-      if (n > 1 && d != kNoTask) {
-        k.multi_task = d;
-        k.multi_reads = static_cast<uint8_t>(std::min<int64_t>(n, 255));
-        return;
+  // FPGA: the addresses each lane of `i` reads operand `a`'s buffer at per item, as rtl
+  // builds it (a read port each): a gather's start indices one per indexed dimension the
+  // slice does not span; a dynamic slice's starts are wires (0); a dynamic-update-slice
+  // whose update covers its operand never reads the operand; a fused body or map reads a
+  // parameter it does not use 0 times.
+  int operand_reads(InstrId i, size_t a) const {
+    switch (m_.opcode(i)) {
+      case Opcode::kGather: {
+        if (a != 1 || !m_.attrs(i).gather_dims) return 1;
+        const ir::GatherDims& g = *m_.attrs(i).gather_dims;
+        const ir::Shape& in = m_.shape(m_.operand(i, 0));
+        int n = 0;
+        for (int64_t d : g.start_index_map) n += in.dim(d) > g.slice_sizes[static_cast<size_t>(d)];
+        return n;
       }
+      case Opcode::kDynamicSlice: return a == 0 ? 1 : 0;
+      case Opcode::kDynamicUpdateSlice:
+        if (a >= 2) return 0;
+        return a == 0 && m_.shape(m_.operand(i, 0)).dims() == m_.shape(m_.operand(i, 1)).dims() ? 0 : 1;
+      case Opcode::kFusion: case Opcode::kMap: {
+        if (m_.called(i).empty()) return 1;
+        const ir::Computation& body = m_.computation(m_.called(i)[0]);
+        if (a >= body.params.size() || body.params[a] == ir::kNoId) return 1;
+        const InstrId p = body.params[a];
+        return !m_.users(p).empty() || body.root == p ? 1 : 0;
+      }
+      default: return 1;
     }
   }
 
-  // The task whose buffer holds `o`: through get-tuple-element of a tuple and through
-  // aliases of one operand (reshape, bitcast).
-  uint32_t storage_task(InstrId o) const {
-    uint32_t t = value_task_[source(o)];
+  // Whether `i` reads an operand named twice at two addresses (one leaf per operand
+  // position) rather than once (an elementwise op reads x + x at one address).
+  static bool reads_per_position(Opcode op) {
+    return op == Opcode::kConcatenate || op == Opcode::kDot || op == Opcode::kConvolution ||
+           op == Opcode::kGather || op == Opcode::kDynamicUpdateSlice;
+  }
+
+  // The task whose buffer task `t`'s value lives in (through aliases of one operand).
+  uint32_t storage_of(uint32_t t) const {
     while (t != kNoTask && g_.tasks[t].alias && g_.deps_of(t).size() == 1) t = g_.deps_of(t).front();
     return t;
   }
@@ -267,19 +266,40 @@ class Lowerer {
   uint32_t emit(InstrId i, Task k) {
     deps_.clear();
     const auto ops = m_.operands(i);
-    // dynamic-slice / -update-slice: the operand (and update) through ports, the start
-    // scalars as wires (rtl reads them combinationally)
-    const Opcode op = m_.opcode(i);
-    const size_t array_ops = op == Opcode::kDynamicSlice ? 1 : op == Opcode::kDynamicUpdateSlice ? 2 : ops.size();
-    for (size_t a = 0; a < ops.size(); ++a) {
-      const uint32_t d = value_task_[source(ops[a])];
+    for (InstrId o : ops) {
+      const uint32_t d = value_task_[source(o)];
       if (d != kNoTask && std::find(deps_.begin(), deps_.end(), d) == deps_.end()) deps_.push_back(d);
-      if (a + 1 == array_ops && t_.is_fpga()) k.port_deps = static_cast<uint8_t>(std::min<size_t>(deps_.size(), 255));
     }
+    set_dep_reads(i, ops);
     if (k.alias && !deps_.empty()) k.dram = g_.tasks[deps_.front()].dram;
-    const uint32_t id = g_.add(k, deps_);
+    const uint32_t id = g_.add(k, deps_, reads_);
     value_task_[i] = id;
     return id;
+  }
+
+  // TaskGraph::dep_reads of `i`'s dependences: the reads of the operands stored in one
+  // buffer (through aliases) go to the first dependence naming that buffer, summed when
+  // each operand position is its own leaf, else one address; the others read 0.
+  void set_dep_reads(InstrId i, std::span<const InstrId> ops) {
+    reads_.assign(deps_.size(), 1);
+    if (!t_.is_fpga()) return;
+    const bool sum = reads_per_position(m_.opcode(i));
+    std::vector<uint32_t> storage(deps_.size());
+    for (size_t q = 0; q < deps_.size(); ++q) storage[q] = storage_of(deps_[q]);
+    for (size_t q = 0; q < deps_.size(); ++q) {
+      const size_t first = static_cast<size_t>(std::find(storage.begin(), storage.end(), storage[q]) - storage.begin());
+      if (first != q) {
+        reads_[q] = 0;
+        continue;
+      }
+      int n = 0;
+      for (size_t a = 0; a < ops.size(); ++a) {
+        const uint32_t d = value_task_[source(ops[a])];
+        if (d == kNoTask || storage_of(d) != storage[q]) continue;
+        n = sum ? n + operand_reads(i, a) : std::max(n, operand_reads(i, a));
+      }
+      reads_[q] = static_cast<uint8_t>(std::min(n, 255));
+    }
   }
 
   void inline_call(InstrId i) {
@@ -333,6 +353,7 @@ class Lowerer {
   WorkModel& work_;
   std::vector<uint32_t>& value_task_;  // shared with nested lowerings (disjoint entries)
   std::vector<uint32_t> deps_;
+  std::vector<uint8_t> reads_;  // aligned with deps_ (set_dep_reads)
   TaskGraph g_;
 };
 

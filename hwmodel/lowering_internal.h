@@ -47,7 +47,6 @@ struct Work {
   int64_t n = 0, k = 0;
   int64_t depth = 0, mul_depth = 0;
   int64_t lead = 0;           // stream: read stages before the operand read (gather's indices)
-  int index_reads = 0;        // gather: start indices read per item (none where the slice spans the dimension)
   int64_t ops_per_item = 1;   // element ops per item (a body's op count)
   double energy_per_item = 0; // pJ
   Area lane_area;

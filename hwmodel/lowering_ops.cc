@@ -143,12 +143,7 @@ Work WorkModel::classify(InstrId i) {
   if (is_move_op(op)) {
     Work w = move(i, m_.shape(i).element_count());
     // FPGA: an item's operand address depends on the start indices it reads first
-    if (op == Opcode::kGather && t_.is_fpga() && m_.attrs(i).gather_dims) {
-      w.lead = kMemoryReadLatency;
-      const ir::GatherDims& g = *m_.attrs(i).gather_dims;
-      const ir::Shape& in = m_.shape(m_.operand(i, 0));
-      for (int64_t d : g.start_index_map) w.index_reads += in.dim(d) > g.slice_sizes[static_cast<size_t>(d)];
-    }
+    if (op == Opcode::kGather && t_.is_fpga()) w.lead = kMemoryReadLatency;
     return w;
   }
   if (ir::info(op).elementwise) {

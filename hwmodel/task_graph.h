@@ -36,15 +36,7 @@ struct Task {
   bool scalar = false;            // a rank-0 value (an output of it is a wire, not a read port)
   bool literal = false;           // FPGA: a constant of one value, printed as a literal (no storage)
   bool rom = false;               // FPGA: a small constant array, a ROM in logic (no track; binding.cc)
-  // FPGA: the task whose buffer each item reads at several addresses, a read port
-  // each per lane (a gather's start indices, one per start index, plus the operand's when
-  // the same buffer holds it; an operand repeated in a concatenate), and how many
-  uint32_t multi_task = UINT32_MAX;
-  uint8_t multi_reads = 0;
   bool copies_in = false;         // FPGA while: its copy-in reads each leaf of its operand once
-  // FPGA: only its first `port_deps` dependences are read through memory ports (a dynamic
-  // slice's start scalars are wires of their registers)
-  uint8_t port_deps = 255;
   int64_t element_ops = 0;        // operations performed (MACs count once)
   int64_t latency = 0;            // cycles from start until its result is complete
   int64_t busy = 0;               // cycles its unit instance is reserved from the start
@@ -62,6 +54,11 @@ struct TaskGraph {
   std::vector<Task> tasks;
   std::vector<uint32_t> dep_offset{0};  // CSR: deps of task t are deps[dep_offset[t]..[t+1])
   std::vector<uint32_t> deps;
+  // Aligned with deps: the addresses each lane of the task reads the dependence's buffer
+  // at per item, a read port each on an FPGA (lowering.cc, dep_reads): usually 1; 0 for a
+  // value read as a wire or not at all; more for a gather's start indices or an operand a
+  // concatenate or dot names twice.
+  std::vector<uint8_t> dep_reads;
   Area own_datapaths;   // loops' and branches' private datapaths (not shared)
   std::array<int32_t, ir::kOpcodeCount> uncosted{};  // lenient: ops costed as memory moves, by opcode
   int unknown_trip_counts = 0;            // lenient mode: while loops costed as one trip
@@ -70,10 +67,14 @@ struct TaskGraph {
   std::span<const uint32_t> deps_of(size_t t) const {
     return {deps.data() + dep_offset[t], deps.data() + dep_offset[t + 1]};
   }
+  std::span<const uint8_t> dep_reads_of(size_t t) const {
+    return {dep_reads.data() + dep_offset[t], dep_reads.data() + dep_offset[t + 1]};
+  }
   // Appends a task with the given dependences (which must be earlier tasks).
-  uint32_t add(const Task& t, std::span<const uint32_t> task_deps) {
+  uint32_t add(const Task& t, std::span<const uint32_t> task_deps, std::span<const uint8_t> reads = {}) {
     tasks.push_back(t);
     deps.insert(deps.end(), task_deps.begin(), task_deps.end());
+    for (size_t q = 0; q < task_deps.size(); ++q) dep_reads.push_back(q < reads.size() ? reads[q] : 1);
     dep_offset.push_back(static_cast<uint32_t>(deps.size()));
     return static_cast<uint32_t>(tasks.size() - 1);
   }
