@@ -66,27 +66,36 @@ ElementType multiplier_operand_type(const ir::Module& m, InstrId v, bool in_fuse
   return m.shape(v).element_type();
 }
 
-std::optional<uint64_t> splat_constant(const ir::Module& m, InstrId v, bool in_fused_body) {
+bool value_mapping(Opcode op) {
+  switch (op) {
+    case Opcode::kBroadcast: case Opcode::kReshape: case Opcode::kCopy: case Opcode::kTranspose:
+    case Opcode::kSlice: case Opcode::kReverse:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::optional<InstrId> splat_source(const ir::Module& m, InstrId v) {
   for (int depth = 0; depth < 64; ++depth) {
-    switch (m.opcode(v)) {
-      case Opcode::kConstant: {
-        const ir::Literal& l = m.literal(v);
-        if (l.is_tuple() || l.elided() || l.element_count() == 0) return std::nullopt;
-        const uint64_t first = l.get_bits(0);
-        for (int64_t k = 1; k < l.element_count(); ++k)
-          if (l.get_bits(k) != first) return std::nullopt;
-        return first;
-      }
-      case Opcode::kBroadcast: case Opcode::kReshape: case Opcode::kCopy: case Opcode::kTranspose:
-      case Opcode::kSlice: case Opcode::kReverse:
-        if (!in_fused_body || m.operands(v).size() != 1) return std::nullopt;
-        v = m.operand(v, 0);
-        break;
-      default:
-        return std::nullopt;
+    if (m.opcode(v) == Opcode::kConstant) {
+      const ir::Literal& l = m.literal(v);
+      if (l.is_tuple() || l.elided() || l.element_count() == 0) return std::nullopt;
+      const uint64_t first = l.get_bits(0);
+      for (int64_t k = 1; k < l.element_count(); ++k)
+        if (l.get_bits(k) != first) return std::nullopt;
+      return v;
     }
+    if (!value_mapping(m.opcode(v)) || m.operands(v).size() != 1) return std::nullopt;
+    v = m.operand(v, 0);
   }
   return std::nullopt;
+}
+
+std::optional<uint64_t> splat_constant(const ir::Module& m, InstrId v) {
+  const std::optional<InstrId> c = splat_source(m, v);
+  if (!c) return std::nullopt;
+  return m.literal(*c).get_bits(0);
 }
 
 ElementType stored_type(const ir::Module& m, InstrId v) {

@@ -30,11 +30,16 @@ bool wiring_convert(const ir::Module& m, ir::InstrId i);
 // rtl builds the same: a multiply of two such converts is a signed narrow product.
 ir::ElementType multiplier_operand_type(const ir::Module& m, ir::InstrId v, bool in_fused_body);
 
-// The raw bits of `v` when it is a constant whose elements are all equal (the RTL prints
-// it as a literal, so synthesis folds it into its readers), also through broadcasts,
-// reshapes and other index mappings (FPGA entries: lowering makes such a mapping a literal
-// too; `in_fused_body` false stops at the constant).
-std::optional<uint64_t> splat_constant(const ir::Module& m, ir::InstrId v, bool in_fused_body);
+// Ops whose every output element is one of their operand's (broadcast, reshape, copy,
+// transpose, slice, reverse): a one-value constant through them is still that value.
+bool value_mapping(ir::Opcode op);
+
+// The constant whose elements are all equal that `v` is, directly or through
+// value_mapping ops (the RTL prints it as a literal, so synthesis folds it into its
+// readers; on FPGA targets lowering makes such a mapping a literal too).
+std::optional<ir::InstrId> splat_source(const ir::Module& m, ir::InstrId v);
+// Its raw bits.
+std::optional<uint64_t> splat_constant(const ir::Module& m, ir::InstrId v);
 
 // The element type a reader of `v` reads from memory: the chained convert's source type
 // when `v` is one, else v's own.

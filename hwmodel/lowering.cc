@@ -97,7 +97,7 @@ class Lowerer {
     if (w.input) {
       // rtl prints a one-value constant (or a broadcast, slice, ... of one) as a literal: no
       // memory holds it (chaining.h)
-      k.literal = t_.is_fpga() && splat_constant(m_, i, true).has_value();
+      k.literal = t_.is_fpga() && splat_source(m_, i).has_value();
       k.footprint = out.byte_size();
       if (t_.is_fpga() && o_.caller_holds_parameters && m_.opcode(i) == Opcode::kParameter) k.footprint = 0;
       k.dram = t_.is_fpga() && k.footprint > t_.memory.front().capacity_bytes;

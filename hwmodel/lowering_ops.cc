@@ -49,11 +49,6 @@ bool is_alias_op(Opcode op) {
   }
 }
 
-bool splat_mapping(Opcode op) {
-  return op == Opcode::kBroadcast || op == Opcode::kCopy || op == Opcode::kTranspose || op == Opcode::kSlice ||
-         op == Opcode::kReverse;
-}
-
 bool is_move_op(Opcode op) {
   switch (op) {
     case Opcode::kCopy: case Opcode::kTranspose: case Opcode::kReverse: case Opcode::kSlice:
@@ -131,7 +126,7 @@ Work WorkModel::classify(InstrId i) {
   }
   // FPGA: an index mapping of a one-value constant is that constant, a literal in its
   // readers (rtl prints it so; synthesis folded the memory rtl used to fill with it)
-  if (t_.is_fpga() && splat_mapping(op) && splat_constant(m_, i, true)) {
+  if (t_.is_fpga() && value_mapping(op) && !is_alias_op(op) && splat_source(m_, i)) {
     w.input = true;
     return w;
   }
@@ -237,7 +232,7 @@ Work WorkModel::elementwise(InstrId i, UnitClass c, ElementType type) {
   const bool shift = op == Opcode::kShiftLeft || op == Opcode::kShiftRightLogical || op == Opcode::kShiftRightArithmetic;
   // a shift by a literal (a constant or a broadcast of one) is wiring; by a run-time
   // amount, a barrel shifter
-  if (shift && t_.is_fpga() && !splat_constant(m_, m_.operand(i, 1), true))
+  if (shift && t_.is_fpga() && !splat_source(m_, m_.operand(i, 1)))
     w.lane_area.lut = std::max(w.lane_area.lut, t_.variable_shift.luts_for(datapath_bits(type)));
   return w;
 }
@@ -248,7 +243,7 @@ int WorkModel::multiply_dsp_slices(InstrId i, bool in_fused_body) const {
   // slices, x * 12345 two, x * -7 three).
   const int w = datapath_bits(array_type(m_.shape(i)));
   for (size_t k = 0; k < 2; ++k)
-    if (const auto c = splat_constant(m_, m_.operand(i, k), true)) {  // entry too: a literal (classify)
+    if (const auto c = splat_constant(m_, m_.operand(i, k))) {  // entry too: a literal (classify)
       const uint64_t bits = w >= 64 ? *c : *c & ((uint64_t{1} << w) - 1);
       if ((bits & (bits - 1)) == 0) return 0;
       return dsp_slices(t_, w, 64 - __builtin_clzll(bits), w);

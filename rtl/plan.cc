@@ -8,6 +8,7 @@
 
 #include "hwmodel/lowering.h"
 #include "hwmodel/unit_class.h"
+#include "hwmodel/chaining.h"
 #include "hwmodel/control_flow.h"
 #include "ir/error.h"
 #include "rtl/plan_internal.h"
@@ -267,10 +268,9 @@ class Planner {
   // A broadcast (slice, transpose, ...) of a one-value constant: that value, a literal in
   // its readers (hwmodel: Task::literal, no memory).
   void place_splat(uint32_t t, InstrId i) {
-    InstrId c = i;
-    while (m_.opcode(c) != Opcode::kConstant && m_.operands(c).size() == 1) c = m_.operand(c, 0);
-    if (m_.opcode(c) != Opcode::kConstant) c_.refuse(i, "internal: a literal that is not a mapping of a constant");
-    const uint64_t bits = literal_bits(m_.literal(c), 0);
+    const std::optional<InstrId> c = hwmodel::splat_source(m_, i);
+    if (!c) c_.refuse(i, "internal: a literal that is not a mapping of a constant");
+    const uint64_t bits = literal_bits(m_.literal(*c), 0);
     const int id = new_buffer(t, i, Buffer::kConstant, false);
     plan_.buffers[id].init.assign(static_cast<size_t>(plan_.buffers[id].elements), bits);
   }
