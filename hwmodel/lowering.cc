@@ -270,7 +270,7 @@ class Lowerer {
       const uint32_t d = value_task_[source(o)];
       if (d != kNoTask && std::find(deps_.begin(), deps_.end(), d) == deps_.end()) deps_.push_back(d);
     }
-    set_dep_reads(i, ops);
+    set_dep_reads(i, k, ops);
     if (k.alias && !deps_.empty()) k.dram = g_.tasks[deps_.front()].dram;
     const uint32_t id = g_.add(k, deps_, reads_);
     value_task_[i] = id;
@@ -279,26 +279,22 @@ class Lowerer {
 
   // TaskGraph::dep_reads of `i`'s dependences: the reads of the operands stored in one
   // buffer (through aliases) go to the first dependence naming that buffer, summed when
-  // each operand position is its own leaf, else one address; the others read 0.
-  void set_dep_reads(InstrId i, std::span<const InstrId> ops) {
+  // each operand position is its own leaf, else one address; the others read 0. Only an
+  // FPGA task on a unit reads through ports (binding.cc): the rest keep 1.
+  void set_dep_reads(InstrId i, const Task& k, std::span<const InstrId> ops) {
     reads_.assign(deps_.size(), 1);
-    if (!t_.is_fpga()) return;
+    if (!t_.is_fpga() || k.alias || k.unit == kNoUnit) return;
     const bool sum = reads_per_position(m_.opcode(i));
-    std::vector<uint32_t> storage(deps_.size());
-    for (size_t q = 0; q < deps_.size(); ++q) storage[q] = storage_of(deps_[q]);
-    for (size_t q = 0; q < deps_.size(); ++q) {
-      const size_t first = static_cast<size_t>(std::find(storage.begin(), storage.end(), storage[q]) - storage.begin());
-      if (first != q) {
-        reads_[q] = 0;
-        continue;
-      }
-      int n = 0;
-      for (size_t a = 0; a < ops.size(); ++a) {
-        const uint32_t d = value_task_[source(ops[a])];
-        if (d == kNoTask || storage_of(d) != storage[q]) continue;
-        n = sum ? n + operand_reads(i, a) : std::max(n, operand_reads(i, a));
-      }
-      reads_[q] = static_cast<uint8_t>(std::min(n, 255));
+    dep_storage_.resize(deps_.size());
+    for (size_t q = 0; q < deps_.size(); ++q) dep_storage_[q] = storage_of(deps_[q]);
+    std::fill(reads_.begin(), reads_.end(), 0);
+    for (size_t a = 0; a < ops.size(); ++a) {
+      const uint32_t d = value_task_[source(ops[a])];
+      if (d == kNoTask) continue;
+      const uint32_t st = storage_of(d);
+      const size_t q = static_cast<size_t>(std::find(dep_storage_.begin(), dep_storage_.end(), st) - dep_storage_.begin());
+      const int r = operand_reads(i, a);
+      reads_[q] = static_cast<uint8_t>(std::min(255, sum ? reads_[q] + r : std::max<int>(reads_[q], r)));
     }
   }
 
@@ -354,6 +350,7 @@ class Lowerer {
   std::vector<uint32_t>& value_task_;  // shared with nested lowerings (disjoint entries)
   std::vector<uint32_t> deps_;
   std::vector<uint8_t> reads_;  // aligned with deps_ (set_dep_reads)
+  std::vector<uint32_t> dep_storage_;  // set_dep_reads' scratch: each dependence's storage task
   TaskGraph g_;
 };
 
