@@ -64,6 +64,36 @@ struct GatherDims {
   std::vector<int64_t> slice_sizes;
   bool indices_are_sorted = false;
   bool operator==(const GatherDims&) const = default;
+
+  // The roles of the dimensions, in order (XLA's semantics; the interpreter and the RTL
+  // planner both index by them): the operand dimensions the offsets run over (neither
+  // collapsed nor batching), the output dimensions that are not offsets (the batch
+  // position), and the start indices' dimensions other than index_vector_dim.
+  std::vector<int64_t> offset_operand_dims(int64_t operand_rank) const {
+    std::vector<int64_t> v;
+    for (int64_t d = 0; d < operand_rank; ++d)
+      if (!has(collapsed_slice_dims, d) && !has(operand_batching_dims, d)) v.push_back(d);
+    return v;
+  }
+  std::vector<int64_t> batch_output_dims(int64_t output_rank) const {
+    std::vector<int64_t> v;
+    for (int64_t d = 0; d < output_rank; ++d)
+      if (!has(offset_dims, d)) v.push_back(d);
+    return v;
+  }
+  std::vector<int64_t> index_batch_dims(int64_t indices_rank) const {
+    std::vector<int64_t> v;
+    for (int64_t d = 0; d < indices_rank; ++d)
+      if (d != index_vector_dim) v.push_back(d);
+    return v;
+  }
+
+ private:
+  static bool has(const std::vector<int64_t>& v, int64_t x) {
+    for (int64_t y : v)
+      if (y == x) return true;
+    return false;
+  }
 };
 
 struct ScatterDims {

@@ -67,15 +67,9 @@ Literal gather(const OpContext& c) {
   const Shape& os = c.shape();
   Literal out(os);
   const auto ost = row_major_strides(operand.shape().dims());
-  std::vector<int64_t> offset_operand_dims;  // operand dims that are offset dims, in order
-  for (int64_t d = 0; d < operand.shape().rank(); ++d)
-    if (!contains(g.collapsed_slice_dims, d) && !contains(g.operand_batching_dims, d)) offset_operand_dims.push_back(d);
-  std::vector<int64_t> batch_out_dims;
-  for (int64_t d = 0; d < os.rank(); ++d)
-    if (!contains(g.offset_dims, d)) batch_out_dims.push_back(d);
-  std::vector<int64_t> idx_batch_dims;  // indices dims other than index_vector_dim
-  for (int64_t d = 0; d < indices.shape().rank(); ++d)
-    if (d != g.index_vector_dim) idx_batch_dims.push_back(d);
+  const std::vector<int64_t> offset_operand_dims = g.offset_operand_dims(operand.shape().rank());
+  const std::vector<int64_t> batch_out_dims = g.batch_output_dims(os.rank());
+  const std::vector<int64_t> idx_batch_dims = g.index_batch_dims(indices.shape().rank());
   for (int64_t k = 0; k < out.element_count(); ++k) {
     auto oi = unravel(k, os.dims());
     std::vector<int64_t> bpos;

@@ -1,6 +1,7 @@
 // The generator's structural patterns: data movement and its chains, reductions, dots,
 // dynamic slicing, counted while loops, calls, and the root.
 #include "ir/random_module_generator.h"
+#include "ir/verifier_ops.h"
 
 namespace hlsgym::ir::random_detail {
 
@@ -244,14 +245,10 @@ void Generator::gather() {
   const int64_t k = static_cast<int64_t>(g.start_index_map.size()), batch = 1 + rng_.below(o_.max_dim);
   g.index_vector_dim = 1;
   InstrId idx = value_like(Shape(E::kS32, {batch, k}));
-  std::vector<int64_t> out;
-  for (int64_t d = 0; d < s.rank(); ++d)
-    if (std::find(g.collapsed_slice_dims.begin(), g.collapsed_slice_dims.end(), d) == g.collapsed_slice_dims.end())
-      out.push_back(g.slice_sizes[static_cast<size_t>(d)]);
-  out.insert(out.begin() + batch_at, batch);
+  const Shape out = infer_gather_shape(s, m_.shape(idx), g);
   Attributes a;
   a.gather_dims = g;
-  emit_shaped(Opcode::kGather, {v, idx}, Shape(s.element_type(), out), a);
+  emit_shaped(Opcode::kGather, {v, idx}, out, a);
 }
 
 // for (i = 0; i < trip; ++i) acc = acc + x * 2 (x loop-invariant; an unused state element

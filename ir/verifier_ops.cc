@@ -486,9 +486,7 @@ Shape infer_gather_shape(const Shape& operand, const Shape& indices, const Gathe
                      "rank {}", d.offset_dims.size(), d.collapsed_slice_dims.size(), d.operand_batching_dims.size(),
                      operand.rank()));
   std::vector<int64_t> offsets;  // slice sizes of the kept operand dimensions, in order
-  for (int64_t k = 0; k < operand.rank(); ++k)
-    if (!contains(d.collapsed_slice_dims, k) && !contains(d.operand_batching_dims, k))
-      offsets.push_back(d.slice_sizes[static_cast<size_t>(k)]);
+  for (int64_t k : d.offset_operand_dims(operand.rank())) offsets.push_back(d.slice_sizes[static_cast<size_t>(k)]);
   std::vector<int64_t> out;
   size_t next_offset = 0, next_batch = 0;
   for (int64_t k = 0; k < out_rank; ++k) {

@@ -212,8 +212,6 @@ void plan_dynamic_update_slice(const PlanContext& c, TaskPlan& tp) {
   tp.expr.root = b.leaf(std::move(l));
 }
 
-bool contains(const std::vector<int64_t>& v, int64_t x) { return std::find(v.begin(), v.end(), x) != v.end(); }
-
 // gather (ir/evaluate_indexing.cc): output element o reads the operand at the clamped
 // start index vector of o's batch position plus o's offset. Each start index is an
 // element of the start-indices array read per item, `lead` cycles ahead of the operand
@@ -231,11 +229,8 @@ void plan_gather(const PlanContext& c, TaskPlan& tp) {
   const Counters k = set_loops(tp, dims_of(os), {});
   IxPool& ix = tp.ix;
   std::vector<int> bpos;  // the batch position: output counters outside offset_dims
-  for (int64_t d = 0; d < os.rank(); ++d)
-    if (!contains(g.offset_dims, d)) bpos.push_back(k.out[d]);
-  std::vector<int64_t> idx_batch_dims;
-  for (int64_t d = 0; d < is.rank(); ++d)
-    if (d != g.index_vector_dim) idx_batch_dims.push_back(d);
+  for (int64_t d : g.batch_output_dims(os.rank())) bpos.push_back(k.out[d]);
+  const std::vector<int64_t> idx_batch_dims = g.index_batch_dims(is.rank());
   std::vector<int> src(static_cast<size_t>(in.rank()), ix.constant(0));
   const int indices = c.buffer_of(m.operand(i, 1));
   for (size_t j = 0; j < g.start_index_map.size(); ++j) {
@@ -252,9 +247,7 @@ void plan_gather(const PlanContext& c, TaskPlan& tp) {
     const auto it = std::find(idx_batch_dims.begin(), idx_batch_dims.end(), g.start_indices_batching_dims[j]);
     src[g.operand_batching_dims[j]] = bpos[static_cast<size_t>(it - idx_batch_dims.begin())];
   }
-  std::vector<int64_t> offset_operand_dims;
-  for (int64_t d = 0; d < in.rank(); ++d)
-    if (!contains(g.collapsed_slice_dims, d) && !contains(g.operand_batching_dims, d)) offset_operand_dims.push_back(d);
+  const std::vector<int64_t> offset_operand_dims = g.offset_operand_dims(in.rank());
   for (size_t j = 0; j < g.offset_dims.size(); ++j) {
     const int64_t d = offset_operand_dims[j];
     src[d] = ix.add(src[d], k.out[g.offset_dims[j]]);
