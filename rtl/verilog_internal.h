@@ -97,6 +97,10 @@ std::string op_statement(Emitter& e, const Expr& x, int n, const std::string& ds
 
 void emit_units(Emitter& e);
 
+// The condition, one cycle before, that cycle `start` of timeline `timeline` comes next:
+// the go pulse of a task or phase starting there.
+std::string start_of(const Plan& p, int timeline, int64_t start);
+
 // The whole module; fills `inv`.
 std::string emit_verilog(const Plan& p, Inventory& inv);
 

@@ -127,6 +127,12 @@ std::string Emitter::read_port(int buffer, ir::ElementType type, const std::stri
   return narrow(fmt::format("trk{}_rd{}", b.track, p), track_width[b.track], false, w);
 }
 
+std::string start_of(const Plan& p, int parent, int64_t start) {
+  const Timeline& x = p.timelines[parent];
+  if (start == 0) return x.go();
+  return fmt::format("({} && {} == {})", x.run(), x.cyc(), sized(bits_for(x.cycles), static_cast<uint64_t>(start - 1)));
+}
+
 namespace {
 
 std::string port_list(const Plan& p) {
@@ -188,15 +194,8 @@ void emit_control(Emitter& e) {
 std::string timeline_end(const Plan& p, int tl) {
   const Timeline& x = p.timelines[tl];
   if (x.cycles == 0) return x.go();
-  if (x.cycles == 1) return x.run();
-  return fmt::format("({} && {} == {})", x.run(), x.cyc(), sized(bits_for(x.cycles), static_cast<uint64_t>(x.cycles - 1)));
-}
-
-// The go pulse of a phase that starts at cycle `start` of timeline `parent`.
-std::string start_of(const Plan& p, int parent, int64_t start) {
-  const Timeline& x = p.timelines[parent];
-  if (start == 0) return x.go();
-  return fmt::format("{} && {} == {}", x.run(), x.cyc(), sized(bits_for(x.cycles), static_cast<uint64_t>(start - 1)));
+  if (x.cycles == 1) return x.run();  // no counter
+  return start_of(p, tl, x.cycles);    // cycle cycles - 1: the one before cycle `cycles`
 }
 
 // Timeline `tl`'s go wire, running flag and counter.

@@ -129,11 +129,7 @@ class UnitEmitter {
   }
   const Timeline& timeline() const { return e_.plan.timelines[u_.timeline]; }
   // The condition, one cycle before, that task tp's first cycle comes next.
-  std::string restart(const TaskPlan& tp) const {
-    const Timeline& tl = timeline();
-    if (tp.start == 0) return tl.go();
-    return fmt::format("({} && {} == {})", tl.run(), tl.cyc(), sized(bits_for(tl.cycles), static_cast<uint64_t>(tp.start - 1)));
-  }
+  std::string restart(const TaskPlan& tp) const { return start_of(e_.plan, u_.timeline, tp.start); }
 
   // The issue counter restarts at every task's first cycle; act_s marks task s's window.
   void emit_counter() {
