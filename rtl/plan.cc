@@ -535,12 +535,8 @@ namespace {
 void check_ops(const ir::Module& m, ir::CompId c) {
   for (InstrId i : m.instructions(c)) {
     if (!emitter_op(m.opcode(i)))
-      throw Error(fmt::format("rtl: op {} ('{}') is not supported by the RTL emitter (it builds integer elementwise "
-                              "ops, broadcast, reshape, transpose, slice, concatenate, pad, iota, reverse, copy, dot, "
-                              "convolution, reduce, reduce-window, dynamic-slice, dynamic-update-slice, gather, loop "
-                              "fusions, maps, conditionals and while loops of static trip count; no sort, scatter or "
-                              "custom calls){}",
-                              ir::name(m.opcode(i)), m.name(i),
+      throw Error(fmt::format("rtl: op {} ('{}') is not supported by the RTL emitter (it builds {}){}",
+                              ir::name(m.opcode(i)), m.name(i), kBuiltOps,
                               m.opcode(i) == Opcode::kScatter
                                   ? "; a scatter becomes a counted loop of dynamic-slices and dynamic-update-slices, which "
                                     "it builds, with `hlsgym optimize DESIGN --order scatter_expander -o OUT.hlo`"

@@ -55,6 +55,12 @@ void plan_task(const PlanContext& c, TaskPlan& tp);
 // out_buffer, one per cycle on one lane (a loop's state copy, hwmodel/control_flow.h).
 void plan_copy(TaskPlan& tp, int src, ir::ElementType type, int64_t elements);
 
+// What the emitter builds, for refusals that name it.
+inline constexpr const char* kBuiltOps =
+    "integer elementwise ops, broadcast, reshape, transpose, slice, concatenate, pad, iota, reverse, copy, dot, "
+    "convolution, reduce, reduce-window, dynamic-slice, dynamic-update-slice, gather, loop fusions, maps, "
+    "conditionals and while loops of static trip count; no sort, scatter or custom calls";
+
 // Element-wise ops with a Verilog expression (plan_expr.cc).
 bool supported_elementwise(ir::Opcode op);
 

@@ -433,9 +433,7 @@ void plan_task(const PlanContext& c, TaskPlan& tp) {
     case Opcode::kGather: plan_gather(c, tp); break;
     default:
       if (!is_stream_op(op))
-        c.refuse(tp.instr, "not supported by the RTL emitter (supported: integer elementwise ops, broadcast, reshape, "
-                           "transpose, slice, concatenate, pad, iota, reverse, copy, dot, convolution, reduce, "
-                           "reduce-window, dynamic-slice, dynamic-update-slice, gather, loop fusions and maps)");
+        c.refuse(tp.instr, fmt::format("not supported by the RTL emitter (it builds {})", kBuiltOps));
       plan_stream(c, tp);
       break;
   }
