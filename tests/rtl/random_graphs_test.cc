@@ -22,9 +22,8 @@ rtl::EmitOptions lanes_for(uint64_t seed) {
   return o;
 }
 
-// The graph of `seed` and its design (a refusal fails the test).
-std::optional<std::pair<ir::Module, rtl::EmittedDesign>> emitted(uint64_t seed, std::vector<std::string>& order) {
-  ir::Module m = random_rtl_graph(seed, 6, order);
+// The design of graph `m` of `seed` (a refusal fails the test).
+std::optional<std::pair<ir::Module, rtl::EmittedDesign>> emitted(ir::Module m, uint64_t seed) {
   try {
     rtl::EmittedDesign d = rtl::emit(m, rtl_fpga(), lanes_for(seed));
     return std::make_pair(std::move(m), std::move(d));
@@ -53,7 +52,7 @@ TEST(RandomGraphs, EmitAndLintClean) {
   int accepted = 0;
   for (uint64_t seed = first; seed < first + count; ++seed) {
     std::vector<std::string> order;
-    const auto g = emitted(seed, order);
+    const auto g = emitted(random_rtl_graph(seed, 6, order), seed);
     if (!g) continue;
     ++accepted;
     const rtl::Files f = rtl::write_files(g->second, rtl_work_dir("lint_random_" + std::to_string(seed)));
@@ -70,7 +69,7 @@ TEST(RandomGraphs, CosimAfterRandomPassOrders) {
   int done = 0;
   for (uint64_t seed = env_or("RTL_SEED0", 1); done < want; ++seed) {
     std::vector<std::string> order;
-    const auto g = emitted(seed, order);
+    const auto g = emitted(random_rtl_graph(seed, 6, order), seed);
     if (!g) continue;
     ++done;
     const rtl::SimResult r = expect_cosim_exact(*g, seed, order, "cosim_random_");
@@ -87,12 +86,11 @@ TEST(RandomGraphs, GathersCosimulateExactly) {
   int done = 0;
   for (uint64_t seed = 1; seed < 5000 && done < want; ++seed) {
     std::vector<std::string> order;
-    const ir::Module m = random_rtl_graph(seed, 6, order);
+    ir::Module m = random_rtl_graph(seed, 6, order);
     bool gather = false;
     for (ir::InstrId i : m.instructions(m.entry())) gather |= m.opcode(i) == ir::Opcode::kGather;
     if (!gather) continue;
-    order.clear();
-    const auto g = emitted(seed, order);
+    const auto g = emitted(std::move(m), seed);
     if (!g) continue;
     ++done;
     expect_cosim_exact(*g, seed, order, "cosim_gather_");
