@@ -97,9 +97,6 @@ std::vector<uint32_t> buffer_order(const TaskGraph& g, const std::vector<uint32_
   return owners;
 }
 
-// Words of a task's buffer: one element per word.
-int64_t elements_of(const Task& k) { return std::max<int64_t>(1, k.footprint * 8 / std::max(8, (k.elem_bits + 7) / 8 * 8)); }
-
 void bind_buffers(const TaskGraph& g, const Schedule& s, const Target& tgt, const std::vector<uint32_t>& owners,
                   Binding& b) {
   std::vector<Free> reg_heap, bram_heap;
@@ -162,22 +159,7 @@ std::vector<int64_t> register_storage_bits(const TaskGraph& g, const Binding& b)
 // output is read after the schedule. One window per (task, track): a track's buffers never
 // overlap in time, so a task reads at most one of them at once.
 void size_tracks(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s, const Target& tgt, Binding& b) {
-  // The tracks an alias reads through, memoized in task order (deps come first); an alias
-  // of more than kWide tracks (a loop's state tuple) is not followed: its elements are
-  // read by the loop's own datapath, costed with the loop.
-  constexpr size_t kWide = 16;
-  std::vector<std::vector<uint32_t>> via(g.size());
-  for (size_t t = 0; t < g.size(); ++t) {
-    if (!g.tasks[t].alias) continue;
-    std::vector<uint32_t>& v = via[t];
-    for (uint32_t d : g.deps_of(t)) {
-      if (g.tasks[d].alias) v.insert(v.end(), via[d].begin(), via[d].end());
-      else if (b.track_of_task[d] != kNoInstance) v.push_back(b.track_of_task[d]);
-    }
-    std::sort(v.begin(), v.end());
-    v.erase(std::unique(v.begin(), v.end()), v.end());
-    if (v.size() > kWide) v.clear();
-  }
+  const std::vector<std::vector<uint32_t>> via = tracks_through_aliases(g, b);
   std::vector<std::vector<std::pair<int64_t, int>>> events(b.tracks.size());
   std::vector<std::vector<int64_t>> port_depths(b.tracks.size());  // register files: words each reader reaches
   std::vector<uint32_t> stamp(b.tracks.size(), kNoInstance);
@@ -294,6 +276,31 @@ int64_t peak_live(const TaskGraph& g, const ScheduleProblem& p, const Schedule& 
 }
 
 }  // namespace
+
+// Words of a task's buffer: one element per word.
+int64_t elements_of(const Task& k) { return std::max<int64_t>(1, k.footprint * 8 / std::max(8, (k.elem_bits + 7) / 8 * 8)); }
+
+
+// The tracks an alias reads through, memoized in task order (deps come first); an alias
+// of more than kWide tracks (a loop's state tuple) is not followed: its elements are
+// read by the loop's own datapath, costed with the loop.
+std::vector<std::vector<uint32_t>> tracks_through_aliases(const TaskGraph& g, const Binding& b) {
+  constexpr size_t kWide = 16;
+  std::vector<std::vector<uint32_t>> via(g.size());
+  for (size_t t = 0; t < g.size(); ++t) {
+    if (!g.tasks[t].alias) continue;
+    std::vector<uint32_t>& v = via[t];
+    for (uint32_t d : g.deps_of(t)) {
+      if (g.tasks[d].alias) v.insert(v.end(), via[d].begin(), via[d].end());
+      else if (b.track_of_task[d] != kNoInstance) v.push_back(b.track_of_task[d]);
+    }
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    if (v.size() > kWide) v.clear();
+  }
+  return via;
+}
+
 
 // A bank of D words of W bits takes the fewest blocks any one of the block RAM's aspect
 // ratios (Target::bram_aspect_ratios) needs: ceil(D / depth) x ceil(W / width).

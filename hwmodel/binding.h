@@ -82,6 +82,14 @@ struct Binding {
 
 Binding bind(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s, const Target& t);
 
+// Elements of the buffer a task allocates (one per word of its track; at least 1).
+int64_t elements_of(const Task& k);
+
+// Per task: for an alias (reshape, get-tuple-element, ...), the tracks of the buffers it
+// reads through; empty for other tasks, and for aliases of more than 16 tracks (a loop's
+// state tuple, read by the loop's own datapath).
+std::vector<std::vector<uint32_t>> tracks_through_aliases(const TaskGraph& g, const Binding& b);
+
 // BRAM18K blocks for one buffer (see the file comment).
 double bram_blocks(const Target& t, int64_t bytes, int elem_bits, int banks);
 

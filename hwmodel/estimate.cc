@@ -78,6 +78,7 @@ class SubCosting {
     out.peak_bytes = b.peak_live_bytes;
     out.uncosted = g.uncosted;
     out.unknown_trip_counts = g.unknown_trip_counts;
+    if (t_.is_fpga()) out.clock = estimate_clock(m_, g, b, t_);
     if (o_.keep_details)  // the last use of g, p, s, b
       details_[c] = std::make_shared<const EstimateDetails>(
           EstimateDetails{std::move(g), std::move(p), std::move(s), std::move(b), {}});
@@ -94,6 +95,10 @@ class SubCosting {
   std::map<ir::CompId, std::shared_ptr<const EstimateDetails>> details_;  // with keep_details
 
  public:
+  // The slowest path of every computation costed so far, folded into `c`.
+  void merge_clocks(ClockEstimate& c) const {
+    for (const auto& [comp, cost] : memo_) c.merge(cost.clock);
+  }
   // Every computation costed so far with its details (keep_details), handed over once.
   std::map<ir::CompId, std::shared_ptr<const EstimateDetails>> take_details() { return std::move(details_); }
 };
@@ -185,6 +190,8 @@ Estimate estimate(const ir::Module& m, const Target& t, const EstimateOptions& o
     e.bram18k = e.area.bram18k;
     e.utilization = {e.area.dsp / t.resources.dsp, e.area.lut / t.resources.lut, e.area.ff / t.resources.ff,
                      e.area.bram18k / t.resources.bram18k};
+    e.clock = estimate_clock(m, g, b, t);
+    sub.merge_clocks(e.clock);
   }
   check_fit(m, t, o, e);
   if (o.keep_details)

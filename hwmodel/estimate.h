@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "hwmodel/binding.h"
+#include "hwmodel/clock.h"
 #include "hwmodel/lowering.h"
 #include "hwmodel/schedule_problem.h"
 #include "hwmodel/schedulers/schedulers.h"
@@ -71,6 +72,7 @@ struct Estimate {
   int64_t schedule_nodes = 0;  // exact: search nodes (0 with hit_limit: too big to search)
   std::vector<std::pair<std::string, int>> uncosted_ops;  // lenient: opcode, count
   int unknown_trip_counts = 0;
+  ClockEstimate clock;  // FPGA: the critical path and Fmax (clock.h), when the target models timing
   std::shared_ptr<const EstimateDetails> details;  // with keep_details
 };
 

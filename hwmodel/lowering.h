@@ -32,6 +32,7 @@
 #include <optional>
 
 #include "hwmodel/target.h"
+#include "hwmodel/clock.h"
 #include "hwmodel/task_graph.h"
 #include "ir/module.h"
 
@@ -54,6 +55,7 @@ struct SubCost {
   int64_t peak_bytes = 0;
   std::array<int32_t, ir::kOpcodeCount> uncosted{};
   int unknown_trip_counts = 0;
+  ClockEstimate clock;  // its datapath's slowest path (clock.h)
 };
 // Schedules and binds a computation on its own (estimate.cc provides it, memoized).
 using SubCoster = std::function<const SubCost&(ir::CompId)>;

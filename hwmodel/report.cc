@@ -22,6 +22,17 @@ void timing_section(std::string& out, const Target& t, const Estimate& e) {
   line(out, fmt::format("    * Clock: {} MHz ({:.2f} ns)", t.clock_mhz, 1e3 / t.clock_mhz));
   line(out, fmt::format("    * Latency: {} cycles = {:.4g} us", e.cycles, e.seconds * 1e6));
   if (t.is_fpga()) {
+    const ClockEstimate& c = e.clock;
+    if (c.modeled) {
+      const double slack = 1e3 / t.clock_mhz - c.critical_ns;
+      line(out, fmt::format("    * Critical path: {:.1f} ns, Fmax {:.1f} MHz, slack {:+.1f} ns ({}); {}",
+                            c.critical_ns, c.fmax_mhz(), slack, slack >= 0 ? "meets the clock" : "MISSES the clock",
+                            c.path));
+      line(out, fmt::format("    * Time at Fmax: {} cycles x {:.2f} ns = {:.4g} us", e.cycles, c.critical_ns,
+                            static_cast<double>(e.cycles) * c.critical_ns * 1e-3));
+    } else {
+      line(out, fmt::format("    * Critical path: not estimated ({})", c.unmodeled));
+    }
     // The emitted RTL (rtl/) runs one invocation at a time: `start` is taken again the
     // clock edge after `done`. The dataflow bound is what overlapping invocations could
     // reach (each unit busy at most II cycles per invocation); it is not built.

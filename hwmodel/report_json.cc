@@ -79,6 +79,16 @@ std::string report_json(const ir::Module& m, const Target& t, const Estimate& e,
   out += fmt::format("  \"restart_interval\": {},\n  \"ii_built\": {},\n", t.is_fpga() ? e.cycles + 1 : e.ii,
                      t.is_fpga() ? "false" : "true");
   out += fmt::format("  \"bram18k\": {},\n  \"energy_pj\": {},\n", num(e.bram18k), num(e.energy_pj));
+  if (t.is_fpga()) {
+    // clock: null numbers when the model cannot price the path (`unmodeled` says why).
+    const ClockEstimate& c = e.clock;
+    const auto or_null = [&](double v) { return c.modeled ? num(v) : std::string("null"); };
+    out += fmt::format(
+        "  \"clock\": {{\"target_mhz\": {}, \"critical_path_ns\": {}, \"fmax_mhz\": {}, \"slack_ns\": {}, "
+        "\"time_at_fmax_s\": {}, \"critical_path\": {}, \"unmodeled\": {}}},\n",
+        num(t.clock_mhz), or_null(c.critical_ns), or_null(c.fmax_mhz()), or_null(1e3 / t.clock_mhz - c.critical_ns),
+        or_null(static_cast<double>(e.cycles) * c.critical_ns * 1e-9), quote(c.path), quote(c.unmodeled));
+  }
   out += fmt::format(
       "  \"energy\": {{\"compute_pj\": {}, \"onchip_pj\": {}, \"dram_pj\": {}, \"static_pj\": {}}},\n",
       num(e.energy.compute_pj), num(e.energy.onchip_pj), num(e.energy.dram_pj), num(e.energy.static_pj));

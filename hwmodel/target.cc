@@ -1,6 +1,7 @@
 #include "hwmodel/target.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <utility>
@@ -108,6 +109,29 @@ double VariableShiftCost::luts_for(int width) const {
   for (size_t k = 0; k < bits.size(); ++k)
     if (static_cast<double>(width) <= bits[k]) return luts[k];
   return luts.back() * static_cast<double>(width) / bits.back();
+}
+
+namespace {
+// y at x on the polyline (xs, ys), extended beyond its ends by the nearest segment.
+double on_polyline(const std::vector<double>& xs, const std::vector<double>& ys, double x) {
+  size_t k = 1;
+  while (k + 1 < xs.size() && x > xs[k]) ++k;
+  const double f = (x - xs[k - 1]) / (xs[k] - xs[k - 1]);
+  return ys[k - 1] + f * (ys[k] - ys[k - 1]);
+}
+}  // namespace
+
+// Word multiplexers grow by one level per doubling: interpolate in log2(words).
+double TimingModel::read_port(int64_t words) const {
+  std::vector<double> lg;
+  for (double w : read_words) lg.push_back(std::log2(w));
+  return on_polyline(lg, read_ns, std::log2(static_cast<double>(std::max<int64_t>(words, 1))));
+}
+
+double TimingModel::op(std::string_view kind, int bits) const {
+  const auto it = op_ns.find(kind);
+  if (it == op_ns.end()) throw Error("timing model has no operation '" + std::string(kind) + "'");
+  return on_polyline(op_bits, it->second, bits);
 }
 
 }  // namespace hlsgym::hwmodel

@@ -14,6 +14,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -84,6 +85,25 @@ struct VariableShiftCost {
   double luts_for(int width) const;
 };
 
+// Register-to-register delays of the part's fabric (hwmodel/clock.h composes them into the
+// critical path), measured with nextpnr on microbenchmarks by scripts/calibrate_timing.py.
+// Empty (no `timing:` in the target): the clock is not modeled and the report says so.
+struct TimingModel {
+  double lut_ns = 0;    // one more LUT level with its net
+  double carry_ns = 0;  // one more bit of a carry chain
+  // A register-file read port: counter -> word multiplexer -> read register, by words.
+  std::vector<double> read_words, read_ns;
+  // One registered integer operation, by operand bits: `op_ns[kind][k]` at `op_bits[k]`.
+  std::vector<double> op_bits;
+  std::map<std::string, std::vector<double>, std::less<>> op_ns;
+  // Wire length in a placed design over the microbenchmarks' (nets cross a larger placement).
+  double route_factor = 1;
+  bool present() const { return lut_ns > 0; }
+  // Linear between the listed points (and beyond the ends by the last segment's slope).
+  double read_port(int64_t words) const;
+  double op(std::string_view kind, int bits) const;
+};
+
 struct Target {
   std::string name, description;
   std::filesystem::path file;  // where it was read from
@@ -118,6 +138,7 @@ struct Target {
   RegisterFileCost register_file;
   VariableShiftCost variable_shift;
   PnrDevice pnr;
+  TimingModel timing;
   double fabric_energy_factor = 14, hard_block_energy_factor = 4;
 
   // cpu

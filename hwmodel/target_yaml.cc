@@ -246,6 +246,28 @@ void read_fpga(const Reader& r, const YAML::Node& root, Target& t) {
     if (c.bits.size() != c.luts.size()) r.fail(vs, "variable_shift_luts: bits and luts must have the same length");
     t.variable_shift = std::move(c);
   }
+  if (const YAML::Node tm = root["timing"]) {
+    r.expect_fields(tm, "timing", {"lut_ns", "carry_ns", "read_port", "ops", "route_factor"});
+    TimingModel m;
+    m.lut_ns = r.number(tm, "timing", "lut_ns", 0, 1000, true);
+    m.carry_ns = r.number(tm, "timing", "carry_ns", 0, 1000, true);
+    m.route_factor = r.number(tm, "timing", "route_factor", 0.1, 10);
+    const YAML::Node rp = tm["read_port"];
+    r.expect_fields(rp, "timing.read_port", {"words", "ns"});
+    m.read_words = number_list(r, rp, "timing.read_port", "words", true);
+    m.read_ns = number_list(r, rp, "timing.read_port", "ns", false);
+    if (m.read_words.size() != m.read_ns.size() || m.read_words.size() < 2)
+      r.fail(rp, "timing.read_port: words and ns must have the same length, at least 2");
+    const YAML::Node ops = tm["ops"];
+    r.expect_fields(ops, "timing.ops", {"bits", "logic", "add", "compare", "max", "abs", "clamp"});
+    m.op_bits = number_list(r, ops, "timing.ops", "bits", true);
+    if (m.op_bits.size() < 2) r.fail(ops["bits"], "timing.ops.bits must list at least 2 widths");
+    for (const char* k : {"logic", "add", "compare", "max", "abs", "clamp"}) {
+      m.op_ns[k] = number_list(r, ops, "timing.ops", k, false);
+      if (m.op_ns[k].size() != m.op_bits.size()) r.fail(ops[k], std::string("timing.ops.") + k + " must have one delay per bits entry");
+    }
+    t.timing = std::move(m);
+  }
   if (const YAML::Node pnr = root["pnr"]) {
     r.expect_fields(pnr, "pnr", {"family", "device", "package"});
     t.pnr = {r.text(pnr, "pnr", "family"), r.text(pnr, "pnr", "device"), r.text(pnr, "pnr", "package")};
@@ -287,7 +309,7 @@ Target parse_target(const std::string& yaml_text, const std::filesystem::path& f
     const std::string kind = r.text(root, "", "kind");
     if (kind != "fpga" && kind != "cpu") r.fail(root["kind"], "field 'kind' must be fpga or cpu, got '" + kind + "'");
     t.kind = kind == "fpga" ? TargetKind::kFpga : TargetKind::kCpu;
-    if (t.is_fpga()) r.expect_fields(root, "", kFpgaTop, {"register_file", "pnr", "variable_shift_luts"});
+    if (t.is_fpga()) r.expect_fields(root, "", kFpgaTop, {"register_file", "pnr", "variable_shift_luts", "timing"});
     else r.expect_fields(root, "", kCpuTop);
     t.name = r.text(root, "", "target");
     t.description = r.text(root, "", "description");

@@ -186,10 +186,12 @@ std::string pnr_text(const EmittedDesign& d, const PnrReport& r) {
       "  DSP  {:>7} vs {:.0f} (SB_MAC16)\n  EBR  {:>7} vs {:.0f} (SB_RAM40_4K)\n"
       "  LUT  {:>7} vs {:.0f} (SB_LUT4; SB_CARRY {})\n  FF   {:>7} vs {:.0f}\n"
       "nextpnr-{} --{} --package {} ({:.2f} s with the harness's synthesis; harness of {} in + {} out bits):\n"
-      "  Fmax {:.2f} MHz (target clock {:g} MHz: {})\n  logic cells {} (the design's LUTs and FFs packed, plus the harness)\n",
+      "  Fmax {:.2f} MHz vs {} (target clock {:g} MHz: {})\n  logic cells {} (the design's LUTs and FFs packed, plus the harness)\n",
       r.family, r.synth_seconds, r.dsp, a.dsp, r.bram, a.bram18k, r.lut, a.lut, r.carry, r.ff, a.ff, r.family, r.device,
-      r.package, r.pnr_seconds, r.harness_in_bits, r.harness_out_bits, r.fmax_mhz, r.constraint_mhz,
-      r.fmax_mhz >= r.constraint_mhz ? "met" : "MISSED", r.logic_cells);
+      r.package, r.pnr_seconds, r.harness_in_bits, r.harness_out_bits, r.fmax_mhz,
+      d.estimate.clock.modeled ? fmt::format("{:.2f} estimated, {}", d.estimate.clock.fmax_mhz(), d.estimate.clock.path)
+                               : "no estimate: " + d.estimate.clock.unmodeled,
+      r.constraint_mhz, r.fmax_mhz >= r.constraint_mhz ? "met" : "MISSED", r.logic_cells);
 }
 
 nlohmann::json pnr_json(const EmittedDesign& d, const PnrReport& r) {
@@ -197,7 +199,9 @@ nlohmann::json pnr_json(const EmittedDesign& d, const PnrReport& r) {
   return {{"family", r.family},
           {"device", r.device},
           {"package", r.package},
-          {"estimate", {{"dsp", a.dsp}, {"bram", a.bram18k}, {"lut", a.lut}, {"ff", a.ff}}},
+          {"estimate", {{"dsp", a.dsp}, {"bram", a.bram18k}, {"lut", a.lut}, {"ff", a.ff},
+                        {"fmax_mhz", d.estimate.clock.modeled ? nlohmann::json(d.estimate.clock.fmax_mhz()) : nlohmann::json()},
+                        {"critical_path", d.estimate.clock.path}}},
           {"synth", {{"seconds", r.synth_seconds}, {"dsp", r.dsp}, {"bram", r.bram}, {"lut", r.lut}, {"ff", r.ff},
                      {"carry", r.carry}, {"cells", r.cells}}},
           {"nextpnr", {{"seconds", r.pnr_seconds}, {"fmax_mhz", r.fmax_mhz}, {"constraint_mhz", r.constraint_mhz},

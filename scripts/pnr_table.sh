@@ -2,7 +2,8 @@
 # The README's place-and-route table: every integer design (designs/*.yaml) through
 # `hlsgym rtl --target ice40 --pnr` (Yosys synth_ice40 -dsp and nextpnr-ice40 on an
 # iCE40 UltraPlus UP5K). Prints a Markdown table: SB_MAC16, EBR, LUT4 and FF estimated vs
-# Yosys, nextpnr's logic cells (design and harness) and achieved Fmax, and the seconds.
+# Yosys, nextpnr's logic cells (design and harness), achieved Fmax against the estimate's
+# (hwmodel/clock.h) with the path the estimate finds critical, and the seconds.
 #   scripts/pnr_table.sh [BUILD_DIR]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -11,15 +12,15 @@ hlsgym="$build/cli/hlsgym"
 [[ -x "$hlsgym" ]] || { echo "error: $hlsgym not built (cmake --build $build)" >&2; exit 1; }
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-echo "| design | DSP est / Yosys | EBR est / Yosys | LUT4 est / Yosys | FF est / Yosys | nextpnr LCs | Fmax MHz (target 24) | seconds |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| design | DSP est / Yosys | EBR est / Yosys | LUT4 est / Yosys | FF est / Yosys | nextpnr LCs | Fmax MHz est / nextpnr (target 24) | est / nextpnr | estimated critical path | seconds |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 for f in "$root"/designs/*.yaml; do
   name="$(basename "$f" .yaml)"
   echo "  $name ..." >&2
   if ! "$hlsgym" rtl "$f" -o "$work/$name" --target ice40 --pnr --timeout 600 --json > "$work/$name.json" 2> "$work/$name.err"; then
     if grep -q "integer only\|is not supported" "$work/$name.err"; then continue; fi  # float designs
     if grep -q "Unable to place" "$work/$name.err"; then  # more cells than the part has
-      echo "| $name | does not fit the UP5K (nextpnr: unable to place a cell) |||||||"
+      echo "| $name | does not fit the UP5K (nextpnr: unable to place a cell) |||||||||"
       continue
     fi
     echo "error: $name: $(head -1 "$work/$name.err")" >&2; exit 1
@@ -30,6 +31,9 @@ j = json.load(open(sys.argv[1]))
 p = j["pnr"]
 e, s, n = p["estimate"], p["synth"], p["nextpnr"]
 print(f"| {j['design']} | {e['dsp']:.0f} / {s['dsp']} | {e['bram']:.0f} / {s['bram']} | {e['lut']:.0f} / {s['lut']} | "
-      f"{e['ff']:.0f} / {s['ff']} | {n['logic_cells']} | {n['fmax_mhz']:.1f} | {s['seconds'] + n['seconds']:.0f} |")
+      f"{e['ff']:.0f} / {s['ff']} | {n['logic_cells']} | "
+      + (f"{e['fmax_mhz']:.1f} / {n['fmax_mhz']:.1f} | {e['fmax_mhz'] / n['fmax_mhz']:.2f} | {e['critical_path']} "
+         if e.get('fmax_mhz') else f"— / {n['fmax_mhz']:.1f} | — | not estimated ")
+      + f"| {s['seconds'] + n['seconds']:.0f} |")
 PY
 done

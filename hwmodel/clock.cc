@@ -1,0 +1,193 @@
+#include "hwmodel/clock.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <set>
+#include <span>
+#include <string_view>
+#include <unordered_map>
+#include <functional>
+#include <vector>
+
+#include "hwmodel/chaining.h"
+#include "hwmodel/timing.h"
+
+namespace hlsgym::hwmodel {
+namespace {
+using ir::Opcode;
+
+void set_unmodeled(ClockEstimate& c, std::string why) {
+  if (c.unmodeled.empty()) c.unmodeled = std::move(why);
+  c.modeled = false;
+}
+
+void consider(ClockEstimate& c, double ns, const std::function<std::string()>& what) {
+  if (ns > c.critical_ns) {
+    c.critical_ns = ns;
+    c.path = what();
+  }
+}
+
+// The measured operation class an opcode's logic is (timing.ops), or empty: not measured.
+std::string_view op_kind(const ir::Module& m, ir::InstrId i) {
+  const ir::Instruction& in = m.instr(i);
+  if (ir::is_floating(in.payload->shape.element_type()) || ir::is_complex(in.payload->shape.element_type())) return {};
+  switch (in.opcode) {
+    case Opcode::kAdd: case Opcode::kSubtract: case Opcode::kNegate: return "add";
+    case Opcode::kCompare: return "compare";
+    case Opcode::kMaximum: case Opcode::kMinimum: return "max";
+    case Opcode::kAbs: return "abs";
+    case Opcode::kClamp: return "clamp";
+    case Opcode::kShiftLeft: case Opcode::kShiftRightLogical: case Opcode::kShiftRightArithmetic:
+      return splat_source(m, m.operand(i, 1)) ? std::string_view("logic") : std::string_view("shift");
+    case Opcode::kDivide: case Opcode::kRemainder: case Opcode::kPower: return {};
+    default: return "logic";  // bitwise ops, select, converts, products (a DSP), data movement
+  }
+}
+
+class PathModel {
+ public:
+  PathModel(const ir::Module& m, const TimingModel& tm) : m_(m), tm_(tm) {}
+
+  // Delay of one registered instance of `i`'s operation at `bits`, or < 0 with why_ set.
+  double op(ir::InstrId i, int bits) {
+    const ir::Instruction& in = m_.instr(i);
+    switch (in.opcode) {
+      case Opcode::kFusion: return chain(in.payload->called[0], bits);
+      case Opcode::kReduce: case Opcode::kReduceWindow: {
+        const double c = chain(in.payload->called[0], bits);
+        return c < 0 ? c : c + tm_.lut_ns;  // the accumulator's init select
+      }
+      case Opcode::kDot: case Opcode::kConvolution: return tm_.op("add", bits) + tm_.lut_ns;
+      default: break;
+    }
+    const std::string_view k = op_kind(m_, i);
+    if (k.empty()) {
+      why_ = fmt::format("no measured delay for {} on {}", ir::name(in.opcode),
+                         ir::element_type_name(in.payload->shape.element_type()));
+      return -1;
+    }
+    if (k == "shift") return tm_.op("logic", bits) + tm_.lut_ns * ceil_log2(bits);
+    return tm_.op(k, bits);
+  }
+  const std::string& why() const { return why_; }
+
+ private:
+  // The slowest chain through a computation's ops, each op after the first adding its own
+  // delay less the register overhead the chain pays once (a logic op's delay is that
+  // overhead plus one LUT level).
+  double chain(ir::CompId c, int bits) {
+    const ir::Computation& comp = m_.computation(c);
+    std::unordered_map<ir::InstrId, double> at;
+    double longest = 0;
+    const double overhead = tm_.op("logic", bits) - tm_.lut_ns;
+    for (ir::InstrId i : comp.order) {
+      const ir::Instruction& in = m_.instr(i);
+      if (in.dead) continue;
+      double before = 0;
+      for (ir::InstrId o : m_.operands(i))
+        if (auto it = at.find(o); it != at.end()) before = std::max(before, it->second);
+      const Opcode op = in.opcode;
+      const bool free = op == Opcode::kParameter || op == Opcode::kConstant || value_mapping(op) ||
+                        op == Opcode::kBitcast || op == Opcode::kTuple || op == Opcode::kGetTupleElement ||
+                        (op == Opcode::kConvert && wiring_convert(m_, i));
+      double own = 0;
+      if (!free) {
+        const double d = this->op(i, bits);
+        if (d < 0) return d;
+        own = d - overhead;
+      }
+      at[i] = before + own;
+      longest = std::max(longest, at[i]);
+    }
+    return overhead + std::max(longest, tm_.lut_ns);
+  }
+
+  const ir::Module& m_;
+  const TimingModel& tm_;
+  std::string why_;
+};
+
+// Reads whose address is the item counter itself need no address arithmetic.
+bool counter_addressed(Opcode op) {
+  switch (op) {
+    case Opcode::kReduce: case Opcode::kReduceWindow: case Opcode::kDot: case Opcode::kConvolution:
+    case Opcode::kSlice: case Opcode::kPad: case Opcode::kTranspose: case Opcode::kConcatenate:
+    case Opcode::kGather: case Opcode::kDynamicSlice: case Opcode::kDynamicUpdateSlice:
+    case Opcode::kReverse: case Opcode::kBroadcast: return false;
+    default: return true;
+  }
+}
+
+}  // namespace
+
+void ClockEstimate::merge(const ClockEstimate& other) {
+  if (!other.modeled) {
+    if (unmodeled.empty()) unmodeled = other.unmodeled;
+    modeled = false;
+  }
+  if (other.critical_ns > critical_ns) {
+    critical_ns = other.critical_ns;
+    path = other.path;
+  }
+}
+
+ClockEstimate estimate_clock(const ir::Module& m, const TaskGraph& g, const Binding& b, const Target& t) {
+  ClockEstimate c;
+  const TimingModel& tm = t.timing;
+  if (!t.is_fpga() || !tm.present()) {
+    c.unmodeled = fmt::format("target {} has no timing model", t.name);
+    return c;
+  }
+  c.modeled = true;
+  // Instances writing each track: the write-data select of the track.
+  std::vector<std::set<uint32_t>> writers(b.tracks.size());
+  for (size_t k = 0; k < g.size(); ++k)
+    if (b.track_of_task[k] != kNoInstance && b.unit_of_task[k] != kNoInstance)
+      writers[b.track_of_task[k]].insert(b.unit_of_task[k]);
+  const std::vector<std::vector<uint32_t>> via = tracks_through_aliases(g, b);
+  PathModel ops(m, tm);
+  for (size_t k = 0; k < g.size(); ++k) {
+    const Task& task = g.tasks[k];
+    const uint32_t u = b.unit_of_task[k];
+    if (u == kNoInstance || task.instr == ir::kNoId) continue;
+    const Opcode opcode = m.instr(task.instr).opcode;
+    const std::string& name = m.instr(task.instr).payload->name;
+    const double d = ops.op(task.instr, task.width);
+    if (d < 0) {
+      set_unmodeled(c, fmt::format("{} ({})", ops.why(), name));
+      continue;
+    }
+    const UnitInstance& inst = b.units[u];
+    const uint32_t track = b.track_of_task[k];
+    const int write_select = track == kNoInstance ? 0 : ceil_log2(static_cast<int64_t>(writers[track].size()));
+    const int levels = ceil_log2(inst.tasks) + write_select;
+    consider(c, (d + levels * tm.lut_ns) * tm.route_factor, [&] {
+      return fmt::format("{}.{} stage: {} {} ({} bits{})", unit_class_name(static_cast<UnitClass>(inst.unit)), inst.index,
+                         ir::name(opcode), name, task.width,
+                         inst.tasks > 1 ? fmt::format(", {} tasks share it", inst.tasks) : std::string());
+    });
+    const auto deps = g.deps_of(k);
+    const auto reads = g.dep_reads_of(k);
+    for (size_t q = 0; q < deps.size(); ++q) {
+      if (reads[q] == 0) continue;
+      const uint32_t d = deps[q];
+      const std::span<const uint32_t> direct(&b.track_of_task[d], b.track_of_task[d] == kNoInstance ? 0 : 1);
+      for (uint32_t src : g.tasks[d].alias ? std::span<const uint32_t>(via[d]) : direct) {
+        const BufferTrack& tr = b.tracks[src];
+        if (!tr.registers) continue;  // block RAM: its read is the RAM's own register
+        // the multiplexer spans the words the reader's address reaches (binding.cc)
+        const int64_t words = g.tasks[d].alias ? tr.words : std::min(tr.words, elements_of(g.tasks[d]));
+        double ns = tm.read_port(words);
+        if (!counter_addressed(opcode)) ns += tm.lut_ns + tm.carry_ns * ceil_log2(words);
+        consider(c, ns * tm.route_factor, [&] {
+          return fmt::format("read port of track {} ({} words) by {} {}", src, words, ir::name(opcode), name);
+        });
+      }
+    }
+  }
+  return c;
+}
+
+}  // namespace hlsgym::hwmodel

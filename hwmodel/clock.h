@@ -1,0 +1,37 @@
+// The clock a microarchitecture can run at (FPGA targets with a `timing:` model): its
+// slowest register-to-register path, composed from delays measured on the part
+// (Target::timing, scripts/calibrate_timing.py), over the structures the binding builds:
+// - a read port: loop counters -> (address arithmetic) -> word multiplexer of the
+//   buffer's track -> read register. Reads whose address is not the item counter itself
+//   (reductions, windows, movement ops) add an adder of the address bits.
+// - a unit stage: read register -> the tasks' select when several tasks share the
+//   instance -> the operation (a fused body: its slowest chain of operations; an
+//   accumulation: its combiner and the accumulator's init select) -> the write-data
+//   select of the destination track when several instances write it -> the word register.
+// Each path is the measured delay of its measured component plus lut_ns per LUT level of
+// glue, times route_factor. A multiplier is a DSP block whose own delay nextpnr-ice40 does
+// not time, so a product costs the logic around it. Operations with no measured delay
+// (integer divide, floats) leave the clock unmodeled, and say which.
+#pragma once
+#include <string>
+
+#include "hwmodel/binding.h"
+#include "hwmodel/target.h"
+#include "hwmodel/task_graph.h"
+#include "ir/module.h"
+
+namespace hlsgym::hwmodel {
+
+struct ClockEstimate {
+  bool modeled = false;    // the target has a timing model and every path was priced
+  double critical_ns = 0;  // the slowest register-to-register path
+  std::string path;        // which path, in words
+  std::string unmodeled;   // why not modeled (the target or the first unpriced op)
+  double fmax_mhz() const { return critical_ns > 0 ? 1000 / critical_ns : 0; }
+  // The slower of the two (a loop body's clock folded into its caller's); unmodeled wins.
+  void merge(const ClockEstimate& other);
+};
+
+ClockEstimate estimate_clock(const ir::Module& m, const TaskGraph& g, const Binding& b, const Target& t);
+
+}  // namespace hlsgym::hwmodel

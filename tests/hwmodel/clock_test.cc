@@ -1,0 +1,94 @@
+// The clock model (hwmodel/clock.h): which path is critical and how its delay follows the
+// structure; the check against nextpnr itself is `hlsgym rtl --pnr` (tests/rtl/pnr_test.cc).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "hwmodel/clock.h"
+#include "hwmodel/estimate.h"
+#include "ir/error.h"
+#include "tests/hwmodel/hwmodel_test_util.h"
+
+namespace hlsgym::testing {
+namespace {
+
+const hwmodel::Target& ice40() {
+  static const hwmodel::Target t = hwmodel::load_target("ice40", target_dirs());
+  return t;
+}
+
+hwmodel::ClockEstimate clock_of(const std::string& yaml, const hwmodel::Target& t = ice40()) {
+  return hwmodel::estimate(load_yaml(yaml), t).clock;
+}
+
+std::string elementwise(const std::string& op, const std::string& type) {
+  return "design: e\ninputs:\n  a: " + type + "\n  b: " + type + "\nops:\n  - {name: y, op: " + op +
+         ", args: [a, b]}\noutputs: [y]\n";
+}
+
+TEST(Clock, TargetWithoutTimingModelSaysSo) {
+  const hwmodel::ClockEstimate c = clock_of(elementwise("add", "s32[8]"), fpga_target());
+  EXPECT_FALSE(c.modeled);
+  EXPECT_NE(c.unmodeled.find("no timing model"), std::string::npos) << c.unmodeled;
+}
+
+TEST(Clock, TheTablesCompose) {
+  // A register-file read of 8 words against an 8-bit add: the read port is slower.
+  const hwmodel::ClockEstimate c = clock_of(elementwise("add", "s8[8]"));
+  ASSERT_TRUE(c.modeled) << c.unmodeled;
+  EXPECT_DOUBLE_EQ(c.critical_ns, ice40().timing.read_port(8) * ice40().timing.route_factor);
+  EXPECT_NE(c.path.find("read port"), std::string::npos) << c.path;
+  EXPECT_NEAR(c.fmax_mhz(), 1000 / c.critical_ns, 1e-9);
+}
+
+TEST(Clock, WiderArithmeticIsSlower) {
+  const double narrow = clock_of(elementwise("maximum", "s8[2]")).critical_ns;
+  const double wide = clock_of(elementwise("maximum", "s32[2]")).critical_ns;
+  EXPECT_LT(narrow, wide);
+  EXPECT_NE(clock_of(elementwise("maximum", "s32[2]")).path.find("maximum"), std::string::npos);
+}
+
+TEST(Clock, SharingAUnitAddsItsSelect) {
+  // Two adds on one int_alu instance: the stage gains the tasks' select (a LUT level).
+  const std::string one = elementwise("add", "s32[2]");
+  const std::string two =
+      "design: e\ninputs:\n  a: s32[2]\n  b: s32[2]\nops:\n  - {name: s, op: add, args: [a, b]}\n"
+      "  - {name: y, op: add, args: [s, b]}\noutputs: [y]\n";
+  hwmodel::EstimateOptions o;
+  o.unit_limits["int_alu"] = 1;
+  const double shared = hwmodel::estimate(load_yaml(two), ice40(), o).clock.critical_ns;
+  const double alone = hwmodel::estimate(load_yaml(one), ice40(), o).clock.critical_ns;
+  const auto& tm = ice40().timing;
+  EXPECT_NEAR(alone, std::max(tm.op("add", 32), tm.read_port(2)) * tm.route_factor, 1e-9);
+  EXPECT_NEAR(shared, std::max(tm.op("add", 32) + tm.lut_ns, tm.read_port(2)) * tm.route_factor, 1e-9);
+}
+
+TEST(Clock, UnmeasuredOperationsNameThemselves) {
+  const hwmodel::ClockEstimate c = clock_of(elementwise("divide", "s32[4]"));
+  EXPECT_FALSE(c.modeled);
+  EXPECT_NE(c.unmodeled.find("divide"), std::string::npos) << c.unmodeled;
+  EXPECT_FALSE(clock_of(elementwise("add", "f32[4]")).modeled);
+}
+
+TEST(Clock, LoopBodiesCount) {
+  // A counted loop's body runs on its own datapath: its slowest path is the design's.
+  const ir::Module m = frontend::load_design((source_dir() / "designs/loops/cordic.yaml").string()).module;
+  const hwmodel::ClockEstimate c = hwmodel::estimate(m, ice40()).clock;
+  ASSERT_TRUE(c.modeled) << c.unmodeled;
+  EXPECT_GT(c.critical_ns, 0);
+}
+
+TEST(Clock, TimingBlockIsValidated) {
+  std::ifstream in(source_dir() / "designs/targets/ice40.yaml");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str();
+  const std::string key = "lut_ns: 3.34";
+  ASSERT_NE(text.find(key), std::string::npos);
+  text.replace(text.find(key), key.size(), "lut_ns: -1");
+  EXPECT_THROW(hwmodel::parse_target(text, "bad.yaml"), hlsgym::Error);
+}
+
+}  // namespace
+}  // namespace hlsgym::testing
