@@ -12,13 +12,16 @@ namespace hlsgym::hwmodel {
 namespace {
 
 constexpr uint32_t kFree = UINT32_MAX;
+// Placements of one op at one II after which it keeps within the window its placed
+// successors allow (see run()).
+constexpr int kChaseLimit = 4;
 
 // One attempt at one II.
 class IterativeModuloScheduler {
  public:
   IterativeModuloScheduler(const ModuloProblem& p, const ModuloGraph& g, int64_t ii)
       : p_(p), g_(g), ii_(ii), start_(p.size(), 0), previous_(p.size(), -1), instance_(p.size(), -1),
-        placed_(p.size(), false), mrt_(p.limits.size()) {
+        times_(p.size(), 0), placed_(p.size(), false), mrt_(p.limits.size()) {
     for (size_t r = 0; r < p.limits.size(); ++r)
       if (p.limits[r] > 0) mrt_[r].assign(static_cast<size_t>(p.limits[r] * ii), kFree);
   }
@@ -33,7 +36,14 @@ class IterativeModuloScheduler {
       queue_.pop();
       if (placed_[op]) continue;  // queued again when unplaced, placed since
       const int64_t earliest = earliest_start(op);
-      auto [cycle, instance] = first_fit(op, earliest);
+      // Rau's window is II cycles from the earliest start, whatever the successors. On a
+      // full reservation table that lets a few ops chase each other around the free
+      // slots for ever, each evicting the next through a dependence and never a
+      // resource holder. An op placed that often keeps to the cycles its placed
+      // successors allow, and when none is free is forced, evicting a resource holder
+      // (random bodies at MII: 95.3% -> 97.7%).
+      const int64_t latest = ++times_[op] > kChaseLimit ? latest_start(op) : INT64_MAX;
+      auto [cycle, instance] = first_fit(op, earliest, latest);
       if (cycle < 0) {
         // Rau's rule: never the same place twice in a row, so that the ops it unplaces
         // do not come back to unplace it in turn.
@@ -80,6 +90,16 @@ class IterativeModuloScheduler {
     return earliest;
   }
 
+  // The latest start that keeps every placed successor where it is.
+  int64_t latest_start(uint32_t op) const {
+    int64_t latest = INT64_MAX;
+    for (uint32_t e : g_.out_of(op)) {
+      const ModuloDependence& d = p_.deps[e];
+      if (d.to != op && placed_[d.to]) latest = std::min(latest, start_[d.to] + ii_ * d.distance - d.delay);
+    }
+    return latest;
+  }
+
   uint32_t& cell(uint32_t op, int instance, int64_t cycle) {
     return mrt_[p_.resource[op]][static_cast<size_t>(instance * ii_ + cycle % ii_)];
   }
@@ -91,9 +111,9 @@ class IterativeModuloScheduler {
 
   // The first cycle in [earliest, earliest + II) with an instance free on all the op's
   // busy slots (the window covers every slot); {-1, -1} when there is none.
-  std::pair<int64_t, int> first_fit(uint32_t op, int64_t earliest) {
+  std::pair<int64_t, int> first_fit(uint32_t op, int64_t earliest, int64_t latest) {
     if (!p_.limited(op)) return {earliest, -1};
-    for (int64_t t = earliest; t < earliest + ii_; ++t)
+    for (int64_t t = earliest; t < earliest + ii_ && t <= latest; ++t)
       for (int k = 0; k < p_.limits[p_.resource[op]]; ++k)
         if (occupied(op, k, t) == 0) return {t, k};
     return {-1, -1};
@@ -136,7 +156,7 @@ class IterativeModuloScheduler {
   const ModuloGraph& g_;
   const int64_t ii_;
   std::vector<int64_t> start_, previous_;  // previous_: the op's last place, -1 before any
-  std::vector<int> instance_;
+  std::vector<int> instance_, times_;
   std::vector<bool> placed_;
   std::vector<std::vector<uint32_t>> mrt_;  // per resource, instance-major rows of II slots
   std::vector<uint32_t> by_rank_, rank_;
@@ -176,7 +196,9 @@ void explain(const ModuloProblem& p, ModuloSchedule& s, int64_t first, int64_t l
   };
   if (!s.found) {
     s.limit = IiLimit::kSearch;
-    s.reason = not_found_between(last) + of_bound;
+    s.reason = (first > last ? fmt::format("the largest II allowed ({}) is below {}, the first to try", last, first)
+                             : not_found_between(last)) +
+               of_bound;
   } else if (s.ii == 1) {
     s.limit = IiLimit::kNothing;
   } else if (s.ii == s.mii) {

@@ -9,7 +9,10 @@
 // instance). When no cycle in II consecutive ones fits, it is placed anyway, at its
 // earliest start or one cycle after its previous place, and the ops on its slots of the
 // least occupied instance and the placed successors whose dependence it now breaks
-// are unplaced and queued again. The attempt fails after budget_ratio placements per op.
+// are unplaced and queued again. An op placed more than a few times at one II looks
+// only up to the latest start its placed successors allow, so that it evicts resource
+// holders rather than chase its successors around a full table. The attempt fails
+// after budget_ratio placements per op.
 //
 // The result says which bound holds the II up (`limit`, `reason`): a resource, a
 // recurrence, the requested II, or the search itself when it found nothing at the bound.
