@@ -374,6 +374,8 @@ TEST(ModuloSchedulerProperties, RandomBodiesVerifyAndMeetTheBounds) {
   EXPECT_GE(recurrence_bound, 100);
   EXPECT_GE(resource_bound, 100);
   RecordProperty("at_mii", at_mii);
+  RecordProperty("recurrence_bound", recurrence_bound);
+  RecordProperty("resource_bound", resource_bound);
 }
 
 // Schedules broken on purpose must be rejected, each with the violation it has.
@@ -415,27 +417,33 @@ TEST(ModuloSchedulerProperties, VerifierRejectsBrokenSchedules) {
       ++resource;
     }
     // Two ops that share a slot on different instances put on one.
-    for (uint32_t a = 0; a < p.size() && instance < static_cast<int>(seed); ++a)
-      for (uint32_t b = a + 1; b < p.size(); ++b) {
-        if (!p.limited(a) || !p.limited(b) || p.resource[a] != p.resource[b] || s.instance[a] == s.instance[b] ||
-            s.start[a] % s.ii != s.start[b] % s.ii)
-          continue;
+    auto share_a_slot = [&](uint32_t a, uint32_t b) {
+      return p.limited(a) && p.limited(b) && p.resource[a] == p.resource[b] && s.instance[a] != s.instance[b] &&
+             s.start[a] % s.ii == s.start[b] % s.ii;
+    };
+    bool moved = false;
+    for (uint32_t a = 0; a < p.size() && !moved; ++a)
+      for (uint32_t b = a + 1; b < p.size() && !moved; ++b) {
+        if (!share_a_slot(a, b)) continue;
         ModuloSchedule broken = s;
         broken.instance[b] = s.instance[a];
         const std::string prefix = fmt::format("resource {} instance ", p.resource_names[p.resource[a]]);
         EXPECT_TRUE(starts_with(verify_modulo_schedule(p, broken), prefix)) << seed;
         ++instance;
-        a = static_cast<uint32_t>(p.size());
-        break;
+        moved = true;
       }
     ModuloSchedule broken = s;
     broken.length = s.length + 1;
     EXPECT_TRUE(starts_with(verify_modulo_schedule(p, broken), "schedule says length")) << seed;
   }
+  RecordProperty("dependence", dependence);
+  RecordProperty("recurrence", recurrence);
+  RecordProperty("resource", resource);
+  RecordProperty("instance", instance);
   EXPECT_GE(dependence, 500);
-  EXPECT_GE(recurrence, 100);
-  EXPECT_GE(resource, 100);
-  EXPECT_GE(instance, 100);
+  EXPECT_GE(recurrence, 400);
+  EXPECT_GE(resource, 500);
+  EXPECT_GE(instance, 250);
 }
 
 TEST(ModuloSchedulerProperties, TargetsAreMetOrExplained) {
