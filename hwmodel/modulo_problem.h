@@ -14,15 +14,18 @@
 //   of every op with (start + c) mod II == s; no slot may count more than the limit.
 //   An op keeps its instance from one iteration to the next (the binding the RTL builds:
 //   no rotation of instances), so an op busy longer than II would collide with itself:
-//   busy > II is infeasible at that II.
+//   busy > II is infeasible at that II. When a schedule names each op's instance (the
+//   scheduler's does), no instance may be held twice in one slot either: slot counts
+//   alone can admit a table no fixed binding fits (three 2-cycle uses on 2 instances
+//   at II 3 fill every slot twice, yet each pair overlaps).
 // - distance-0 dependences form a DAG (nothing waits for itself within an iteration);
 //   every cycle of dependences goes through at least one loop-carried one.
-// - length = max(start + latency), the latency of one iteration.
+// - length = max(start + latency), the latency of one iteration; stages = ceil(length /
+//   II), the iterations in flight at once.
 #pragma once
 #include <cstdint>
 #include <span>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "hwmodel/schedule_problem.h"

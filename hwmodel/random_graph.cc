@@ -63,7 +63,8 @@ TaskGraph random_task_graph(const Target& t, const RandomGraphOptions& o) {
 ModuloProblem random_loop_body(const RandomLoopBodyOptions& o) {
   Rng rng{o.seed * 0x2545f4914f6cdd1dull + 11};
   ModuloProblem p;
-  for (int r = 0; r < o.resources; ++r) p.add_resource("r" + std::to_string(r), static_cast<int>(1 + rng.below(o.max_limit)));
+  for (int r = 0; r < o.resources; ++r)
+    p.add_resource("r" + std::to_string(r), static_cast<int>(1 + rng.below(o.max_limit)));
   for (uint32_t op = 0; op < o.ops; ++op) {
     const int64_t latency = rng.below(o.max_latency + 1);
     if (o.resources == 0 || rng.below(100) < o.unlimited_percent) {

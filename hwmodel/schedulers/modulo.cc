@@ -21,7 +21,7 @@ class IterativeModuloScheduler {
  public:
   IterativeModuloScheduler(const ModuloProblem& p, const ModuloGraph& g, int64_t ii)
       : p_(p), g_(g), ii_(ii), start_(p.size(), 0), previous_(p.size(), -1), instance_(p.size(), -1),
-        times_(p.size(), 0), placed_(p.size(), false), mrt_(p.limits.size()) {
+        placements_of_(p.size(), 0), placed_(p.size(), false), mrt_(p.limits.size()) {
     for (size_t r = 0; r < p.limits.size(); ++r)
       if (p.limits[r] > 0) mrt_[r].assign(static_cast<size_t>(p.limits[r] * ii), kFree);
   }
@@ -42,7 +42,7 @@ class IterativeModuloScheduler {
       // resource holder. An op placed that often keeps to the cycles its placed
       // successors allow, and when none is free is forced, evicting a resource holder
       // (random bodies at MII: 95.3% -> 97.7%).
-      const int64_t latest = ++times_[op] > kChaseLimit ? latest_start(op) : INT64_MAX;
+      const int64_t latest = ++placements_of_[op] > kChaseLimit ? latest_start(op) : INT64_MAX;
       auto [cycle, instance] = first_fit(op, earliest, latest);
       if (cycle < 0) {
         // Rau's rule: never the same place twice in a row, so that the ops it unplaces
@@ -156,7 +156,7 @@ class IterativeModuloScheduler {
   const ModuloGraph& g_;
   const int64_t ii_;
   std::vector<int64_t> start_, previous_;  // previous_: the op's last place, -1 before any
-  std::vector<int> instance_, times_;
+  std::vector<int> instance_, placements_of_;
   std::vector<bool> placed_;
   std::vector<std::vector<uint32_t>> mrt_;  // per resource, instance-major rows of II slots
   std::vector<uint32_t> by_rank_, rank_;
@@ -206,7 +206,8 @@ void explain(const ModuloProblem& p, ModuloSchedule& s, int64_t first, int64_t l
     s.reason = bound;
   } else if (s.ii == s.target_ii) {
     s.limit = IiLimit::kRequested;
-    s.reason = fmt::format("II {} as requested; the bounds allow {}", s.ii, s.mii) + (bound.empty() ? "" : " (" + bound + ")");
+    s.reason = fmt::format("II {} as requested; the bounds allow {}", s.ii, s.mii) +
+               (bound.empty() ? "" : " (" + bound + ")");
   } else {
     s.limit = IiLimit::kSearch;
     s.reason = not_found_between(s.ii - 1) + fmt::format(", II {} reached", s.ii) + of_bound;

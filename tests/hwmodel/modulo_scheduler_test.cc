@@ -57,6 +57,7 @@ TEST(ModuloScheduler, MultiplyAccumulateIsBoundByItsRecurrence) {
   EXPECT_EQ(s.rec.ii, 3);
   EXPECT_EQ(s.ii, 3);
   EXPECT_EQ(s.limit, IiLimit::kRecurrence);
+  EXPECT_EQ(ii_limit_name(s.limit), "recurrence");
   EXPECT_EQ(s.reason, "recurrence acc -> acc: delay 3 over distance 1 -> RecMII 3");
   EXPECT_EQ(s.start, (std::vector<int64_t>{0, 0, 1, 3}));
   EXPECT_EQ(s.length, 6);
@@ -131,7 +132,8 @@ TEST(ModuloScheduler, UnmetTargetSaysWhatWasReachedAndWhy) {
   o.target_ii = 1;
   const ModuloSchedule mac = checked(multiply_accumulate(), o);
   EXPECT_EQ(mac.ii, 3);
-  EXPECT_EQ(mac.reason, "target II 1 not met, II 3 reached: recurrence acc -> acc: delay 3 over distance 1 -> RecMII 3");
+  EXPECT_EQ(mac.reason,
+            "target II 1 not met, II 3 reached: recurrence acc -> acc: delay 3 over distance 1 -> RecMII 3");
 }
 
 TEST(ModuloScheduler, TargetAboveTheBoundsIsKept) {
@@ -140,7 +142,8 @@ TEST(ModuloScheduler, TargetAboveTheBoundsIsKept) {
   const ModuloSchedule s = checked(multiply_accumulate(), o);
   EXPECT_EQ(s.ii, 5);
   EXPECT_EQ(s.limit, IiLimit::kRequested);
-  EXPECT_EQ(s.reason, "II 5 as requested; the bounds allow 3 (recurrence acc -> acc: delay 3 over distance 1 -> RecMII 3)");
+  EXPECT_EQ(s.reason,
+            "II 5 as requested; the bounds allow 3 (recurrence acc -> acc: delay 3 over distance 1 -> RecMII 3)");
   o.target_ii = 3;
   EXPECT_EQ(checked(multiply_accumulate(), o).limit, IiLimit::kRecurrence) << "met exactly: the bound is the reason";
 }
@@ -215,6 +218,31 @@ TEST(ModuloScheduler, BusyLongerThanIiIsInfeasible) {
   shorter.ii = 5;  // ceil(10 busy cycles / 2 instances): the shared bound alone
   shorter.stages = stage_count(p, shorter.length, 5);
   EXPECT_EQ(verify_modulo_schedule(p, shorter), "op div is busy 8 cycles on fp_div, longer than II 5");
+}
+
+// Three 2-cycle uses on 2 instances fill every slot of II 3 twice (ResMII 3), but any
+// two of them overlap, so no binding of one instance per op fits: the scheduler, whose
+// table has a row per instance, needs II 4 and says the search raised it.
+TEST(ModuloScheduler, SlotCountsAloneDoNotBind) {
+  ModuloProblem p;
+  const uint16_t mac = p.add_resource("mac", 2);
+  for (int k = 0; k < 3; ++k) p.add_op("m" + std::to_string(k), 4, mac, 2);
+  const ModuloSchedule s = checked(p);
+  EXPECT_EQ(s.res.ii, 3);
+  EXPECT_EQ(s.ii, 4);
+  EXPECT_EQ(s.limit, IiLimit::kSearch);
+  EXPECT_EQ(s.reason,
+            "no modulo schedule found at II 3..3 within 18 placements each, II 4 reached; "
+            "the bound: resource mac: 3 uses holding it 6 cycles on 2 instances -> ResMII 3");
+  ModuloSchedule counted;  // slot counts only: accepted
+  counted.found = true;
+  counted.ii = 3;
+  counted.start = {0, 1, 2};
+  counted.length = 6;
+  counted.stages = 2;
+  EXPECT_EQ(verify_modulo_schedule(p, counted), "");
+  counted.instance = {0, 1, 0};  // any binding puts two of them on one instance
+  EXPECT_EQ(verify_modulo_schedule(p, counted), "resource mac instance 0: slot 0 of II 3 is held by m0 and m2");
 }
 
 TEST(ModuloScheduler, ChainedDependenceHasNoDelay) {
