@@ -60,4 +60,31 @@ TaskGraph random_task_graph(const Target& t, const RandomGraphOptions& o) {
   return g;
 }
 
+ModuloProblem random_loop_body(const RandomLoopBodyOptions& o) {
+  Rng rng{o.seed * 0x2545f4914f6cdd1dull + 11};
+  ModuloProblem p;
+  for (int r = 0; r < o.resources; ++r)
+    p.add_resource("r" + std::to_string(r), static_cast<int>(1 + rng.below(o.max_limit)));
+  for (uint32_t op = 0; op < o.ops; ++op) {
+    const int64_t latency = rng.below(o.max_latency + 1);
+    if (o.resources == 0 || rng.below(100) < o.unlimited_percent) {
+      p.add_op("op" + std::to_string(op), latency);
+    } else {
+      const auto r = static_cast<uint16_t>(rng.below(o.resources));
+      const int64_t busy = std::min(1 + rng.below(o.max_busy), std::max<int64_t>(latency, 1));
+      p.add_op("op" + std::to_string(op), latency, r, busy);
+    }
+    for (int64_t k = 0, preds = op == 0 ? 0 : 1 + rng.below(2); k < preds; ++k) {
+      const uint32_t from = op - 1 - static_cast<uint32_t>(rng.below(std::min<int64_t>(o.window, op)));
+      p.add_dep_with_delay(from, op, rng.below(100) < o.chained_percent ? 0 : p.latency[from]);
+    }
+  }
+  for (int k = 0; k < o.loop_carried && o.ops > 0; ++k) {
+    const auto from = static_cast<uint32_t>(rng.below(static_cast<int64_t>(o.ops)));
+    const uint32_t to = from - static_cast<uint32_t>(rng.below(std::min<int64_t>(2 * o.window, from + 1)));
+    p.add_dep(from, to, 1 + rng.below(o.max_distance));
+  }
+  return p;
+}
+
 }  // namespace hlsgym::hwmodel

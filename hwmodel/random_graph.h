@@ -6,6 +6,7 @@
 #pragma once
 #include <cstdint>
 
+#include "hwmodel/modulo_problem.h"
 #include "hwmodel/target.h"
 #include "hwmodel/task_graph.h"
 
@@ -21,5 +22,28 @@ struct RandomGraphOptions {
 };
 
 TaskGraph random_task_graph(const Target& t, const RandomGraphOptions& o);
+
+// Random loop bodies for the modulo scheduler's tests and benchmarks. Each op depends on
+// up to two of the `window` ops before it (distance 0: a DAG within the iteration),
+// `chained_percent` of those with delay 0 (a combinational op chained into its reader);
+// `loop_carried` dependences of distance 1..max_distance reach back up to 2 windows (or
+// to the op itself, an accumulator) and close recurrences. An op is on one of
+// `resources` classes r0, r1, ... of 1..max_limit instances, busy 1..max_busy cycles (at
+// most its latency), or on no limited resource (`unlimited_percent`, latency 0..max).
+struct RandomLoopBodyOptions {
+  size_t ops = 50;
+  uint64_t seed = 1;
+  int window = 8;
+  int resources = 3;
+  int max_limit = 3;
+  int unlimited_percent = 25;
+  int max_latency = 6;
+  int max_busy = 2;
+  int chained_percent = 10;
+  int loop_carried = 4;
+  int max_distance = 2;
+};
+
+ModuloProblem random_loop_body(const RandomLoopBodyOptions& o);
 
 }  // namespace hlsgym::hwmodel

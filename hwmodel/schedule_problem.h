@@ -23,6 +23,12 @@ struct TaskGraph;
 
 inline constexpr uint16_t kUnlimited = std::numeric_limits<uint16_t>::max();
 
+// Whether a task (or a loop body's operation) holds an instance of a limited resource:
+// one rule for ScheduleProblem and ModuloProblem.
+inline bool holds_limited_resource(uint16_t resource, int64_t busy, std::span<const int> limits) {
+  return resource != kUnlimited && busy > 0 && limits[resource] > 0;
+}
+
 struct ScheduleProblem {
   std::vector<int64_t> latency, busy;
   std::vector<uint16_t> resource;          // index into limits, or kUnlimited
@@ -34,9 +40,7 @@ struct ScheduleProblem {
   std::span<const uint32_t> deps_of(size_t t) const {
     return {deps.data() + dep_offset[t], deps.data() + dep_offset[t + 1]};
   }
-  bool limited(size_t t) const {
-    return resource[t] != kUnlimited && busy[t] > 0 && limits[resource[t]] > 0;
-  }
+  bool limited(size_t t) const { return holds_limited_resource(resource[t], busy[t], limits); }
   void add_task(int64_t lat, int64_t busy_cycles, uint16_t res, std::span<const uint32_t> preds) {
     latency.push_back(lat);
     busy.push_back(busy_cycles);
