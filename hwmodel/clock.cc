@@ -142,10 +142,16 @@ ClockEstimate estimate_clock(const ir::Module& m, const TaskGraph& g, const Bind
   }
   c.modeled = true;
   // Instances writing each track: the write-data select of the track.
+  // Writers of each track: the instances whose results it stores, and the host's input
+  // port when it holds a parameter (rtl: the write port selects among them).
   std::vector<std::set<uint32_t>> writers(b.tracks.size());
-  for (size_t k = 0; k < g.size(); ++k)
-    if (b.track_of_task[k] != kNoInstance && b.unit_of_task[k] != kNoInstance)
-      writers[b.track_of_task[k]].insert(b.unit_of_task[k]);
+  for (size_t k = 0; k < g.size(); ++k) {
+    const uint32_t track = b.track_of_task[k];
+    if (track == kNoInstance) continue;
+    if (b.unit_of_task[k] != kNoInstance) writers[track].insert(b.unit_of_task[k]);
+    else if (g.tasks[k].instr != ir::kNoId && m.instr(g.tasks[k].instr).opcode == Opcode::kParameter)
+      writers[track].insert(kNoInstance);
+  }
   const std::vector<std::vector<uint32_t>> via = tracks_through_aliases(g, b);
   PathModel ops(m, tm);
   for (size_t k = 0; k < g.size(); ++k) {
@@ -162,7 +168,8 @@ ClockEstimate estimate_clock(const ir::Module& m, const TaskGraph& g, const Bind
     const UnitInstance& inst = b.units[u];
     const uint32_t track = b.track_of_task[k];
     const int write_select = track == kNoInstance ? 0 : ceil_log2(static_cast<int64_t>(writers[track].size()));
-    const int levels = ceil_log2(inst.tasks) + write_select;
+    // A shared instance gates each task's operands by its tag and selects its result.
+    const int levels = (inst.tasks > 1 ? 1 + ceil_log2(inst.tasks) : 0) + write_select;
     consider(c, (d + levels * tm.lut_ns) * tm.route_factor, [&] {
       return fmt::format("{}.{} stage: {} {} ({} bits{})", unit_class_name(static_cast<UnitClass>(inst.unit)), inst.index,
                          ir::name(opcode), name, task.width,

@@ -1,6 +1,7 @@
 // fusion (XLA InstructionFusion / CpuInstructionFusion, loop fusion only), used here as
 // an HLS pass: producer-consumer chains of elementwise instructions, with the
-// broadcasts, reshapes and scalar constants feeding them, become one `fusion`
+// broadcasts, reshapes, slices, transposes, reverses, copies and scalar constants
+// feeding them, become one `fusion`
 // instruction (kind=kLoop) whose called computation (fused_computation,
 // fused_computation.1, ...) holds the fused ops. In hardware a loop fusion is one
 // pipelined datapath with no intermediate buffers between its ops.
@@ -40,7 +41,11 @@ bool fusible(const ir::Module& m, InstrId i) {
   const ir::Shape& s = m.shape(i);
   if (!s.is_array() || !s.is_static()) return false;
   const Opcode op = m.opcode(i);
-  if (op == Opcode::kBroadcast || op == Opcode::kReshape || is_scalar_constant(m, i)) return true;
+  // Data movement whose every element is one operand element (XLA's loop fusion takes
+  // these too): in hardware an address mapping of the fused loop's reads, not a pass.
+  if (op == Opcode::kBroadcast || op == Opcode::kReshape || op == Opcode::kSlice || op == Opcode::kTranspose ||
+      op == Opcode::kReverse || op == Opcode::kCopy || is_scalar_constant(m, i))
+    return true;
   return ir::info(op).elementwise && m.called(i).empty() && !has_side_effect(m, i);
 }
 
@@ -70,7 +75,7 @@ class InstructionFusion final : public Pass {
   std::string_view name() const override { return "fusion"; }
   std::string_view description() const override {
     return "HLS pass (XLA InstructionFusion, kLoop): fuses chains of elementwise ops with their "
-           "broadcasts/reshapes into fusion instructions (no duplication)";
+           "broadcasts/reshapes/slices/transposes/reverses into fusion instructions (no duplication)";
   }
   bool run(ir::Module& m) override {
     group_.assign(m.instruction_slots(), -1);

@@ -4,7 +4,8 @@ with Yosys synth_ice40 -dsp and nextpnr-ice40 on the iCE40 UP5K of designs/targe
 
 Each microbenchmark is one registered component between registers, shaped as the RTL emitter
 writes it: a register-file read (a counter addresses `depth` words, a registered read port)
-and one integer operation per width. Inputs are loaded from one serial pin and outputs
+and one integer operation per width on operands held in registers (run-time values, as
+the operands of a unit shared by several tasks are: its tag gates them). Inputs are loaded from one serial pin and outputs
 shifted out through another, so the part's 39 pins suffice and every path stays register to
 register. Prints each measurement and the `timing:` block of ice40.yaml:
   base_ns    a register -> one LUT -> register path (clock-to-out, one net, setup);
@@ -64,16 +65,16 @@ endmodule
 
 OPS = {
     "add": "a + b", "compare": "{{{w1}'d0, $signed(a) < $signed(b)}}", "max": "($signed(a) > $signed(b)) ? a : b",
-    "abs": "a[{w1}] ? -a : a", "clamp": "($signed(a) < -{w}'sd100) ? -{w}'sd100 : (($signed(a) > {w}'sd100) ? {w}'sd100 : a)",
+    "abs": "a[{w1}] ? -a : a", "clamp": "($signed(a) < $signed(b)) ? b : (($signed(a) > $signed(c)) ? c : a)",
     "logic": "a ^ b",
 }
 
 def op_bench(expr, w):
     e = expr.format(w=w, w1=w - 1)
     return f"""
-module bench(input wire clk, input wire [{2*w-1}:0] i, output wire [{w-1}:0] o);
-  reg [{w-1}:0] a, b, y;
-  always @(posedge clk) begin a <= i[{w-1}:0]; b <= i[{2*w-1}:{w}]; y <= {e}; end
+module bench(input wire clk, input wire [{3*w-1}:0] i, output wire [{w-1}:0] o);
+  reg [{w-1}:0] a, b, c, y;
+  always @(posedge clk) begin a <= i[{w-1}:0]; b <= i[{2*w-1}:{w}]; c <= i[{3*w-1}:{2*w}]; y <= {e}; end
   assign o = y;
 endmodule
 """
@@ -87,7 +88,7 @@ def main():
         print(f"read port, {depth:3d} words x 32: {rows[f'read_{depth}']:5.2f} ns", flush=True)
     for op in OPS:
         for w in [8, 16, 32]:
-            rows[f"{op}_{w}"] = run(f"{op}_{w}", op_bench(OPS[op], w), 2 * w, w, work)
+            rows[f"{op}_{w}"] = run(f"{op}_{w}", op_bench(OPS[op], w), 3 * w, w, work)
             print(f"{op:8s} {w:2d} bits: {rows[f'{op}_{w}']:5.2f} ns", flush=True)
     json.dump(rows, open(os.path.join(work, "timing.json"), "w"), indent=1)
     depths = [2, 4, 8, 16, 32, 64]

@@ -509,6 +509,22 @@ TEST(Fusion, WhileBodiesFuseReducersDoNot) {
   expect_same_outputs(original, m);
 }
 
+TEST(Fusion, SlicesTransposesAndReversesJoinTheLoop) {
+  // Every element of a slice, transpose, reverse or copy is one operand element: in
+  // hardware an address mapping of the fused loop's reads, so they fuse like broadcasts.
+  const ir::Module original = parse(
+      "ENTRY e {\n x = s16[4,6] parameter(0)\n y = s16[6,4] parameter(1)\n"
+      " t = s16[6,4] transpose(x), dimensions={1,0}\n r = s16[6,4] reverse(y), dimensions={0,1}\n"
+      " c = s16[6,4] copy(r)\n s = s16[6,4] subtract(t, c)\n sl = s16[3,4] slice(s), slice={[1:6:2], [0:4]}\n"
+      " ROOT m = s16[3,4] multiply(sl, sl)\n}\n");
+  ir::Module m = original;
+  EXPECT_TRUE(apply("fusion", m));
+  EXPECT_EQ(count(m, Opcode::kFusion), 1) << ir::print_module(m);
+  EXPECT_EQ(m.instruction_count(m.entry()), 3u) << ir::print_module(m);  // x, y and the fusion
+  expect_same_outputs(original, m);
+  EXPECT_FALSE(apply("fusion", m));
+}
+
 TEST(Fusion, NoChange) {
   expect_no_change("fusion", "ENTRY e {\n a = s32[4] parameter(0)\n b = s32[4] parameter(1)\n ROOT r = s32[4] add(a, b)\n}\n");
   // Each elementwise op feeds a non-fusible consumer; a lone broadcast+constant is no chain.
@@ -582,14 +598,14 @@ TEST(LoopUnrollBy2, NoChange) {
 // input sets of each kind.
 TEST(HlsPasses, FireWhereExpectedOnTheDesigns) {
   const std::map<std::string, std::set<std::string>> expected = {
-      {"tree-height-reduction", {"stencil_3pt"}},
+      {"tree-height-reduction", {"fir16_sym", "stencil_3pt"}},
       {"strength-reduction", {"stencil_3pt"}},
       {"bitwidth-narrowing", {"bit_mix"}},
-      {"fusion", {"bit_mix", "fir8", "sad", "saturating_add", "stencil_3pt"}},
+      {"fusion", {"bit_mix", "fir16_sym", "fir8", "sad", "saturating_add", "stencil_3pt"}},
       {"loop-unroll-by-2", {}},  // no design has a loop
   };
   const std::set<std::string> integer_designs = {"fir8", "dot_product", "matvec", "matmul_4x4", "conv2d",
-                                                 "stencil_3pt", "sad", "saturating_add", "bit_mix", "maxpool"};
+                                                 "stencil_3pt", "sad", "saturating_add", "bit_mix", "maxpool", "fir16_sym"};
   for (const char* pass : kHlsPasses) {
     std::set<std::string> fired;
     for (const auto& path : testing::all_designs()) {
