@@ -8,6 +8,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "frontend/hlo_async.h"
 #include "frontend/hlo_syntax.h"
 #include "ir/error.h"
 #include "ir/shape_inference.h"
@@ -91,6 +92,7 @@ class Parser {
     if (m_.entry() == ir::kNoId) m_.set_entry(static_cast<CompId>(m_.computation_slots() - 1));
     resolve_calls();
     name_anonymous_instructions();
+    lower_async_chains(m_, sugared_starts_);
     infer_omitted_shapes();
     return std::move(m_);
   }
@@ -221,7 +223,16 @@ class Parser {
     const size_t op_at = (c_.skip_space(), c_.pos());
     std::string_view op_name = c_.name();
     auto op = ir::opcode_from_name(op_name);
+    const auto sugar = op ? std::nullopt : async_sugar(op_name);
+    if (sugar) op = sugar->role == AsyncRole::kStart    ? sugar->wrapped
+                    : sugar->role == AsyncRole::kUpdate ? Opcode::kAsyncUpdate
+                                                        : Opcode::kAsyncDone;
     if (!op) c_.fail_at(op_at, op_name.empty() ? "expected an opcode" : "unknown opcode '" + std::string(op_name) + "'");
+    // A sugared start carries the wrapped op's attributes but the async state's shape,
+    // which inference from the operands would not give.
+    const bool sugared_start = sugar && sugar->role == AsyncRole::kStart;
+    if (sugared_start && !has_shape)
+      c_.fail_at(op_at, std::string(op_name) + " needs its async state's shape, e.g. ((operands), result, s32[])");
     if (nested) name = ir::name(*op);
     // XLA's parser infers an omitted shape from the operands where shape inference can.
     if (!has_shape && !ir::can_infer_shape(*op))
@@ -251,6 +262,7 @@ class Parser {
     InstrId id = m_.add_instruction(comp, *op, std::move(shape), {}, {}, std::string(name));
     if (!has_shape) shapeless_.push_back({id, op_at});
     if (nested) anonymous_.push_back(id);
+    if (sugared_start) sugared_starts_.insert(id);
     auto& payload = m_.mutable_payload(id);
     payload.line = c_.line_of(start);
     payload.column = c_.column_of(start);
@@ -402,6 +414,7 @@ class Parser {
   TextCursor c_;
   std::vector<std::pair<InstrId, size_t>> shapeless_;  // instructions written without a shape
   std::vector<InstrId> anonymous_;                      // instructions written inline as operands
+  std::unordered_set<InstrId> sugared_starts_;          // `negate-start(...)`: see frontend/hlo_async.h
   bool saw_dimensions_ = false;  // in the attributes of the instruction being read
   ir::Module m_;
   std::unordered_map<std::string_view, InstrId> names_;  // current computation
