@@ -3,6 +3,7 @@
 // (ROOT before its operands, callees after callers) work.
 #include "frontend/hlo_parser.h"
 
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -221,18 +222,8 @@ class Parser {
     }
     if (has_shape) shape = read_shape(c_);
     const size_t op_at = (c_.skip_space(), c_.pos());
-    std::string_view op_name = c_.name();
-    auto op = ir::opcode_from_name(op_name);
-    const auto sugar = op ? std::nullopt : async_sugar(op_name);
-    if (sugar) op = sugar->role == AsyncRole::kStart    ? sugar->wrapped
-                    : sugar->role == AsyncRole::kUpdate ? Opcode::kAsyncUpdate
-                                                        : Opcode::kAsyncDone;
-    if (!op) c_.fail_at(op_at, op_name.empty() ? "expected an opcode" : "unknown opcode '" + std::string(op_name) + "'");
-    // A sugared start carries the wrapped op's attributes but the async state's shape,
-    // which inference from the operands would not give.
-    const bool sugared_start = sugar && sugar->role == AsyncRole::kStart;
-    if (sugared_start && !has_shape)
-      c_.fail_at(op_at, std::string(op_name) + " needs its async state's shape, e.g. ((operands), result, s32[])");
+    bool sugared_start = false;
+    const std::optional<Opcode> op = read_opcode(has_shape, sugared_start);
     if (nested) name = ir::name(*op);
     // XLA's parser infers an omitted shape from the operands where shape inference can.
     if (!has_shape && !ir::can_infer_shape(*op))
@@ -284,6 +275,24 @@ class Parser {
     pending.id = id;
     if (!pending.operands.empty()) pending_.push_back(std::move(pending));
     return id;
+  }
+
+  // An opcode, or XLA's sugared async form `<op>-start/-update/-done` (frontend/hlo_async.h):
+  // a start is read as the wrapped op, so that its attributes are that op's.
+  std::optional<Opcode> read_opcode(bool has_shape, bool& sugared_start) {
+    const size_t op_at = c_.pos();
+    std::string_view op_name = c_.name();
+    auto op = ir::opcode_from_name(op_name);
+    const auto sugar = op ? std::nullopt : async_sugar(op_name);
+    if (sugar) op = sugar->role == AsyncRole::kStart    ? sugar->wrapped
+                    : sugar->role == AsyncRole::kUpdate ? Opcode::kAsyncUpdate
+                                                        : Opcode::kAsyncDone;
+    if (!op) c_.fail_at(op_at, op_name.empty() ? "expected an opcode" : "unknown opcode '" + std::string(op_name) + "'");
+    sugared_start = sugar && sugar->role == AsyncRole::kStart;
+    // The start's shape is the async state's, which inference from the operands would not give.
+    if (sugared_start && !has_shape)
+      c_.fail_at(op_at, std::string(op_name) + " needs its async state's shape, e.g. ((operands), result, s32[])");
+    return op;
   }
 
   void read_operands(CompId comp, PendingInstr& p) {
