@@ -233,7 +233,9 @@ constexpr std::string_view kKeptAttributes[] = {
     "outfeed_config", "outfeed_shape", "async_execution_thread", "async_group_id", "async_wrapped_instruction",
     "cross_program_prefetch_index", "is_cross_program_prefetch", "domain", "delta", "lhs_ragged_dims",
     "rhs_group_dims", "dimensions", "window", "dim_labels", "is_composite", "split_count",
-    "split_dimension", "concat_dimension"};
+    "split_dimension", "concat_dimension",
+    // Newer XLA: `origin` (original_value renamed, 2025) and scan's attributes.
+    "origin", "num_carries", "is_reverse", "is_associative"};
 
 // Names read_attribute interprets (for some opcode), for suggestions.
 constexpr std::string_view kInterpretedAttributes[] = {

@@ -3,10 +3,13 @@
 // (ROOT before its operands, callees after callers) work.
 #include "frontend/hlo_parser.h"
 
+#include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
+#include "frontend/hlo_async.h"
 #include "frontend/hlo_syntax.h"
 #include "ir/error.h"
 #include "ir/shape_inference.h"
@@ -25,9 +28,17 @@ struct PendingCall {  // a called-computation name to resolve when all are read
   size_t offset;
 };
 
+// An operand as written: a name to resolve at the end of the computation (forward
+// references are allowed), or an instruction written inline, already created.
+struct PendingOperand {
+  std::string_view name;
+  size_t offset;
+  InstrId nested = ir::kNoId;
+};
+
 struct PendingInstr {
   InstrId id;
-  std::vector<std::pair<std::string_view, size_t>> operands;  // name, text offset
+  std::vector<PendingOperand> operands;
 };
 
 bool is_called_key(std::string_view k) {
@@ -81,6 +92,8 @@ class Parser {
     if (m_.computation_slots() == 0) c_.fail("the module has no computations");
     if (m_.entry() == ir::kNoId) m_.set_entry(static_cast<CompId>(m_.computation_slots() - 1));
     resolve_calls();
+    name_anonymous_instructions();
+    lower_async_chains(m_, sugared_starts_);
     infer_omitted_shapes();
     return std::move(m_);
   }
@@ -186,6 +199,18 @@ class Parser {
       c_.fail("expected an instruction 'name = shape opcode(operands)' or '}'");
     }
     c_.expect('=', "after the instruction name '" + std::string(name) + "'");
+    if (names_.count(name)) c_.fail_at(start, "instruction '" + std::string(name) + "' is defined twice in this computation");
+    const InstrId id = read_instruction_body(comp, name, start, /*nested=*/false);
+    names_.emplace(name, id);
+    return id;
+  }
+
+  // `shape? opcode(operands), attributes` after the '=' of a named instruction, or an
+  // operand written inline (`convert(f32[10,10] reshape(p))`), which XLA's parser reads
+  // the same way without attributes: a ',' there separates the outer operands. An inline
+  // instruction gets an `<opcode>.anon` name once the whole module is read (see
+  // name_anonymous_instructions).
+  InstrId read_instruction_body(CompId comp, std::string_view name, size_t start, bool nested) {
     c_.skip_space();
     ir::Shape shape;
     bool has_shape = at_shape(c_);
@@ -197,14 +222,13 @@ class Parser {
     }
     if (has_shape) shape = read_shape(c_);
     const size_t op_at = (c_.skip_space(), c_.pos());
-    std::string_view op_name = c_.name();
-    auto op = ir::opcode_from_name(op_name);
-    if (!op) c_.fail_at(op_at, op_name.empty() ? "expected an opcode" : "unknown opcode '" + std::string(op_name) + "'");
+    bool sugared_start = false;
+    const std::optional<Opcode> op = read_opcode(has_shape, sugared_start);
+    if (nested) name = ir::name(*op);
     // XLA's parser infers an omitted shape from the operands where shape inference can.
     if (!has_shape && !ir::can_infer_shape(*op))
-      c_.fail_at(op_at, "instruction '" + std::string(name) + "' has no shape (and a " + std::string(ir::name(*op)) +
-                            "'s cannot be inferred)");
-    if (names_.count(name)) c_.fail_at(start, "instruction '" + std::string(name) + "' is defined twice in this computation");
+      c_.fail_at(op_at, (nested ? "an inline " + std::string(name) : "instruction '" + std::string(name) + "'") +
+                            " has no shape (and a " + std::string(ir::name(*op)) + "'s cannot be inferred)");
 
     ir::Attributes attrs;
     PendingInstr pending;
@@ -224,19 +248,22 @@ class Parser {
       attrs.parameter_number = n;
       c_.expect(')', "after the parameter number");
     } else {
-      read_operands(pending);
+      read_operands(comp, pending);
     }
     InstrId id = m_.add_instruction(comp, *op, std::move(shape), {}, {}, std::string(name));
     if (!has_shape) shapeless_.push_back({id, op_at});
+    if (nested) anonymous_.push_back(id);
+    if (sugared_start) sugared_starts_.insert(id);
     auto& payload = m_.mutable_payload(id);
     payload.line = c_.line_of(start);
     payload.column = c_.column_of(start);
     payload.literal = std::move(literal);
-    read_attributes(*op, attrs, id);
+    if (!nested) read_attributes(*op, attrs, id);
     // XLA's parser requires these: without dimensions= a reduce, sort or reverse would be
     // read as an identity, silently another computation than the one meant.
-    if ((*op == Opcode::kReduce || *op == Opcode::kSort || *op == Opcode::kReverse) && !saw_dimensions_)
-      c_.fail_at(op_at, std::string(ir::name(*op)) + " needs dimensions={...}");
+    if ((*op == Opcode::kReduce || *op == Opcode::kSort || *op == Opcode::kReverse) && (nested || !saw_dimensions_))
+      c_.fail_at(op_at, std::string(ir::name(*op)) + " needs dimensions={...}" +
+                            (nested ? " (an inline instruction has no attributes; give it a name)" : ""));
     payload.attrs = std::move(attrs);
     if (*op == Opcode::kParameter) {
       auto& params = m_.computation(comp).params;
@@ -245,23 +272,44 @@ class Parser {
       if (params[n] != ir::kNoId) c_.fail_at(start, "parameter number " + std::to_string(n) + " is used twice");
       params[n] = id;
     }
-    names_.emplace(name, id);
     pending.id = id;
     if (!pending.operands.empty()) pending_.push_back(std::move(pending));
     return id;
   }
 
-  void read_operands(PendingInstr& p) {
+  // An opcode, or XLA's sugared async form `<op>-start/-update/-done` (frontend/hlo_async.h):
+  // a start is read as the wrapped op, so that its attributes are that op's.
+  std::optional<Opcode> read_opcode(bool has_shape, bool& sugared_start) {
+    const size_t op_at = c_.pos();
+    std::string_view op_name = c_.name();
+    auto op = ir::opcode_from_name(op_name);
+    const auto sugar = op ? std::nullopt : async_sugar(op_name);
+    if (sugar) op = sugar->role == AsyncRole::kStart    ? sugar->wrapped
+                    : sugar->role == AsyncRole::kUpdate ? Opcode::kAsyncUpdate
+                                                        : Opcode::kAsyncDone;
+    if (!op) c_.fail_at(op_at, op_name.empty() ? "expected an opcode" : "unknown opcode '" + std::string(op_name) + "'");
+    sugared_start = sugar && sugar->role == AsyncRole::kStart;
+    // The start's shape is the async state's, which inference from the operands would not give.
+    if (sugared_start && !has_shape)
+      c_.fail_at(op_at, std::string(op_name) + " needs its async state's shape, e.g. ((operands), result, s32[])");
+    return op;
+  }
+
+  void read_operands(CompId comp, PendingInstr& p) {
     if (c_.consume(')')) return;
     do {
-      c_.skip_space();
+      const size_t operand_at = (c_.skip_space(), c_.pos());
       if (at_shape(c_)) read_shape(c_);  // older printers write operand shapes
       const size_t at = (c_.skip_space(), c_.pos());
       std::string_view n = c_.name();
       if (n.empty()) c_.fail("expected an operand name");
       c_.skip_space();
-      if (c_.peek() == '(') c_.fail_at(at, "nested instructions as operands are not supported");
-      p.operands.emplace_back(n, at);
+      if (c_.peek() == '(') {  // `opcode(` : an instruction written inline
+        c_.set_pos(operand_at);
+        p.operands.push_back({{}, operand_at, read_instruction_body(comp, {}, operand_at, /*nested=*/true)});
+        continue;
+      }
+      p.operands.push_back({n, at});
     } while (c_.consume(','));
     c_.expect(')', "to close the operand list");
   }
@@ -315,9 +363,13 @@ class Parser {
     std::vector<InstrId> ids;
     for (const auto& p : pending_) {
       ids.clear();
-      for (auto [n, at] : p.operands) {
-        auto it = names_.find(n);
-        if (it == names_.end()) c_.fail_at(at, "undefined operand '" + std::string(n) + "'");
+      for (const PendingOperand& o : p.operands) {
+        if (o.nested != ir::kNoId) {
+          ids.push_back(o.nested);
+          continue;
+        }
+        auto it = names_.find(o.name);
+        if (it == names_.end()) c_.fail_at(o.offset, "undefined operand '" + std::string(o.name) + "'");
         ids.push_back(it->second);
       }
       m_.set_operands(p.id, ids);
@@ -332,6 +384,24 @@ class Parser {
       auto it = by_name.find(call.name);
       if (it == by_name.end()) c_.fail_at(call.offset, "undefined computation '" + std::string(call.name) + "'");
       m_.mutable_payload(call.instr).called[call.slot] = it->second;
+    }
+  }
+
+  // XLA's names for inline instructions: `<opcode>.anon`, then `.anon.1`, ... avoiding
+  // every name in the module. Done once all names are read, since a later line may use
+  // the name a generated one would otherwise take.
+  void name_anonymous_instructions() {
+    if (anonymous_.empty()) return;
+    std::unordered_set<std::string> taken;
+    for (CompId k : m_.live_computations())
+      for (InstrId i : m_.instructions(k)) taken.insert(m_.name(i));
+    for (InstrId id : anonymous_) {
+      const std::string base = std::string(ir::name(m_.opcode(id))) + ".anon";
+      std::string candidate = base;
+      for (int n = 1; taken.count(candidate); ++n) candidate = base + "." + std::to_string(n);
+      taken.insert(candidate);
+      m_.note_name(candidate);
+      m_.mutable_payload(id).name = std::move(candidate);
     }
   }
 
@@ -352,6 +422,8 @@ class Parser {
 
   TextCursor c_;
   std::vector<std::pair<InstrId, size_t>> shapeless_;  // instructions written without a shape
+  std::vector<InstrId> anonymous_;                      // instructions written inline as operands
+  std::unordered_set<InstrId> sugared_starts_;          // `negate-start(...)`: see frontend/hlo_async.h
   bool saw_dimensions_ = false;  // in the attributes of the instruction being read
   ir::Module m_;
   std::unordered_map<std::string_view, InstrId> names_;  // current computation

@@ -41,13 +41,13 @@ struct Reducer {
     for (auto& a : acc) call_args.push_back(&a);
     for (auto& e : elems) call_args.push_back(&e);
     Literal r = c.apply(fn, call_args);
-    if (n == 1) acc[0] = std::move(r);
+    if (!r.is_tuple()) acc[0] = std::move(r);
     else for (size_t k = 0; k < n; ++k) acc[k] = std::move(r.tuple_elements()[k]);
   }
 };
 
 Literal pack(const Shape& shape, std::vector<Literal>& outs) {
-  if (outs.size() == 1) return std::move(outs[0]);
+  if (!shape.is_tuple()) return std::move(outs[0]);
   Literal t(shape);
   for (size_t k = 0; k < outs.size(); ++k) t.tuple_elements()[k] = std::move(outs[k]);
   return t;

@@ -82,15 +82,21 @@ int64_t windowed_size(int64_t in, const WindowDim& w) {
   return (padded - win) / w.stride + 1;
 }
 
+// As in XLA, a reduction's result is a tuple when its reducer returns one, which a
+// one-input reduction may do too: `(f32[]) reduce(x, init)` with a reducer returning (f32[]).
 Shape reduce_like_result(const Module& m, Opcode op, std::span<const InstrId> ops,
-                         const std::vector<int64_t>& dims) {
+                         const std::vector<int64_t>& dims, std::span<const CompId> called) {
   const size_t n = ops.size() / 2;
   std::vector<Shape> results;
   for (size_t k = 0; k < n; ++k) results.push_back(Shape(m.shape(ops[n + k]).element_type(), dims));
-  return n == 1 ? results[0] : Shape::tuple(std::move(results));
+  const bool reducer_returns_tuple = !called.empty() && called[0] != kNoId &&
+                                     m.computation(called[0]).root != kNoId &&
+                                     m.shape(m.computation(called[0]).root).is_tuple();
+  return n == 1 && !reducer_returns_tuple ? results[0] : Shape::tuple(std::move(results));
 }
 
-Shape reduce(const Module& m, Opcode op, std::span<const InstrId> ops, const Attributes& a) {
+Shape reduce(const Module& m, Opcode op, std::span<const InstrId> ops, const Attributes& a,
+             std::span<const CompId> called) {
   if (ops.size() < 2 || ops.size() % 2) fail(op, "needs inputs followed by as many init values");
   const Shape& in = array_operand(op, m, ops, 0);
   const size_t n = ops.size() / 2;
@@ -104,16 +110,17 @@ Shape reduce(const Module& m, Opcode op, std::span<const InstrId> ops, const Att
   }
   for (int64_t d : a.dimensions)
     if (d < 0 || d >= in.rank()) fail(op, fmt::format("dimension {} out of range for {}", d, str(in)));
-  return reduce_like_result(m, op, ops, keep);
+  return reduce_like_result(m, op, ops, keep, called);
 }
 
-Shape reduce_window(const Module& m, Opcode op, std::span<const InstrId> ops, const Attributes& a) {
+Shape reduce_window(const Module& m, Opcode op, std::span<const InstrId> ops, const Attributes& a,
+                    std::span<const CompId> called) {
   const Shape& in = array_operand(op, m, ops, 0);
   if (!a.window || static_cast<int64_t>(a.window->size()) != in.rank())
     fail(op, fmt::format("window must have one entry per dimension of {}", str(in)));
   std::vector<int64_t> dims;
   for (int64_t d = 0; d < in.rank(); ++d) dims.push_back(windowed_size(in.dim(d), (*a.window)[d]));
-  return reduce_like_result(m, op, ops, dims);
+  return reduce_like_result(m, op, ops, dims, called);
 }
 
 Shape transpose(const Module& m, Opcode op, std::span<const InstrId> ops, const Attributes& a) {
@@ -305,8 +312,8 @@ Shape infer_shape(const Module& m, Opcode op, std::span<const InstrId> ops, cons
     case Opcode::kPad: return pad(m, op, ops, a);
     case Opcode::kDot: return dot(m, op, ops, a);
     case Opcode::kConvolution: return convolution(m, op, ops, a);
-    case Opcode::kReduce: return reduce(m, op, ops, a);
-    case Opcode::kReduceWindow: return reduce_window(m, op, ops, a);
+    case Opcode::kReduce: return reduce(m, op, ops, a, called);
+    case Opcode::kReduceWindow: return reduce_window(m, op, ops, a, called);
     case Opcode::kTuple: return tuple_of_operands(m, ops);
     case Opcode::kGetTupleElement: {
       if (ops.size() != 1) fail(op, "needs one operand");

@@ -247,8 +247,10 @@ bool takes_array_operands(Opcode op) {
 }
 
 // The scalar parameters and result an applied computation must have.
+// `tuple_result`: the applied computation returns a tuple even of one element (a
+// one-input reduction whose result XLA lets be a 1-tuple).
 void check_applied(const Module& m, CompId k, const std::vector<ElementType>& params, const std::vector<ElementType>& results,
-                   const char* role) {
+                   const char* role, bool tuple_result = false) {
   const Computation& c = m.computation(k);
   if (c.params.size() != params.size())
     fail(fmt::format("{} {} takes {} parameters, needs {}", role, c.name, c.params.size(), params.size()));
@@ -262,7 +264,7 @@ void check_applied(const Module& m, CompId k, const std::vector<ElementType>& pa
   const Shape& r = m.shape(c.root);
   std::vector<Shape> want;
   for (ElementType t : results) want.push_back(Shape::scalar(t));
-  const Shape expect = want.size() == 1 ? want[0] : Shape::tuple(want);
+  const Shape expect = want.size() == 1 && !tuple_result ? want[0] : Shape::tuple(want);
   if (!r.compatible(expect)) fail(fmt::format("{} {} returns {}, needs {}", role, c.name, str(r), str(expect)));
 }
 
@@ -296,7 +298,7 @@ void check_signatures(const Module& m, InstrId i) {
       std::vector<ElementType> acc = element_types(m, ops.subspan(n));
       std::vector<ElementType> params = acc;
       for (ElementType t : element_types(m, ops.subspan(0, n))) params.push_back(t);
-      return check_applied(m, called[0], params, acc, "to_apply");
+      return check_applied(m, called[0], params, acc, "to_apply", m.shape(i).is_tuple());
     }
     case Opcode::kMap:
       // XLA's map takes operands of one shape; on a scalar operand the interpreter and the

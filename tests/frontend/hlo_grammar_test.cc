@@ -6,6 +6,7 @@
 #include "ir/error.h"
 #include "ir/printer.h"
 #include "ir/verifier.h"
+#include "tests/support/hlo_text.h"
 
 namespace hlsgym::frontend {
 namespace {
@@ -35,6 +36,18 @@ TEST(HloGrammar, ShapesThatCannotBeInferredAreLocatedErrors) {
   EXPECT_EQ(error("  ROOT a = parameter(0)\n"), "m.hlo:4:12: instruction 'a' has no shape (and a parameter's cannot be inferred)");
   const std::string bad = error("  a = f32[4] parameter(0)\n  b = f32[5] parameter(1)\n  ROOT c = add(a, b)\n");
   EXPECT_EQ(bad.rfind("m.hlo:6:12: the omitted shape of 'c' cannot be inferred: add: operand shapes", 0), 0u) << bad;
+}
+
+// Attributes newer XLA writes (hlo_parser_test.cc's OriginalValue and Scan cases) are kept
+// verbatim: scan is parsed and printed back, though the interpreter does not run it.
+TEST(HloGrammar, NewerXlaAttributesAreKept) {
+  const std::string text =
+      "HloModule m\n\nadd_carry {\n  c = f32[] parameter(0)\n  x = f32[] parameter(1)\n  s = f32[] add(c, x)\n"
+      "  ROOT t = (f32[], f32[]) tuple(s, s)\n}\n\n"
+      "ENTRY e {\n  v = f32[5] parameter(0), origin={{\"v\"}}\n  z = f32[] constant(0)\n"
+      "  ROOT s = (f32[5], f32[]) scan(v, z), dimensions={0}, to_apply=add_carry, num_carries=1, is_reverse=false, "
+      "is_associative=true\n}\n\n";
+  EXPECT_EQ(testing::print_round_trip(text), text);
 }
 
 }  // namespace
