@@ -54,7 +54,8 @@ class PathModel {
   double op(ir::InstrId i, int bits) {
     const ir::Instruction& in = m_.instr(i);
     switch (in.opcode) {
-      case Opcode::kFusion: return chain(in.payload->called[0], bits);
+      // a fused body is a pipeline, each op its own registered unit (lowering_body.cc)
+      case Opcode::kFusion: case Opcode::kMap: return slowest_op(in.payload->called[0], bits);
       case Opcode::kReduce: case Opcode::kReduceWindow: {
         const double c = chain(in.payload->called[0], bits);
         return c < 0 ? c : c + tm_.lut_ns;  // the accumulator's init select
@@ -74,6 +75,24 @@ class PathModel {
   const std::string& why() const { return why_; }
 
  private:
+  // The slowest op of a pipelined body (wiring ops are free); at least one LUT level.
+  double slowest_op(ir::CompId c, int bits) {
+    double slowest = tm_.op("logic", bits);
+    for (ir::InstrId i : m_.computation(c).order) {
+      if (m_.instr(i).dead || free_op(i)) continue;
+      const double d = op(i, bits);
+      if (d < 0) return d;
+      slowest = std::max(slowest, d);
+    }
+    return slowest;
+  }
+
+  bool free_op(ir::InstrId i) const {
+    const Opcode op = m_.instr(i).opcode;
+    return op == Opcode::kParameter || op == Opcode::kConstant || value_mapping(op) || op == Opcode::kBitcast ||
+           op == Opcode::kTuple || op == Opcode::kGetTupleElement || (op == Opcode::kConvert && wiring_convert(m_, i));
+  }
+
   // The slowest chain through a computation's ops, each op after the first adding its own
   // delay less the register overhead the chain pays once (a logic op's delay is that
   // overhead plus one LUT level).
@@ -88,12 +107,8 @@ class PathModel {
       double before = 0;
       for (ir::InstrId o : m_.operands(i))
         if (auto it = at.find(o); it != at.end()) before = std::max(before, it->second);
-      const Opcode op = in.opcode;
-      const bool free = op == Opcode::kParameter || op == Opcode::kConstant || value_mapping(op) ||
-                        op == Opcode::kBitcast || op == Opcode::kTuple || op == Opcode::kGetTupleElement ||
-                        (op == Opcode::kConvert && wiring_convert(m_, i));
       double own = 0;
-      if (!free) {
+      if (!free_op(i)) {
         const double d = this->op(i, bits);
         if (d < 0) return d;
         own = d - overhead;

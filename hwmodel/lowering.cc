@@ -139,11 +139,25 @@ class Lowerer {
         if (m_.called(i).empty()) return 1;
         const ir::Computation& body = m_.computation(m_.called(i)[0]);
         if (a >= body.params.size() || body.params[a] == ir::kNoId) return 1;
-        const InstrId p = body.params[a];
-        return !m_.users(p).empty() || body.root == p ? 1 : 0;
+        return fused_param_reads(body.params[a], body.root);
       }
       default: return 1;
     }
+  }
+
+  // A fused body reads its parameter once per distinct address (rtl: one leaf per
+  // buffer and index expression): through each chain of data-movement ops that ends at
+  // an op computing on it (two slices of x are two reads of x per item), and once for
+  // direct readers; a scalar's every read is word 0.
+  int fused_param_reads(InstrId p, InstrId root) const {
+    if (m_.shape(p).rank() == 0) return !m_.users(p).empty() || root == p ? 1 : 0;
+    int reads = 0;
+    bool direct = root == p;
+    for (InstrId u : m_.users(p)) {
+      if (value_mapping(m_.opcode(u)) && m_.shape(u).rank() > 0) reads += std::max(1, fused_param_reads(u, root));
+      else direct = true;
+    }
+    return reads + (direct ? 1 : 0);
   }
 
   // Whether `i` reads an operand named twice at two addresses (one leaf per operand

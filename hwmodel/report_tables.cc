@@ -52,7 +52,10 @@ std::vector<LoopRow> loop_rows(const ir::Module& m, const Target& tgt, const Est
     r.op = std::string(ir::name(m.opcode(k.instr)));
     const uint32_t u = d.binding.unit_of_task[t];
     r.unit = u == kNoInstance ? "own datapath" : unit_id(d, u);
-    r.trips = k.element_ops;
+    // a fused body's loop runs once per output element, whatever its ops per element
+    const ir::Opcode op = m.opcode(k.instr);
+    const bool fused = (op == ir::Opcode::kFusion || op == ir::Opcode::kMap) && m.shape(k.instr).is_array();
+    r.trips = fused ? m.shape(k.instr).element_count() : k.element_ops;
     r.lanes = std::max<int64_t>(1, k.lanes);
     r.issue_cycles = d.problem.busy[t];
     r.iteration_latency = d.problem.latency[t] - d.problem.busy[t] + 1;

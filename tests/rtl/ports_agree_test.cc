@@ -12,6 +12,7 @@
 
 #include "frontend/load.h"
 #include "ir/printer.h"
+#include "passes/registry.h"
 #include "tests/rtl/rtl_test_util.h"
 
 namespace hlsgym::testing {
@@ -76,6 +77,16 @@ TEST(PortsAgree, EveryDesignOnOneToThreeLanes) {
   for (const std::string& f : design_files()) {
     const ir::Module m = frontend::load_design(f).module;
     for (int lanes : {1, 2, 3}) expect_ports_agree(m, lanes, fmt::format("{} on {} lane(s)", f, lanes));
+  }
+}
+
+// After `fusion` a fused loop reads an operand once per distinct address: through each
+// slice, transpose or broadcast of it (fir16_sym: x through 16 slices is 16 ports).
+TEST(PortsAgree, EveryDesignFused) {
+  for (const std::string& f : design_files()) {
+    ir::Module m = frontend::load_design(f).module;
+    if (!passes::Registry::global().create("fusion")->run(m)) continue;
+    for (int lanes : {1, 2}) expect_ports_agree(m, lanes, fmt::format("{} fused on {} lane(s)", f, lanes));
   }
 }
 
