@@ -54,8 +54,8 @@ class PathModel {
   double op(ir::InstrId i, int bits) {
     const ir::Instruction& in = m_.instr(i);
     switch (in.opcode) {
-      // a fused body is a pipeline, each op its own registered unit (lowering_body.cc)
-      case Opcode::kFusion: case Opcode::kMap: return slowest_op(in.payload->called[0], bits);
+      // rtl computes a fused body in one stage and carries the value through registers
+      case Opcode::kFusion: case Opcode::kMap: return chain(in.payload->called[0], bits);
       case Opcode::kReduce: case Opcode::kReduceWindow: {
         const double c = chain(in.payload->called[0], bits);
         return c < 0 ? c : c + tm_.lut_ns;  // the accumulator's init select
@@ -75,27 +75,16 @@ class PathModel {
   const std::string& why() const { return why_; }
 
  private:
-  // The slowest op of a pipelined body (wiring ops are free); at least one LUT level.
-  double slowest_op(ir::CompId c, int bits) {
-    double slowest = tm_.op("logic", bits);
-    for (ir::InstrId i : m_.computation(c).order) {
-      if (m_.instr(i).dead || free_op(i)) continue;
-      const double d = op(i, bits);
-      if (d < 0) return d;
-      slowest = std::max(slowest, d);
-    }
-    return slowest;
-  }
-
   bool free_op(ir::InstrId i) const {
     const Opcode op = m_.instr(i).opcode;
     return op == Opcode::kParameter || op == Opcode::kConstant || value_mapping(op) || op == Opcode::kBitcast ||
            op == Opcode::kTuple || op == Opcode::kGetTupleElement || (op == Opcode::kConvert && wiring_convert(m_, i));
   }
 
-  // The slowest chain through a computation's ops, each op after the first adding its own
-  // delay less the register overhead the chain pays once (a logic op's delay is that
-  // overhead plus one LUT level).
+  // The slowest chain through a computation's ops computed in one cycle: the first op on
+  // a path pays its own delay; each op after it adds one LUT level, as ripple-carry
+  // adders in series overlap (bit k of the next waits for bit k of this one, not for the
+  // whole carry chain).
   double chain(ir::CompId c, int bits) {
     const ir::Computation& comp = m_.computation(c);
     std::unordered_map<ir::InstrId, double> at;
@@ -107,13 +96,13 @@ class PathModel {
       double before = 0;
       for (ir::InstrId o : m_.operands(i))
         if (auto it = at.find(o); it != at.end()) before = std::max(before, it->second);
-      double own = 0;
+      double here = before;
       if (!free_op(i)) {
         const double d = this->op(i, bits);
         if (d < 0) return d;
-        own = d - overhead;
+        here = before > 0 ? before + tm_.lut_ns : d - overhead;
       }
-      at[i] = before + own;
+      at[i] = here;
       longest = std::max(longest, at[i]);
     }
     return overhead + std::max(longest, tm_.lut_ns);

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "frontend/hlo_parser.h"
 #include "hwmodel/clock.h"
 #include "hwmodel/estimate.h"
 #include "ir/error.h"
@@ -65,6 +66,21 @@ TEST(Clock, SharingAUnitAddsItsSelect) {
   EXPECT_NEAR(alone, std::max(tm.op("add", 32), tm.read_port(2)) * tm.route_factor, 1e-9);
   EXPECT_GE(shared, (tm.op("add", 32) + 2 * tm.lut_ns) * tm.route_factor - 1e-9);
   EXPECT_LE(shared, (tm.op("add", 32) + 3 * tm.lut_ns) * tm.route_factor + 1e-9);
+}
+
+TEST(Clock, AFusedBodyIsOneStageOfChainedOps) {
+  // The RTL computes a fused body in one cycle: the first add pays its carry chain, the
+  // second (ripple adders in series overlap) one LUT level more.
+  const ir::Module m = frontend::parse_hlo(
+      "HloModule f\nfused {\n p0 = s32[2] parameter(0)\n p1 = s32[2] parameter(1)\n s = s32[2] add(p0, p1)\n"
+      " ROOT t = s32[2] add(s, p1)\n}\nENTRY e {\n a = s32[2] parameter(0)\n b = s32[2] parameter(1)\n"
+      " ROOT f = s32[2] fusion(a, b), kind=kLoop, calls=fused\n}\n",
+      "f.hlo");
+  const hwmodel::ClockEstimate c = hwmodel::estimate(m, ice40()).clock;
+  ASSERT_TRUE(c.modeled) << c.unmodeled;
+  const auto& tm = ice40().timing;
+  EXPECT_NEAR(c.critical_ns, (tm.op("add", 32) + tm.lut_ns) * tm.route_factor, 1e-9) << c.path;
+  EXPECT_NE(c.path.find("fusion"), std::string::npos) << c.path;
 }
 
 TEST(Clock, UnmeasuredOperationsNameThemselves) {
