@@ -1,0 +1,259 @@
+// The float units of rtl/float_units.h in Verilator, every output bit compared with
+// ir::evaluate on the same operands (the interpreter's own add, compare, convert, ...
+// on literals, not a re-derivation).
+//
+// Vectors (FLOAT_UNIT_VECTORS cycles, default 131072; every unit sees one per cycle):
+// - 16-bit unary ops (abs, negate, sqrt, converts from f16/bf16) and converts from 8- and
+//   16-bit integers: all 65536 bit patterns (from 65536 cycles on);
+// - f16/bf16 binary ops: all pairs of a stratified subset of s values (s the largest
+//   power of two with s^2 <= the cycles: 256 by default, with every special, subnormal
+//   and extreme exponent of both signs), then random pairs weighted to specials,
+//   subnormals, extremes, ties and cancellation;
+// - f32 ops and converts from 32/64-bit integers: weighted random operands.
+// The full-size run (rtl/README.md): FLOAT_UNIT_VECTORS=17825792 (2^24 pairs of a
+// 4096-value subset, then 2^20 random pairs).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <map>
+#include <random>
+
+#include "frontend/hlo_parser.h"
+#include "ir/evaluate.h"
+#include "tests/rtl/float_unit_bench.h"
+#include "tests/rtl/float_unit_vectors.h"
+#include "tests/rtl/rtl_test_util.h"
+
+namespace hlsgym::testing {
+namespace {
+
+using ir::ElementType;
+using rtl::FloatOp;
+using rtl::FloatUnit;
+
+constexpr int64_t kChunk = 65536;  // cycles per exchange with the simulation
+constexpr ElementType kFloats[] = {ElementType::kF32, ElementType::kF16, ElementType::kBF16};
+constexpr ElementType kInts[] = {ElementType::kS8, ElementType::kS16, ElementType::kS32, ElementType::kS64,
+                                 ElementType::kU8, ElementType::kU16, ElementType::kU32, ElementType::kU64};
+
+std::string type_name(ElementType t) { return std::string(ir::element_type_name(t)); }
+
+int64_t vector_count() {
+  const char* env = std::getenv("FLOAT_UNIT_VECTORS");
+  const int64_t n = env ? std::atoll(env) : 131072;
+  return std::max<int64_t>(kChunk, (n + kChunk - 1) / kChunk * kChunk);
+}
+
+// The streams: per float type a pair (a, b); a sub bit; every 16-bit pattern in turn
+// (x16); a 64-bit integer.
+std::vector<BenchStream> streams() {
+  return {{"f32_a", 32}, {"f32_b", 32}, {"f16_a", 16}, {"f16_b", 16}, {"bf16_a", 16},
+          {"bf16_b", 16}, {"sub", 1},   {"x16", 16},   {"i64", 64}};
+}
+
+std::vector<BenchUnit> units() {
+  std::vector<BenchUnit> out;
+  for (ElementType t : kFloats) {
+    const std::string a = type_name(t) + "_a", b = type_name(t) + "_b";
+    const std::string single = t == ElementType::kF32 ? a : "x16";  // 16-bit unary ops: every pattern
+    out.push_back({{FloatOp::kAdd, t}, a, b, "sub"});
+    for (FloatOp op : {FloatOp::kMultiply, FloatOp::kDivide, FloatOp::kMinimum, FloatOp::kMaximum}) out.push_back({{op, t}, a, b});
+    for (int d = 0; d < 6; ++d) out.push_back({{FloatOp::kCompare, t, t, static_cast<ir::ComparisonDirection>(d)}, a, b});
+    for (FloatOp op : {FloatOp::kSqrt, FloatOp::kAbs, FloatOp::kNegate}) out.push_back({{op, t}, single});
+    for (ElementType to : kFloats)
+      if (to != t) out.push_back({{FloatOp::kConvert, t, to}, single});
+    for (ElementType i : kInts) {
+      out.push_back({{FloatOp::kConvert, t, i}, single});
+      out.push_back({{FloatOp::kConvert, i, t}, ir::bit_width(i) <= 16 ? "x16" : "i64"});
+    }
+  }
+  return out;
+}
+
+// The HLO op computing unit u (subtract: the add unit with sub high).
+std::string reference_hlo(const FloatUnit& u, bool subtract) {
+  static const char* const kDirections[] = {"EQ", "NE", "LT", "LE", "GT", "GE"};
+  const std::string in = type_name(u.type), n = std::to_string(kChunk);
+  std::string root = fmt::format("{}[{}] ", in, n), op;
+  switch (u.op) {
+    case FloatOp::kAdd: op = subtract ? "subtract(a, b)" : "add(a, b)"; break;
+    case FloatOp::kMultiply: op = "multiply(a, b)"; break;
+    case FloatOp::kDivide: op = "divide(a, b)"; break;
+    case FloatOp::kMinimum: op = "minimum(a, b)"; break;
+    case FloatOp::kMaximum: op = "maximum(a, b)"; break;
+    case FloatOp::kSqrt: op = "sqrt(a)"; break;
+    case FloatOp::kAbs: op = "abs(a)"; break;
+    case FloatOp::kNegate: op = "negate(a)"; break;
+    case FloatOp::kCompare:
+      root = fmt::format("pred[{}] ", n);
+      op = fmt::format("compare(a, b), direction={}", kDirections[static_cast<int>(u.direction)]);
+      break;
+    case FloatOp::kConvert:
+      root = fmt::format("{}[{}] ", type_name(u.result_type), n);
+      op = "convert(a)";
+      break;
+  }
+  const bool binary = rtl::float_unit_ports(u).operands == 2;
+  return fmt::format("HloModule ref\nENTRY e {{\n  a = {0}[{1}] parameter(0)\n{2}  ROOT r = {3}{4}\n}}\n", in, n,
+                     binary ? fmt::format("  b = {}[{}] parameter(1)\n", in, n) : "", root, op);
+}
+
+uint64_t mask(int bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
+
+// One chunk of every stream, cycles [first, first + kChunk), as the bench reads them
+// (cycle-major).
+class StreamChunk {
+ public:
+  StreamChunk(int64_t first, int64_t total) : values_(kChunk * streams().size()) {
+    const int64_t side = pair_side(total);
+    std::mt19937_64 rng(0x5eed + static_cast<uint64_t>(first));
+    const rtl::FloatFormat f32 = rtl::float_format(ElementType::kF32);
+    for (int64_t c = 0; c < kChunk; ++c) {
+      const int64_t t = first + c;
+      uint64_t* v = &values_[static_cast<size_t>(c) * streams().size()];
+      v[0] = weighted_float(f32, rng, 0);
+      v[1] = weighted_float(f32, rng, v[0]);
+      for (int k = 0; k < 2; ++k) {
+        const rtl::FloatFormat f = rtl::float_format(k == 0 ? ElementType::kF16 : ElementType::kBF16);
+        if (t < side * side) {
+          const std::vector<uint64_t>& s = stratified(f, side);
+          v[2 + 2 * k] = s[static_cast<size_t>(t / side)];
+          v[3 + 2 * k] = s[static_cast<size_t>(t % side)];
+        } else {
+          v[2 + 2 * k] = weighted_float(f, rng, 0);
+          v[3 + 2 * k] = weighted_float(f, rng, v[2 + 2 * k]);
+        }
+      }
+      v[6] = rng() & 1;
+      v[7] = static_cast<uint64_t>(t) & 0xffff;
+      v[8] = weighted_int(rng);
+    }
+  }
+  const std::vector<uint64_t>& values() const { return values_; }
+  uint64_t at(int64_t cycle, size_t stream) const { return values_[static_cast<size_t>(cycle) * streams().size() + stream]; }
+
+  // The subset side for `total` cycles: the largest power of two whose square fits.
+  static int64_t pair_side(int64_t total) {
+    int64_t s = 1;
+    while ((2 * s) * (2 * s) <= total) s *= 2;
+    return s;
+  }
+
+ private:
+  static const std::vector<uint64_t>& stratified(const rtl::FloatFormat& f, int64_t side) {
+    static std::map<std::pair<int, int64_t>, std::vector<uint64_t>> cache;
+    auto& v = cache[{static_cast<int>(f.type), side}];
+    if (v.empty()) v = stratified_values(f, static_cast<size_t>(side), 7);
+    return v;
+  }
+  std::vector<uint64_t> values_;
+};
+
+size_t stream_index(const std::string& name) {
+  const auto s = streams();
+  for (size_t k = 0; k < s.size(); ++k)
+    if (s[k].name == name) return k;
+  throw std::logic_error("no stream " + name);
+}
+
+// A unit's interpreter reference and its running check.
+struct Checked {
+  BenchUnit bench;
+  int latency = 0;
+  rtl::FloatUnitPorts ports;
+  size_t a = 0, b = 0, sub = 0;              // stream indices
+  ir::Module op, subtract;                   // the reference op (subtract: add's a - b)
+  std::vector<uint64_t> expected[2];         // previous and current chunk
+  int64_t checked = 0, mismatches = 0;
+  std::vector<std::string> first;
+
+  explicit Checked(const BenchUnit& u)
+      : bench(u), latency(rtl::float_unit_latency(u.unit)), ports(rtl::float_unit_ports(u.unit)), a(stream_index(u.a)),
+        b(u.b.empty() ? 0 : stream_index(u.b)), sub(u.sub.empty() ? 0 : stream_index(u.sub)),
+        op(frontend::parse_hlo(reference_hlo(u.unit, false))) {
+    if (ports.sub) subtract = frontend::parse_hlo(reference_hlo(u.unit, true));
+  }
+
+  std::vector<uint64_t> evaluate(const ir::Module& m, const StreamChunk& in) const {
+    const ir::Computation& entry = m.computation(m.entry());
+    std::vector<ir::Literal> args;
+    for (size_t k = 0; k < entry.params.size(); ++k) {
+      args.emplace_back(m.shape(entry.params[k]));
+      for (int64_t c = 0; c < kChunk; ++c) args.back().set_bits(c, in.at(c, k == 0 ? a : b) & mask(ports.operand_bits));
+    }
+    const ir::Literal r = ir::evaluate(m, args).value;
+    std::vector<uint64_t> out(kChunk);
+    for (int64_t c = 0; c < kChunk; ++c) out[c] = r.get_bits(c) & mask(ports.result_bits);
+    return out;
+  }
+
+  void next_chunk(const StreamChunk& in) {
+    expected[0] = std::move(expected[1]);
+    expected[1] = evaluate(op, in);
+    if (!ports.sub) return;
+    const std::vector<uint64_t> minus = evaluate(subtract, in);
+    for (int64_t c = 0; c < kChunk; ++c)
+      if (in.at(c, sub) & 1) expected[1][c] = minus[c];
+  }
+
+  // Output `got` at cycle `c` of the current chunk: the result of cycle c - latency.
+  void check(int64_t c, uint64_t got, const StreamChunk* prev, const StreamChunk& cur, int64_t first_cycle) {
+    int64_t at = c - latency;
+    const StreamChunk* in = &cur;
+    const std::vector<uint64_t>* want = &expected[1];
+    if (at < 0) {
+      if (first_cycle == 0) return;  // before the first vector
+      at += kChunk, in = prev, want = &expected[0];
+    }
+    ++checked;
+    if ((got & mask(ports.result_bits)) == (*want)[at]) return;
+    if (++mismatches > 5) return;
+    std::string ops = fmt::format("a={:#x}", in->at(at, a) & mask(ports.operand_bits));
+    if (ports.operands == 2) ops += fmt::format(" b={:#x}", in->at(at, b) & mask(ports.operand_bits));
+    if (ports.sub) ops += fmt::format(" sub={}", in->at(at, sub) & 1);
+    first.push_back(fmt::format("{}: {} expected {:#x} got {:#x}", rtl::float_unit_name(bench.unit), ops, (*want)[at],
+                                got & mask(ports.result_bits)));
+  }
+};
+
+TEST(FloatUnits, MatchTheInterpreterBitForBit) {
+  const std::vector<BenchUnit> bench = units();
+  const rtl::BuildResult built = build_bench(rtl_work_dir("float_units"), streams(), bench);
+  std::vector<Checked> checks;
+  int max_latency = 0;
+  for (const BenchUnit& u : bench) {
+    checks.emplace_back(u);
+    max_latency = std::max(max_latency, checks.back().latency);
+  }
+  BenchProcess sim(built.executable, streams().size(), bench.size());
+  const int64_t total = vector_count();
+  std::optional<StreamChunk> prev;
+  auto output = [&](const std::vector<uint64_t>& out, int64_t c, size_t u) { return out[static_cast<size_t>(c) * bench.size() + u]; };
+  for (int64_t first = 0; first < total; first += kChunk) {
+    StreamChunk cur(first, total);
+    for (Checked& k : checks) k.next_chunk(cur);
+    const std::vector<uint64_t> out = sim.run(cur.values());
+    for (size_t u = 0; u < checks.size(); ++u)
+      for (int64_t c = 0; c < kChunk; ++c) checks[u].check(c, output(out, c, u), prev ? &*prev : nullptr, cur, first);
+    prev.emplace(std::move(cur));
+  }
+  // The last results leave the pipelines during `max_latency` more cycles (inputs 0): the
+  // results of the last chunk's final cycles, read as if they began the next chunk.
+  const std::vector<uint64_t> out = sim.run(std::vector<uint64_t>(static_cast<size_t>(max_latency) * streams().size()));
+  for (size_t u = 0; u < checks.size(); ++u)
+    for (int64_t c = 0; c < checks[u].latency; ++c) checks[u].check(c + kChunk, output(out, c, u), nullptr, *prev, total);
+  int64_t mismatches = 0;
+  fmt::print("{} cycles; f16/bf16 pairs: all pairs of {} stratified values, then random\n", total,
+             StreamChunk::pair_side(total));
+  for (const Checked& k : checks) {
+    EXPECT_EQ(k.checked, total) << rtl::float_unit_name(k.bench.unit);
+    mismatches += k.mismatches;
+    fmt::print("  {:<20} latency {:>2}  {:>9} vectors  {} mismatches\n", rtl::float_unit_name(k.bench.unit), k.latency,
+               k.checked, k.mismatches);
+    for (const std::string& m : k.first) ADD_FAILURE() << m;
+  }
+  EXPECT_EQ(mismatches, 0);
+}
+
+}  // namespace
+}  // namespace hlsgym::testing
