@@ -56,8 +56,10 @@ Sig build_add(Pipeline& p, const FloatFormat& f, const Sig& a_bits, const Sig& b
   const int sum_bits = prec + 4;  // carry, significand, guard, round, sticky
   const std::string x_ext = fmt::format("{{1'b0, {}, 3'b000}}", p.at(x_sig));
   const std::string y_ext = fmt::format("{{1'b0, {}, {}}}", y_al.value.name, y_al.sticky.name);
-  const Sig sum = p.wire("sum", sum_bits, fmt::format("({} ^ {}) ? {} - {} : {} + {}", p.at(x_sign), p.at(y_sign), x_ext,
-                                                      y_ext, x_ext, y_ext));
+  // one adder: x - y is x + ~y + 1
+  const Sig subtract = p.wire("subtract", 1, fmt::format("{} ^ {}", p.at(x_sign), p.at(y_sign)));
+  const Sig sum = p.wire("sum", sum_bits, fmt::format("{} + ({} ^ {}) + {}", x_ext, y_ext, replicate(sum_bits, subtract.name),
+                                                      zext(subtract.name, 1, sum_bits)));
 
   p.next_stage();  // normalize: the carry bit stands for exponent x + 1
   const int ew = e + 2;

@@ -126,7 +126,16 @@ Sig leading_zeros(Pipeline& p, const std::string& prefix, const Sig& x) {
 // ---- shifts and rounding ----
 
 Shifted shift_right_sticky(Pipeline& p, const std::string& prefix, const Sig& x, const Sig& amount) {
-  const std::string xs = p.at(x), a = p.at(amount);
+  const std::string xs = p.at(x);
+  std::string a = p.at(amount);
+  // An amount of x.width or more clears x: clamped to x.width, the shifter has only the
+  // stages that can move a bit.
+  const int bits = bits_for(x.width);
+  if (amount.width > bits)
+    a = p.wire(prefix + "_amount", bits,
+               fmt::format("({} >= {}) ? {} : {}[{}:0]", a, constant(amount.width, static_cast<uint64_t>(x.width)),
+                           constant(bits, static_cast<uint64_t>(x.width)), a, bits - 1))
+            .name;
   return {p.wire(prefix + "_shr", x.width, fmt::format("{} >> {}", xs, a)),
           p.wire(prefix + "_lost", 1, fmt::format("|({} & ~({} << {}))", xs, replicate(x.width, "1'b1"), a))};
 }
@@ -149,20 +158,30 @@ Normalized normalize(Pipeline& p, const FloatFormat& f, const std::string& prefi
                                                : p.bits(below, lz.width - 1, 0);
   const Sig left = p.wire(prefix + "_left", lz.width, fmt::format("{} ? {} : {}", normal.name, p.at(lz), left_sub));
   const Sig shifted = p.wire(prefix + "_shl", k, fmt::format("{} << {}", sig, left.name));
+  // Rounding reads the precision + 1 top bits (a guard bit) and whether any bit below is
+  // set: only those leave this stage.
+  const int window = f.precision() + 1, below_window = k - window;
+  auto low_bits_set = [&](const std::string& x) {
+    return below_window > 0 ? fmt::format("(|{}[{}:0])", x, below_window - 1) : std::string("1'b0");
+  };
   Normalized n;
   n.field = p.wire(prefix + "_field", ew, fmt::format("{} ? {} : {}", normal.name, after.name, constant(ew, 0)));
-  std::string sticky = u.has_sticky ? p.at(u.sticky) : "";
+  std::string sticky = u.has_sticky ? p.at(u.sticky) + " | " : "";
+  const std::string left_window = fmt::format("{}[{}:{}]", shifted.name, k - 1, below_window);
   if (!u.may_underflow) {
-    n.sig = shifted;
+    n.sig = p.wire(prefix + "_sig", window, left_window);
+    sticky += low_bits_set(shifted.name);
   } else {
-    // top < 1: right by 1 - top, collecting what falls off (1 - top > k clears it all)
+    // top < 1: the window right by 1 - top, collecting what falls off with the bits
+    // already below it
     const Sig amount = p.wire(prefix + "_right", ew, fmt::format("{} - {}", constant(ew, 1), top));
-    const Shifted r = shift_right_sticky(p, prefix, u.sig, amount);
-    n.sig = p.wire(prefix + "_sig", k, fmt::format("{} ? {} : {}", top_positive, shifted.name, r.value.name));
-    const std::string lost = fmt::format("(~{} & {})", top_positive, r.sticky.name);
-    sticky = sticky.empty() ? lost : sticky + " | " + lost;
+    const Sig top_bits = p.wire(prefix + "_window", window, fmt::format("{}[{}:{}]", sig, k - 1, below_window));
+    const Shifted r = shift_right_sticky(p, prefix, top_bits, amount);
+    n.sig = p.wire(prefix + "_sig", window, fmt::format("{} ? {} : {}", top_positive, left_window, r.value.name));
+    sticky += fmt::format("({} ? {} : ({} | {}))", top_positive, low_bits_set(shifted.name), r.sticky.name,
+                          low_bits_set(sig));
   }
-  n.sticky = p.wire(prefix + "_sticky", 1, sticky.empty() ? "1'b0" : sticky);
+  n.sticky = p.wire(prefix + "_sticky", 1, sticky);
   return n;
 }
 

@@ -83,8 +83,9 @@ struct Normalized {
   Sig field;        // the biased exponent field (0: subnormal or zero), unclamped
 };
 // Shifts left by the leading zeros while the exponent stays >= 1 (a subnormal stops at
-// exponent 1 with field 0), or right when `top` < 1, collecting shifted-out bits in the
-// sticky bit. A zero significand gives field 0.
+// exponent 1 with field 0), or right when `top` < 1. The result keeps precision + 1 bits
+// (a guard bit): every bit below them, and any shifted out, goes into the sticky bit. A
+// zero significand gives field 0. Needs sig.width >= precision + 1.
 Normalized normalize(Pipeline& p, const FloatFormat& f, const std::string& prefix, const Unnormalized& u);
 
 // Round to nearest even and pack {sign, field, fraction}: the rounding carry may make a

@@ -119,6 +119,33 @@ std::string float_unit_name(const FloatUnit& u) {
   return fmt::format("hg_{}_{}", float_op_name(u.op), type_name(u.type));
 }
 
+std::vector<FloatUnit> float_unit_catalog() {
+  constexpr ElementType kFloats[] = {ElementType::kF32, ElementType::kF16, ElementType::kBF16};
+  constexpr ElementType kInts[] = {ElementType::kS8, ElementType::kS16, ElementType::kS32, ElementType::kS64,
+                                   ElementType::kU8, ElementType::kU16, ElementType::kU32, ElementType::kU64};
+  std::vector<FloatUnit> out;
+  for (ElementType t : kFloats) {
+    for (FloatOp op : {FloatOp::kAdd, FloatOp::kMultiply, FloatOp::kDivide, FloatOp::kSqrt, FloatOp::kMinimum,
+                       FloatOp::kMaximum, FloatOp::kAbs, FloatOp::kNegate})
+      out.push_back({op, t});
+    for (int d = 0; d < 6; ++d) out.push_back({FloatOp::kCompare, t, t, static_cast<ir::ComparisonDirection>(d)});
+    for (ElementType to : kFloats)
+      if (to != t) out.push_back({FloatOp::kConvert, t, to});
+    for (ElementType i : kInts) {
+      out.push_back({FloatOp::kConvert, t, i});
+      out.push_back({FloatOp::kConvert, i, t});
+    }
+  }
+  return out;
+}
+
+FloatUnitKey float_unit_key(const FloatUnit& u) {
+  if (u.op == FloatOp::kCompare) return {"fcmp_" + direction_name(u.direction), u.type};
+  if (u.op != FloatOp::kConvert) return {float_op_name(u.op), u.type};
+  if (is_int(u.type)) return {"fcvt_from_" + type_name(u.type), u.result_type};
+  return {"fcvt_to_" + type_name(u.result_type), u.type};
+}
+
 int float_unit_latency(const FloatUnit& u) { return build(u).latency; }
 
 std::string float_unit_verilog(const FloatUnit& u) {

@@ -19,6 +19,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "ir/attributes.h"
 #include "ir/element_type.h"
@@ -85,5 +86,18 @@ std::string float_unit_verilog(const FloatUnit& u);
 // Short names used in module names and target files: "fadd", "fmul", "fdiv", "fsqrt",
 // "fcmp", "fmin", "fmax", "fabs", "fneg", "fcvt".
 std::string float_op_name(FloatOp op);
+
+// Every unit the generator builds: each op on f32, f16 and bf16, compares in all six
+// directions, converts between those three and to and from s8..s64 and u8..u64.
+std::vector<FloatUnit> float_unit_catalog();
+
+// Where a unit's latency and area sit in a target file's `float_units` table: a row per
+// unit (fadd, fcmp_lt, fcvt_to_f16, fcvt_to_s32, fcvt_from_u64, ...) and a column per
+// float format (a convert's float side).
+struct FloatUnitKey {
+  std::string unit;
+  ir::ElementType format{};
+};
+FloatUnitKey float_unit_key(const FloatUnit& u);
 
 }  // namespace hlsgym::rtl

@@ -32,9 +32,6 @@ using rtl::FloatOp;
 using rtl::FloatUnit;
 
 constexpr int64_t kChunk = 65536;  // cycles per exchange with the simulation
-constexpr ElementType kFloats[] = {ElementType::kF32, ElementType::kF16, ElementType::kBF16};
-constexpr ElementType kInts[] = {ElementType::kS8, ElementType::kS16, ElementType::kS32, ElementType::kS64,
-                                 ElementType::kU8, ElementType::kU16, ElementType::kU32, ElementType::kU64};
 
 std::string type_name(ElementType t) { return std::string(ir::element_type_name(t)); }
 
@@ -51,21 +48,18 @@ std::vector<BenchStream> streams() {
           {"bf16_b", 16}, {"sub", 1},   {"x16", 16},   {"i64", 64}};
 }
 
+// The catalog's units and the streams feeding them.
 std::vector<BenchUnit> units() {
   std::vector<BenchUnit> out;
-  for (ElementType t : kFloats) {
-    const std::string a = type_name(t) + "_a", b = type_name(t) + "_b";
-    const std::string single = t == ElementType::kF32 ? a : "x16";  // 16-bit unary ops: every pattern
-    out.push_back({{FloatOp::kAdd, t}, a, b, "sub"});
-    for (FloatOp op : {FloatOp::kMultiply, FloatOp::kDivide, FloatOp::kMinimum, FloatOp::kMaximum}) out.push_back({{op, t}, a, b});
-    for (int d = 0; d < 6; ++d) out.push_back({{FloatOp::kCompare, t, t, static_cast<ir::ComparisonDirection>(d)}, a, b});
-    for (FloatOp op : {FloatOp::kSqrt, FloatOp::kAbs, FloatOp::kNegate}) out.push_back({{op, t}, single});
-    for (ElementType to : kFloats)
-      if (to != t) out.push_back({{FloatOp::kConvert, t, to}, single});
-    for (ElementType i : kInts) {
-      out.push_back({{FloatOp::kConvert, t, i}, single});
-      out.push_back({{FloatOp::kConvert, i, t}, ir::bit_width(i) <= 16 ? "x16" : "i64"});
+  for (const FloatUnit& u : rtl::float_unit_catalog()) {
+    if (ir::is_integral(u.type)) {  // int -> float: 8/16-bit sources every pattern
+      out.push_back({u, ir::bit_width(u.type) <= 16 ? "x16" : "i64"});
+      continue;
     }
+    const std::string a = type_name(u.type) + "_a", b = type_name(u.type) + "_b";
+    const rtl::FloatUnitPorts p = rtl::float_unit_ports(u);
+    if (p.operands == 2) out.push_back({u, a, b, p.sub ? "sub" : ""});
+    else out.push_back({u, u.type == ElementType::kF32 ? a : "x16"});  // 16-bit unary ops: every pattern
   }
   return out;
 }
