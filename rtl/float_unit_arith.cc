@@ -64,7 +64,7 @@ Sig build_add(Pipeline& p, const FloatFormat& f, const Sig& a_bits, const Sig& b
   p.next_stage();  // normalize: the carry bit stands for exponent x + 1
   const int ew = e + 2;
   const Sig top = p.wire("sum_top", ew, fmt::format("{} + {}", zext(p.at(x_exp), e, ew), constant(ew, 1)));
-  const Normalized n = normalize(p, f, "norm", {sum, top, {}, false, false});
+  const Normalized n = normalize(p, f, "norm", {.sig = sum, .top = top, .may_underflow = false});
   // an exact zero is +0 unless both addends are -0 (round to nearest)
   const Sig sign = p.wire("sum_sign", 1, fmt::format("(|{}) ? {} : {} & {}", p.at(sum), p.at(x_sign), p.at(x_sign),
                                                      p.at(y_sign)));
@@ -94,7 +94,7 @@ Sig build_multiply(Pipeline& p, const FloatFormat& f, const Sig& a_bits, const S
                          propagated_nan(p, a, b), invalid, narrowed_nan(f, kX86DefaultNaN), infinity(f, sign.name)));
 
   p.next_stage();  // normalize the product (the register above is the multiplier's output)
-  const Normalized n = normalize(p, f, "norm", {product, top, {}, false, true});
+  const Normalized n = normalize(p, f, "norm", {.sig = product, .top = top});
 
   p.next_stage();  // round, then the special cases
   const Sig rounded = round_and_pack(p, f, "round", p.at(sign), n);

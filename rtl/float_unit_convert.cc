@@ -47,8 +47,8 @@ Sig build_float_to_float(Pipeline& p, const FloatFormat& from, const FloatFormat
                                                       constant(to.fraction_bits - from.fraction_bits, 0)));
     // the same scale, fewer fraction bits: round the fraction (a subnormal stays one)
     const int ew = from.exponent_bits + 1;
-    const Normalized n{a.significand(), p.wire("sticky", 1, "1'b0"),
-                       p.wire("field", ew, zext(p.at(a.exponent()), from.exponent_bits, ew))};
+    const Normalized n{.sig = a.significand(), .sticky = p.wire("sticky", 1, "1'b0"),
+                       .field = p.wire("field", ew, zext(p.at(a.exponent()), from.exponent_bits, ew))};
     const Sig rounded = round_and_pack(p, to, "round", p.at(a.sign()), n);
     return p.wire("result", to.width(), fmt::format("{} ? {} : {}", p.at(a.is_nan()), nan, rounded.name));
   }
@@ -62,7 +62,7 @@ Sig build_float_to_float(Pipeline& p, const FloatFormat& from, const FloatFormat
   const Sig special_value = p.wire("special_value", to.width(), fmt::format("{} ? {} : {}", p.at(a.is_nan()), nan,
                                                                             infinity(to, p.at(a.sign()))));
   const Sig special = p.wire("special", 1, fmt::format("&{}", p.at(a.exponent())));
-  const Normalized n = normalize(p, to, "norm", {sig, top, {}, false, to.exponent_bits < from.exponent_bits});
+  const Normalized n = normalize(p, to, "norm", {.sig = sig, .top = top, .may_underflow = to.exponent_bits < from.exponent_bits});
   p.next_stage();
   const Sig rounded = round_and_pack(p, to, "round", p.at(a.sign()), n);
   return p.wire("result", to.width(), fmt::format("{} ? {} : {}", p.at(special), p.at(special_value), rounded.name));
@@ -106,8 +106,8 @@ Sig build_int_to_float(Pipeline& p, ir::ElementType from, const FloatFormat& to,
   }
   const int k = std::max(w, to.precision() + 1);
   const Sig padded = k == w ? s : p.wire("padded", k, fmt::format("{{{}, {}}}", p.at(s), constant(k - w, 0)));
-  const Normalized n{padded, p.wire("sticky", 1, "1'b0"),
-                     p.wire("field", ew, fmt::format("{} ? {} : {}", p.at(nonzero), p.at(exponent), constant(ew, 0)))};
+  const Normalized n{.sig = padded, .sticky = p.wire("sticky", 1, "1'b0"),
+                     .field = p.wire("field", ew, fmt::format("{} ? {} : {}", p.at(nonzero), p.at(exponent), constant(ew, 0)))};
   return round_and_pack(p, to, "round", p.at(negative), n);
 }
 

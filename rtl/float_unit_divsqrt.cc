@@ -69,7 +69,7 @@ Sig build_divide(Pipeline& p, const FloatFormat& f, const Sig& a_bits, const Sig
 
   p.next_stage();  // normalize and round
   const Sig sticky = p.wire("remainder_nonzero", 1, fmt::format("|{}", p.at(r)));
-  const Normalized n = normalize(p, f, "norm", {q, top, sticky, true, true});
+  const Normalized n = normalize(p, f, "norm", {.sig = q, .top = top, .sticky = sticky, .has_sticky = true});
   const Sig rounded = round_and_pack(p, f, "round", p.at(sign), n);
   return p.wire("result", f.width(), fmt::format("{} ? {} : {}", p.at(special), p.at(special_value), rounded.name));
 }
@@ -131,7 +131,7 @@ Sig build_sqrt(Pipeline& p, const FloatFormat& f, const Sig& a_bits) {
   }
 
   p.next_stage();  // round
-  const Normalized n{q, p.wire("remainder_nonzero", 1, fmt::format("|{}", p.at(r))), field};
+  const Normalized n{.sig = q, .sticky = p.wire("remainder_nonzero", 1, fmt::format("|{}", p.at(r))), .field = field};
   const Sig rounded = round_and_pack(p, f, "round", "1'b0", n);
   return p.wire("result", f.width(), fmt::format("{} ? {} : {}", p.at(special), p.at(special_value), rounded.name));
 }

@@ -71,7 +71,8 @@ Shifted shift_right_sticky(Pipeline& p, const std::string& prefix, const Sig& x,
 // (sig.width - 1)) plus, when `sticky`, something less than the lowest bit of sig;
 // `top` (two's complement) is the biased exponent the top bit of sig stands for.
 struct Unnormalized {
-  Sig sig, top, sticky;
+  Sig sig, top;
+  Sig sticky = {};
   bool has_sticky = false;
   // Whether `top` may be below 1 (a result under the subnormal range's scale, shifted
   // right); add and convert-from-integer never are.

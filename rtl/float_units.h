@@ -15,7 +15,8 @@
 // The semantics are the interpreter's (ir/evaluate_elementwise.cc), which computes f16 and
 // bf16 in f32 and rounds with ir/float_formats: round to nearest even everywhere,
 // subnormal operands and results exact (no flush), NaN results as x86 SSE makes them and
-// the narrowing to f16/bf16 keeps them. rtl/README.md has the details and the areas.
+// the narrowing to f16/bf16 keeps them. hwmodel/README.md ("IEEE-754 float units") has
+// the details and the areas.
 #pragma once
 #include <cstdint>
 #include <string>
