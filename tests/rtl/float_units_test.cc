@@ -10,15 +10,18 @@
 //   and extreme exponent of both signs), then random pairs weighted to specials,
 //   subnormals, extremes, ties and cancellation;
 // - f32 ops and converts from 32/64-bit integers: weighted random operands.
-// The full-size run (rtl/README.md): FLOAT_UNIT_VECTORS=17825792 (2^24 pairs of a
+// The full-size run (hwmodel/README.md): FLOAT_UNIT_VECTORS=17825792 (2^24 pairs of a
 // 4096-value subset, then 2^20 random pairs).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <random>
+#include <tuple>
 
 #include "frontend/hlo_parser.h"
+#include "hwmodel/unit_model.h"
 #include "ir/evaluate.h"
 #include "tests/rtl/float_unit_bench.h"
 #include "tests/rtl/float_unit_vectors.h"
@@ -32,6 +35,7 @@ using rtl::FloatOp;
 using rtl::FloatUnit;
 
 constexpr int64_t kChunk = 65536;  // cycles per exchange with the simulation
+constexpr int64_t kProgressEvery = 16 * kChunk;  // a long run says how far it is
 
 std::string type_name(ElementType t) { return std::string(ir::element_type_name(t)); }
 
@@ -42,7 +46,8 @@ int64_t vector_count() {
 }
 
 // The streams: per float type a pair (a, b); a sub bit; every 16-bit pattern in turn
-// (x16); a 64-bit integer.
+// (x16); a 64-bit integer. Stream is their position in streams().
+enum Stream : size_t { kF32A, kF32B, kF16A, kF16B, kBF16A, kBF16B, kSub, kX16, kI64 };
 std::vector<BenchStream> streams() {
   return {{"f32_a", 32}, {"f32_b", 32}, {"f16_a", 16}, {"f16_b", 16}, {"bf16_a", 16},
           {"bf16_b", 16}, {"sub", 1},   {"x16", 16},   {"i64", 64}};
@@ -105,22 +110,22 @@ class StreamChunk {
     for (int64_t c = 0; c < kChunk; ++c) {
       const int64_t t = first + c;
       uint64_t* v = &values_[static_cast<size_t>(c) * streams().size()];
-      v[0] = weighted_float(f32, rng, 0);
-      v[1] = weighted_float(f32, rng, v[0]);
-      for (int k = 0; k < 2; ++k) {
-        const rtl::FloatFormat f = rtl::float_format(k == 0 ? ElementType::kF16 : ElementType::kBF16);
+      v[kF32A] = weighted_float(f32, rng, 0);
+      v[kF32B] = weighted_float(f32, rng, v[kF32A]);
+      for (auto [type, a, b] : {std::tuple{ElementType::kF16, kF16A, kF16B}, std::tuple{ElementType::kBF16, kBF16A, kBF16B}}) {
+        const rtl::FloatFormat f = rtl::float_format(type);
         if (t < side * side) {
           const std::vector<uint64_t>& s = stratified(f, side);
-          v[2 + 2 * k] = s[static_cast<size_t>(t / side)];
-          v[3 + 2 * k] = s[static_cast<size_t>(t % side)];
+          v[a] = s[static_cast<size_t>(t / side)];
+          v[b] = s[static_cast<size_t>(t % side)];
         } else {
-          v[2 + 2 * k] = weighted_float(f, rng, 0);
-          v[3 + 2 * k] = weighted_float(f, rng, v[2 + 2 * k]);
+          v[a] = weighted_float(f, rng, 0);
+          v[b] = weighted_float(f, rng, v[a]);
         }
       }
-      v[6] = rng() & 1;
-      v[7] = static_cast<uint64_t>(t) & 0xffff;
-      v[8] = weighted_int(rng);
+      v[kSub] = rng() & 1;
+      v[kX16] = static_cast<uint64_t>(t) & 0xffff;
+      v[kI64] = weighted_int(rng);
     }
   }
   const std::vector<uint64_t>& values() const { return values_; }
@@ -224,6 +229,7 @@ TEST(FloatUnits, MatchTheInterpreterBitForBit) {
   std::optional<StreamChunk> prev;
   auto output = [&](const std::vector<uint64_t>& out, int64_t c, size_t u) { return out[static_cast<size_t>(c) * bench.size() + u]; };
   for (int64_t first = 0; first < total; first += kChunk) {
+    if (total > kProgressEvery && first % kProgressEvery == 0) fmt::print(stderr, "  cycle {} of {}\n", first, total);
     StreamChunk cur(first, total);
     for (Checked& k : checks) k.next_chunk(cur);
     const std::vector<uint64_t> out = sim.run(cur.values());
@@ -247,6 +253,45 @@ TEST(FloatUnits, MatchTheInterpreterBitForBit) {
     for (const std::string& m : k.first) ADD_FAILURE() << m;
   }
   EXPECT_EQ(mismatches, 0);
+}
+
+// Verilog-2005: Yosys reads every unit without -sv (Verilator's -Wall build above lints them).
+TEST(FloatUnits, YosysReadsEveryUnitAsVerilog2005) {
+  const std::string yosys = rtl::require_tool("yosys", "yosys");
+  const std::filesystem::path dir = rtl_work_dir("float_units_yosys");
+  std::string files;
+  for (const FloatUnit& u : rtl::float_unit_catalog()) {
+    const std::string name = rtl::float_unit_name(u) + ".v";
+    std::ofstream(dir / name) << rtl::float_unit_verilog(u);
+    files += " " + name;
+  }
+  const std::filesystem::path log = dir / "yosys.log";
+  const int rc = rtl::run_shell(fmt::format("cd {} && {} -q -l {} -p {} > /dev/null 2>&1", rtl::shell_quote(dir.string()),
+                                            rtl::shell_quote(yosys), rtl::shell_quote(log.string()),
+                                            rtl::shell_quote("read_verilog" + files + "; hierarchy")));
+  EXPECT_EQ(rc, 0) << rtl::read_text(log);
+}
+
+// designs/targets/fpga.yaml lists every unit with the latency the generator builds it
+// with, and nothing else; fmul's DSPs are what the target's multiplier packing gives the
+// mantissa product (hwmodel::lane_area of fp_mul), as Yosys measured them.
+TEST(FloatUnits, TargetFileHasEveryUnitAtItsLatency) {
+  const hwmodel::Target& t = rtl_fpga();
+  size_t listed = 0;
+  for (const auto& [unit, formats] : t.float_units) listed += formats.size();
+  EXPECT_EQ(listed, rtl::float_unit_catalog().size());
+  for (const FloatUnit& u : rtl::float_unit_catalog()) {
+    const rtl::FloatUnitKey key = rtl::float_unit_key(u);
+    const hwmodel::FloatUnitCost* cost = t.float_unit(key.unit, key.format);
+    if (!cost) {
+      ADD_FAILURE() << "fpga.yaml float_units has no " << key.unit << "." << type_name(key.format);
+      continue;
+    }
+    EXPECT_EQ(cost->latency, rtl::float_unit_latency(u)) << rtl::float_unit_name(u);
+    if (u.op == FloatOp::kMultiply) {
+      EXPECT_EQ(cost->dsp, hwmodel::lane_area(t, hwmodel::UnitClass::kFpMul, u.type).dsp) << rtl::float_unit_name(u);
+    }
+  }
 }
 
 }  // namespace
