@@ -14,6 +14,7 @@ Sig build_multiply(Pipeline& p, const FloatFormat& f, const Sig& a, const Sig& b
 Sig build_divide(Pipeline& p, const FloatFormat& f, const Sig& a, const Sig& b);
 Sig build_sqrt(Pipeline& p, const FloatFormat& f, const Sig& a);
 Sig build_compare(Pipeline& p, const FloatFormat& f, ir::ComparisonDirection d, const Sig& a, const Sig& b);
+Sig build_total_order_compare(Pipeline& p, const FloatFormat& f, ir::ComparisonDirection d, const Sig& a, const Sig& b);
 Sig build_min_max(Pipeline& p, const FloatFormat& f, bool maximum, const Sig& a, const Sig& b);
 Sig build_abs_negate(Pipeline& p, const FloatFormat& f, bool negate, const Sig& a);
 Sig build_float_to_float(Pipeline& p, const FloatFormat& from, const FloatFormat& to, const Sig& a);

@@ -1,7 +1,8 @@
 // Compare, minimum/maximum, abs/negate: one stage of logic each (latency 1).
 //
 // The interpreter compares the values as doubles: NaN is unordered (every direction
-// false but NE), -0 equals +0. Its minimum/maximum return std::numeric_limits<float>::
+// false but NE), -0 equals +0; with TOTALORDER it compares the bits as sign-magnitude
+// integers instead. Its minimum/maximum return std::numeric_limits<float>::
 // quiet_NaN() narrowed to the type when either operand is NaN, else std::min/std::max,
 // which return the first operand when neither is less (so min(-0, +0) is -0 and
 // min(+0, -0) is +0). Abs and negate are sign-bit operations, but a NaN comes out
@@ -40,6 +41,22 @@ Sig build_compare(Pipeline& p, const FloatFormat& f, ir::ComparisonDirection d, 
     case D::kGe: ordered = fmt::format("{} | {}", less(p, "b_lt_a", b, a).name, equal().name); break;
   }
   return p.wire("result", 1, fmt::format("~{} & ({})", unordered.name, ordered));
+}
+
+// TOTALORDER (the interpreter's total_order_key): the bits as a signed integer, a
+// negative one's magnitude bits inverted -- so compared unsigned with the sign bit flipped.
+Sig build_total_order_compare(Pipeline& p, const FloatFormat& f, ir::ComparisonDirection d, const Sig& a_bits,
+                              const Sig& b_bits) {
+  using D = ir::ComparisonDirection;
+  const int w = f.width();
+  auto key = [&](const std::string& name, const Sig& x) {
+    const std::string sign = p.bit(x, w - 1);
+    return p.wire(name, w, fmt::format("{{~{}, {} ^ {}}}", sign, p.bits(x, w - 2, 0), replicate(w - 1, sign))).name;
+  };
+  const std::string a = key("a_key", a_bits), b = key("b_key", b_bits);
+  static const char* const kOperators[] = {"==", "!=", "<", "<=", ">", ">="};
+  static_assert(static_cast<int>(D::kGe) == 5, "kOperators follows ComparisonDirection");
+  return p.wire("result", 1, fmt::format("{} {} {}", a, kOperators[static_cast<int>(d)], b));
 }
 
 Sig build_min_max(Pipeline& p, const FloatFormat& f, bool maximum, const Sig& a_bits, const Sig& b_bits) {

@@ -49,7 +49,10 @@ Built build(const FloatUnit& u) {
     case FloatOp::kMultiply: y = build_multiply(p, float_format(u.type), a, b); break;
     case FloatOp::kDivide: y = build_divide(p, float_format(u.type), a, b); break;
     case FloatOp::kSqrt: y = build_sqrt(p, float_format(u.type), a); break;
-    case FloatOp::kCompare: y = build_compare(p, float_format(u.type), u.direction, a, b); break;
+    case FloatOp::kCompare:
+      y = u.total_order ? build_total_order_compare(p, float_format(u.type), u.direction, a, b)
+                        : build_compare(p, float_format(u.type), u.direction, a, b);
+      break;
     case FloatOp::kMinimum: case FloatOp::kMaximum:
       y = build_min_max(p, float_format(u.type), u.op == FloatOp::kMaximum, a, b);
       break;
@@ -115,7 +118,7 @@ FloatUnitPorts float_unit_ports(const FloatUnit& u) {
 
 std::string float_unit_name(const FloatUnit& u) {
   if (u.op == FloatOp::kConvert) return fmt::format("hg_fcvt_{}_{}", type_name(u.type), type_name(u.result_type));
-  if (u.op == FloatOp::kCompare) return fmt::format("hg_fcmp_{}_{}", direction_name(u.direction), type_name(u.type));
+  if (u.op == FloatOp::kCompare) return fmt::format("hg_{}_{}", float_unit_key(u).unit, type_name(u.type));
   return fmt::format("hg_{}_{}", float_op_name(u.op), type_name(u.type));
 }
 
@@ -128,7 +131,8 @@ std::vector<FloatUnit> float_unit_catalog() {
     for (FloatOp op : {FloatOp::kAdd, FloatOp::kMultiply, FloatOp::kDivide, FloatOp::kSqrt, FloatOp::kMinimum,
                        FloatOp::kMaximum, FloatOp::kAbs, FloatOp::kNegate})
       out.push_back({op, t});
-    for (int d = 0; d < 6; ++d) out.push_back({FloatOp::kCompare, t, t, static_cast<ir::ComparisonDirection>(d)});
+    for (bool total : {false, true})
+      for (int d = 0; d < 6; ++d) out.push_back({FloatOp::kCompare, t, t, static_cast<ir::ComparisonDirection>(d), total});
     for (ElementType to : kFloats)
       if (to != t) out.push_back({FloatOp::kConvert, t, to});
     for (ElementType i : kInts) {
@@ -140,7 +144,7 @@ std::vector<FloatUnit> float_unit_catalog() {
 }
 
 FloatUnitKey float_unit_key(const FloatUnit& u) {
-  if (u.op == FloatOp::kCompare) return {"fcmp_" + direction_name(u.direction), u.type};
+  if (u.op == FloatOp::kCompare) return {(u.total_order ? "fcmp_total_" : "fcmp_") + direction_name(u.direction), u.type};
   if (u.op != FloatOp::kConvert) return {float_op_name(u.op), u.type};
   if (is_int(u.type)) return {"fcvt_from_" + type_name(u.type), u.result_type};
   return {"fcvt_to_" + type_name(u.result_type), u.type};

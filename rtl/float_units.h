@@ -53,7 +53,7 @@ enum class FloatOp : uint8_t {
   kMultiply,
   kDivide,
   kSqrt,
-  kCompare,   // `direction`, IEEE (not TOTALORDER): NaN compares unequal to everything
+  kCompare,   // `direction`; IEEE (NaN unordered) or, with total_order, HLO's TOTALORDER
   kMinimum,
   kMaximum,
   kAbs,
@@ -66,6 +66,9 @@ struct FloatUnit {
   ir::ElementType type{};         // the operands' type (a convert's source)
   ir::ElementType result_type{};  // a convert's destination; the others ignore it
   ir::ComparisonDirection direction = ir::ComparisonDirection::kEq;  // compare only
+  // compare only: -NaN < -inf < ... < -0 < +0 < ... < inf < NaN by the bits (HLO
+  // comparison type TOTALORDER, as sort comparators use it)
+  bool total_order = false;
 };
 
 // Operand and result widths and which ports a unit has.
@@ -79,7 +82,7 @@ struct FloatUnitPorts {
 FloatUnitPorts float_unit_ports(const FloatUnit& u);
 // Clock edges from the operands to the result (the pipeline's depth).
 int float_unit_latency(const FloatUnit& u);
-// The module's name, e.g. hg_fadd_f32, hg_fcmp_lt_bf16, hg_fcvt_s32_f16.
+// The module's name, e.g. hg_fadd_f32, hg_fcmp_lt_bf16, hg_fcmp_total_lt_f32, hg_fcvt_s32_f16.
 std::string float_unit_name(const FloatUnit& u);
 // The module. Throws hlsgym::Error for a type or op pair it does not build.
 std::string float_unit_verilog(const FloatUnit& u);
@@ -89,11 +92,12 @@ std::string float_unit_verilog(const FloatUnit& u);
 std::string float_op_name(FloatOp op);
 
 // Every unit the generator builds: each op on f32, f16 and bf16, compares in all six
-// directions, converts between those three and to and from s8..s64 and u8..u64.
+// directions (IEEE and total order), converts between those three and to and from
+// s8..s64 and u8..u64.
 std::vector<FloatUnit> float_unit_catalog();
 
 // Where a unit's latency and area sit in a target file's `float_units` table: a row per
-// unit (fadd, fcmp_lt, fcvt_to_f16, fcvt_to_s32, fcvt_from_u64, ...) and a column per
+// unit (fadd, fcmp_lt, fcmp_total_lt, fcvt_to_f16, fcvt_to_s32, fcvt_from_u64, ...) and a column per
 // float format (a convert's float side).
 struct FloatUnitKey {
   std::string unit;

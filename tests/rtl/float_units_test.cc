@@ -85,7 +85,8 @@ std::string reference_hlo(const FloatUnit& u, bool subtract) {
     case FloatOp::kNegate: op = "negate(a)"; break;
     case FloatOp::kCompare:
       root = fmt::format("pred[{}] ", n);
-      op = fmt::format("compare(a, b), direction={}", kDirections[static_cast<int>(u.direction)]);
+      op = fmt::format("compare(a, b), direction={}{}", kDirections[static_cast<int>(u.direction)],
+                       u.total_order ? ", type=TOTALORDER" : "");
       break;
     case FloatOp::kConvert:
       root = fmt::format("{}[{}] ", type_name(u.result_type), n);
@@ -248,7 +249,7 @@ TEST(FloatUnits, MatchTheInterpreterBitForBit) {
   for (const Checked& k : checks) {
     EXPECT_EQ(k.checked, total) << rtl::float_unit_name(k.bench.unit);
     mismatches += k.mismatches;
-    fmt::print("  {:<20} latency {:>2}  {:>9} vectors  {} mismatches\n", rtl::float_unit_name(k.bench.unit), k.latency,
+    fmt::print("  {:<22} latency {:>2}  {:>9} vectors  {} mismatches\n", rtl::float_unit_name(k.bench.unit), k.latency,
                k.checked, k.mismatches);
     for (const std::string& m : k.first) ADD_FAILURE() << m;
   }
