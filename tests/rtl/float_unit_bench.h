@@ -11,6 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <csignal>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -127,6 +129,7 @@ inline rtl::BuildResult build_bench(const std::filesystem::path& dir, const std:
 class BenchProcess {
  public:
   BenchProcess(const std::filesystem::path& exe, size_t streams, size_t units) : streams_(streams), units_(units) {
+    std::signal(SIGPIPE, SIG_IGN);  // a simulation that dies makes write() fail, not the test vanish
     int to_child[2], from_child[2];
     if (pipe(to_child) != 0 || pipe(from_child) != 0) throw Error("bench: pipe failed");
     posix_spawn_file_actions_t actions;

@@ -256,6 +256,23 @@ TEST(FloatUnits, MatchTheInterpreterBitForBit) {
   EXPECT_EQ(mismatches, 0);
 }
 
+// Types and pairs without a unit are user errors naming them.
+TEST(FloatUnits, RefuseTypesWithoutAUnit) {
+  auto message = [](const FloatUnit& u) {
+    try {
+      rtl::float_unit_verilog(u);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  EXPECT_NE(message({FloatOp::kAdd, ElementType::kF64}).find("no unit for element type f64"), std::string::npos);
+  EXPECT_NE(message({FloatOp::kConvert, ElementType::kF32, ElementType::kF32}).find("no convert from f32 to f32"),
+            std::string::npos);
+  EXPECT_NE(message({FloatOp::kConvert, ElementType::kS32, ElementType::kU8}).find("no convert from s32 to u8"),
+            std::string::npos);
+}
+
 // Verilog-2005: Yosys reads every unit without -sv (Verilator's -Wall build above lints them).
 TEST(FloatUnits, YosysReadsEveryUnitAsVerilog2005) {
   const std::string yosys = rtl::require_tool("yosys", "yosys");
