@@ -68,14 +68,15 @@ struct Shifted {
 Shifted shift_right_sticky(Pipeline& p, const std::string& prefix, const Sig& x, const Sig& amount);
 
 // A rounding unit's exact result before normalization: value = sig x 2^(top - bias -
-// (sig.width - 1)) plus, when `sticky`, something less than the lowest bit of sig;
-// `top` (two's complement) is the biased exponent the top bit of sig stands for.
+// (sig.width - 1)) plus, when `has_sticky` and `sticky` is set, something less than the
+// lowest bit of sig; `top` (two's complement) is the biased exponent the top bit of sig
+// stands for.
 struct Unnormalized {
   Sig sig, top;
   Sig sticky = {};
   bool has_sticky = false;
   // Whether `top` may be below 1 (a result under the subnormal range's scale, shifted
-  // right); add and convert-from-integer never are.
+  // right); a sum's never is (an addend's exponent is at least 1), nor a widening convert's.
   bool may_underflow = true;
 };
 struct Normalized {
@@ -95,7 +96,7 @@ Normalized normalize(Pipeline& p, const FloatFormat& f, const std::string& prefi
 Sig round_and_pack(Pipeline& p, const FloatFormat& f, const std::string& prefix, const std::string& sign,
                    const Normalized& n);
 
-// {sign, infinity} and {sign, zero} of the format.
+// {sign, infinity} of the format.
 std::string infinity(const FloatFormat& f, const std::string& sign);
 
 }  // namespace hlsgym::rtl::float_detail
