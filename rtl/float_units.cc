@@ -154,8 +154,8 @@ int float_unit_latency(const FloatUnit& u) { return build(u).latency; }
 
 std::string float_unit_verilog(const FloatUnit& u) {
   const Built b = build(u);
-  return fmt::format("// {}: latency {} cycles, one operation per cycle (rtl/float_units.h)\n{}", float_unit_name(u),
-                     b.latency, b.verilog);
+  return fmt::format("// {}: latency {} cycle{}, one operation per cycle (rtl/float_units.h)\n{}", float_unit_name(u),
+                     b.latency, b.latency == 1 ? "" : "s", b.verilog);
 }
 
 }  // namespace hlsgym::rtl
