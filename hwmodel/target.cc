@@ -76,6 +76,13 @@ std::vector<BramAspect> Target::bram_aspect_ratios() const {
   return r;
 }
 
+const FloatUnitCost* Target::float_unit(const std::string& unit, ir::ElementType format) const {
+  const auto row = float_units.find(unit);
+  if (row == float_units.end()) return nullptr;
+  const auto cell = row->second.find(format);
+  return cell == row->second.end() ? nullptr : &cell->second;
+}
+
 namespace {
 
 // The calibrated row for `words` and the factor beyond the last one.

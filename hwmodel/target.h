@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "hwmodel/unit_class.h"
+#include "ir/element_type.h"
 
 namespace hlsgym::hwmodel {
 
@@ -53,6 +54,14 @@ struct BramAspect {
 // synth_<family> script and nextpnr-<family>), device and package. Empty family: none.
 struct PnrDevice {
   std::string family, device, package;
+};
+
+// One IEEE-754 unit of rtl/float_units.h on the target: its pipeline depth (cycles, one
+// operation per cycle) and the area Yosys measured for it alone
+// (scripts/calibrate_float_units.sh).
+struct FloatUnitCost {
+  int latency = 0;
+  double lut = 0, ff = 0, dsp = 0;
 };
 
 struct FpgaResources {
@@ -139,6 +148,11 @@ struct Target {
   VariableShiftCost variable_shift;
   PnrDevice pnr;
   TimingModel timing;
+  // float_units[unit][format]: the unit as rtl::float_unit_key names it (fadd, fcmp_lt,
+  // fcvt_to_f16, fcvt_from_s32, ...), the format f32, f16 or bf16. Optional.
+  std::map<std::string, std::map<ir::ElementType, FloatUnitCost>> float_units;
+  // The entry, or nullptr when the target lists none.
+  const FloatUnitCost* float_unit(const std::string& unit, ir::ElementType format) const;
   double fabric_energy_factor = 14, hard_block_energy_factor = 4;
 
   // cpu

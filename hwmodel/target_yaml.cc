@@ -8,6 +8,7 @@
 #include <span>
 
 #include "hwmodel/target.h"
+#include "ir/element_type.h"
 #include "ir/error.h"
 #include "ir/spelling.h"
 
@@ -189,6 +190,26 @@ void read_memory(const Reader& r, const YAML::Node& mem, Target& t) {
   if (t.is_fpga() && t.memory.size() != 2) r.fail(mem, "field 'memory': an fpga target has levels on_chip, dram");
 }
 
+// float_units: {unit: {format: {latency, lut, ff, dsp}, ...}, ...}, formats f32/f16/bf16.
+void read_float_units(const Reader& r, const YAML::Node& table, Target& t) {
+  if (!table.IsMap()) r.fail(table, "field 'float_units' must map unit names to {format: {latency, lut, ff, dsp}}");
+  for (auto unit : table) {
+    const std::string name = unit.first.as<std::string>(), path = "float_units." + name;
+    if (!unit.second.IsMap() || unit.second.size() == 0)
+      r.fail(unit.second, "field '" + path + "' must map formats (f32, f16, bf16) to {latency, lut, ff, dsp}");
+    for (auto cell : unit.second) {
+      const std::string format = cell.first.as<std::string>(), at = path + "." + format;
+      const auto type = ir::element_type_from_name(format);
+      if (!type || (*type != ir::ElementType::kF32 && *type != ir::ElementType::kF16 && *type != ir::ElementType::kBF16))
+        r.fail(cell.first, "field '" + at + "': the format must be f32, f16 or bf16");
+      r.expect_fields(cell.second, at, {"latency", "lut", "ff", "dsp"});
+      t.float_units[name][*type] = {static_cast<int>(r.integer(cell.second, at, "latency", 1, 10'000)),
+                                    r.number(cell.second, at, "lut", 0, kHuge), r.number(cell.second, at, "ff", 0, kHuge),
+                                    r.number(cell.second, at, "dsp", 0, kHuge)};
+    }
+  }
+}
+
 void read_fpga(const Reader& r, const YAML::Node& root, Target& t) {
   t.default_lanes = static_cast<int>(r.integer(root, "", "default_lanes", 1, 65536));
   const YAML::Node res = root["resources"];
@@ -273,6 +294,7 @@ void read_fpga(const Reader& r, const YAML::Node& root, Target& t) {
     t.pnr = {r.text(pnr, "pnr", "family"), r.text(pnr, "pnr", "device"), r.text(pnr, "pnr", "package")};
     if (t.pnr.family != "ice40") r.fail(pnr["family"], "field 'pnr.family': only ice40 is supported, got '" + t.pnr.family + "'");
   }
+  if (const YAML::Node fu = root["float_units"]) read_float_units(r, fu, t);
   const YAML::Node ef = root["energy_factors"];
   r.expect_fields(ef, "energy_factors", {"fabric", "hard_block"});
   t.fabric_energy_factor = r.number(ef, "energy_factors", "fabric", 0, 1e6, true);
@@ -309,7 +331,7 @@ Target parse_target(const std::string& yaml_text, const std::filesystem::path& f
     const std::string kind = r.text(root, "", "kind");
     if (kind != "fpga" && kind != "cpu") r.fail(root["kind"], "field 'kind' must be fpga or cpu, got '" + kind + "'");
     t.kind = kind == "fpga" ? TargetKind::kFpga : TargetKind::kCpu;
-    if (t.is_fpga()) r.expect_fields(root, "", kFpgaTop, {"register_file", "pnr", "variable_shift_luts", "timing"});
+    if (t.is_fpga()) r.expect_fields(root, "", kFpgaTop, {"register_file", "pnr", "variable_shift_luts", "timing", "float_units"});
     else r.expect_fields(root, "", kCpuTop);
     t.name = r.text(root, "", "target");
     t.description = r.text(root, "", "description");

@@ -63,12 +63,16 @@ uint64_t int_binary(Opcode op, uint64_t a, uint64_t b, int w, bool is_signed) {
   }
 }
 
+// When both operands are NaN, x86 (SSE) returns the first source operand's, quieted; but the
+// compiler may swap the operands of + and * (g++ does at -O2, not at -O0), so `a + b` alone
+// would make the result depend on the build. A NaN `a` goes through a + a instead: a's NaN,
+// quieted, in every build, as for - and / whose operands cannot be swapped.
 template <typename F>
 F fp_binary(Opcode op, F a, F b) {
   switch (op) {
-    case Opcode::kAdd: return a + b;
+    case Opcode::kAdd: return std::isnan(a) ? a + a : a + b;
     case Opcode::kSubtract: return a - b;
-    case Opcode::kMultiply: return a * b;
+    case Opcode::kMultiply: return std::isnan(a) ? a * a : a * b;
     case Opcode::kDivide: return a / b;
     case Opcode::kRemainder: return std::fmod(a, b);
     case Opcode::kMaximum: return (std::isnan(a) || std::isnan(b)) ? std::numeric_limits<F>::quiet_NaN() : std::max(a, b);

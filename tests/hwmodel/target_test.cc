@@ -220,6 +220,23 @@ TEST(Target, VariableShiftTableIsChecked) {
   EXPECT_NE(zero.find("must list positive numbers"), std::string::npos) << zero;
 }
 
+// The float units table: formats are f32, f16 or bf16, each with latency, lut, ff, dsp.
+TEST(Target, FloatUnitsTableIsChecked) {
+  const std::string row = "  fadd: {f32: {latency: 4,";
+  ASSERT_NE(fpga_text().find(row), std::string::npos);
+  const Target t = hwmodel::parse_target(fpga_text(), "fpga.yaml");
+  ASSERT_NE(t.float_unit("fadd", ir::ElementType::kF32), nullptr);
+  EXPECT_EQ(t.float_unit("fadd", ir::ElementType::kF32)->latency, 4);
+  EXPECT_EQ(t.float_unit("fadd", ir::ElementType::kF64), nullptr);
+  EXPECT_EQ(t.float_unit("fexp", ir::ElementType::kF32), nullptr);
+  const std::string format = error_of(replace(fpga_text(), row, "  fadd: {f64: {latency: 4,"));
+  EXPECT_NE(format.find("field 'float_units.fadd.f64': the format must be f32, f16 or bf16"), std::string::npos) << format;
+  const std::string missing = error_of(replace(fpga_text(), row, "  fadd: {f32: {"));
+  EXPECT_NE(missing.find("missing field 'float_units.fadd.f32.latency'"), std::string::npos) << missing;
+  const std::string zero = error_of(replace(fpga_text(), row, "  fadd: {f32: {latency: 0,"));
+  EXPECT_NE(zero.find("field 'float_units.fadd.f32.latency' must be in [1, 10000], got 0"), std::string::npos) << zero;
+}
+
 TEST(Target, UnknownField) {
   const std::string msg = error_of(replace(fpga_text(), "static_mw: 120", "static_mw: 120\nclock_mzh: 3"));
   EXPECT_NE(msg.find("unknown field 'clock_mzh'; did you mean 'clock_mhz'?"), std::string::npos) << msg;

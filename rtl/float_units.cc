@@ -1,0 +1,161 @@
+#include "rtl/float_units.h"
+
+#include <fmt/core.h>
+
+#include "ir/error.h"
+#include "rtl/float_unit_builders.h"
+
+namespace hlsgym::rtl {
+namespace {
+
+using ir::ElementType;
+using float_detail::Pipeline;
+using float_detail::Sig;
+
+std::string type_name(ElementType t) { return std::string(ir::element_type_name(t)); }
+
+std::string direction_name(ir::ComparisonDirection d) {
+  static const char* const kNames[] = {"eq", "ne", "lt", "le", "gt", "ge"};
+  return kNames[static_cast<int>(d)];
+}
+
+bool is_int(ElementType t) { return ir::is_integral(t); }
+
+// A convert between a supported float format and a float format or an integer type
+// (not to itself: that is no unit).
+void check_convert(const FloatUnit& u) {
+  const bool from_float = has_float_unit_format(u.type), to_float = has_float_unit_format(u.result_type);
+  if ((from_float && to_float && u.type != u.result_type) || (from_float && is_int(u.result_type)) ||
+      (is_int(u.type) && to_float))
+    return;
+  throw Error(fmt::format("float units: no convert from {} to {}", type_name(u.type), type_name(u.result_type)));
+}
+
+struct Built {
+  std::string verilog;
+  int latency = 0;
+};
+
+Built build(const FloatUnit& u) {
+  using namespace float_detail;
+  const FloatUnitPorts ports = float_unit_ports(u);
+  Pipeline p(float_unit_name(u));
+  const Sig a = p.input("a", ports.operand_bits);
+  const Sig b = ports.operands == 2 ? p.input("b", ports.operand_bits) : Sig{};
+  const Sig sub = ports.sub ? p.input("sub", 1) : Sig{};
+  Sig y;
+  switch (u.op) {
+    case FloatOp::kAdd: y = build_add(p, float_format(u.type), a, b, sub); break;
+    case FloatOp::kMultiply: y = build_multiply(p, float_format(u.type), a, b); break;
+    case FloatOp::kDivide: y = build_divide(p, float_format(u.type), a, b); break;
+    case FloatOp::kSqrt: y = build_sqrt(p, float_format(u.type), a); break;
+    case FloatOp::kCompare:
+      y = u.total_order ? build_total_order_compare(p, float_format(u.type), u.direction, a, b)
+                        : build_compare(p, float_format(u.type), u.direction, a, b);
+      break;
+    case FloatOp::kMinimum: case FloatOp::kMaximum:
+      y = build_min_max(p, float_format(u.type), u.op == FloatOp::kMaximum, a, b);
+      break;
+    case FloatOp::kAbs: case FloatOp::kNegate:
+      y = build_abs_negate(p, float_format(u.type), u.op == FloatOp::kNegate, a);
+      break;
+    case FloatOp::kConvert:
+      if (is_int(u.type)) y = build_int_to_float(p, u.type, float_format(u.result_type), a);
+      else if (is_int(u.result_type)) y = build_float_to_int(p, float_format(u.type), u.result_type, a);
+      else y = build_float_to_float(p, float_format(u.type), float_format(u.result_type), a);
+      break;
+  }
+  p.next_stage();  // every unit's result leaves from a register
+  p.output("y", y);
+  return {p.module_text(), p.stage()};
+}
+
+}  // namespace
+
+bool has_float_unit_format(ElementType t) {
+  return t == ElementType::kF32 || t == ElementType::kF16 || t == ElementType::kBF16;
+}
+
+FloatFormat float_format(ElementType t) {
+  switch (t) {
+    case ElementType::kF32: return {t, 8, 23, true};
+    case ElementType::kBF16: return {t, 8, 7, true};
+    case ElementType::kF16: return {t, 5, 10, false};
+    default: throw Error("float units: no unit for element type " + type_name(t) + " (f32, f16 and bf16 have them)");
+  }
+}
+
+std::string float_op_name(FloatOp op) {
+  switch (op) {
+    case FloatOp::kAdd: return "fadd";
+    case FloatOp::kMultiply: return "fmul";
+    case FloatOp::kDivide: return "fdiv";
+    case FloatOp::kSqrt: return "fsqrt";
+    case FloatOp::kCompare: return "fcmp";
+    case FloatOp::kMinimum: return "fmin";
+    case FloatOp::kMaximum: return "fmax";
+    case FloatOp::kAbs: return "fabs";
+    case FloatOp::kNegate: return "fneg";
+    case FloatOp::kConvert: return "fcvt";
+  }
+  return "?";
+}
+
+FloatUnitPorts float_unit_ports(const FloatUnit& u) {
+  FloatUnitPorts p;
+  if (u.op == FloatOp::kConvert) {
+    check_convert(u);
+    p.operand_bits = ir::bit_width(u.type);
+    p.result_bits = ir::bit_width(u.result_type);
+    return p;
+  }
+  p.operand_bits = float_format(u.type).width();
+  p.result_bits = u.op == FloatOp::kCompare ? 1 : p.operand_bits;
+  p.operands = u.op == FloatOp::kSqrt || u.op == FloatOp::kAbs || u.op == FloatOp::kNegate ? 1 : 2;
+  p.sub = u.op == FloatOp::kAdd;
+  return p;
+}
+
+std::string float_unit_name(const FloatUnit& u) {
+  if (u.op == FloatOp::kConvert) return fmt::format("hg_fcvt_{}_{}", type_name(u.type), type_name(u.result_type));
+  if (u.op == FloatOp::kCompare) return fmt::format("hg_{}_{}", float_unit_key(u).unit, type_name(u.type));
+  return fmt::format("hg_{}_{}", float_op_name(u.op), type_name(u.type));
+}
+
+std::vector<FloatUnit> float_unit_catalog() {
+  constexpr ElementType kFloats[] = {ElementType::kF32, ElementType::kF16, ElementType::kBF16};
+  constexpr ElementType kInts[] = {ElementType::kS8, ElementType::kS16, ElementType::kS32, ElementType::kS64,
+                                   ElementType::kU8, ElementType::kU16, ElementType::kU32, ElementType::kU64};
+  std::vector<FloatUnit> out;
+  for (ElementType t : kFloats) {
+    for (FloatOp op : {FloatOp::kAdd, FloatOp::kMultiply, FloatOp::kDivide, FloatOp::kSqrt, FloatOp::kMinimum,
+                       FloatOp::kMaximum, FloatOp::kAbs, FloatOp::kNegate})
+      out.push_back({op, t});
+    for (bool total : {false, true})
+      for (int d = 0; d < 6; ++d) out.push_back({FloatOp::kCompare, t, t, static_cast<ir::ComparisonDirection>(d), total});
+    for (ElementType to : kFloats)
+      if (to != t) out.push_back({FloatOp::kConvert, t, to});
+    for (ElementType i : kInts) {
+      out.push_back({FloatOp::kConvert, t, i});
+      out.push_back({FloatOp::kConvert, i, t});
+    }
+  }
+  return out;
+}
+
+FloatUnitKey float_unit_key(const FloatUnit& u) {
+  if (u.op == FloatOp::kCompare) return {(u.total_order ? "fcmp_total_" : "fcmp_") + direction_name(u.direction), u.type};
+  if (u.op != FloatOp::kConvert) return {float_op_name(u.op), u.type};
+  if (is_int(u.type)) return {"fcvt_from_" + type_name(u.type), u.result_type};
+  return {"fcvt_to_" + type_name(u.result_type), u.type};
+}
+
+int float_unit_latency(const FloatUnit& u) { return build(u).latency; }
+
+std::string float_unit_verilog(const FloatUnit& u) {
+  const Built b = build(u);
+  return fmt::format("// {}: latency {} cycle{}, one operation per cycle (rtl/float_units.h)\n{}", float_unit_name(u),
+                     b.latency, b.latency == 1 ? "" : "s", b.verilog);
+}
+
+}  // namespace hlsgym::rtl

@@ -1,0 +1,108 @@
+// IEEE-754 functional units as Verilog modules, bit-exact with ir::evaluate for f32, f16
+// and bf16: add/subtract, multiply, divide, square root, compare, minimum/maximum,
+// abs/negate, and converts float <-> float and integer <-> float.
+//
+// Each unit is one self-contained Verilog-2005 module (Yosys reads it without -sv; it is
+// clean under `verilator --lint-only -Wall`), pipelined with a fixed latency
+// (float_unit_latency) and accepting one operation per cycle. Its ports:
+//
+//   input  wire clk
+//   input  wire [N-1:0] a          the operand (a convert's source)
+//   input  wire [N-1:0] b          second operand of add, multiply, divide, compare, min, max
+//   input  wire sub                add only: 1 computes a - b
+//   output wire [R-1:0] y          the result, `latency` clock edges after its operands
+//
+// The semantics are the interpreter's (ir/evaluate_elementwise.cc), which computes f16 and
+// bf16 in f32 and rounds with ir/float_formats: round to nearest even everywhere,
+// subnormal operands and results exact (no flush), NaN results as x86 SSE makes them and
+// the narrowing to f16/bf16 keeps them. hwmodel/README.md ("IEEE-754 float units") has
+// the details and the areas.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ir/attributes.h"
+#include "ir/element_type.h"
+
+namespace hlsgym::rtl {
+
+// A binary floating-point format: 1 sign bit, exponent_bits, fraction_bits.
+struct FloatFormat {
+  ir::ElementType type{};
+  int exponent_bits = 0, fraction_bits = 0;
+  // Whether a NaN result keeps the payload of the NaN it propagates (with the quiet bit
+  // set): f32 does (x86) and so does bf16 (ir::float_to_bf16 keeps the top fraction bits
+  // of the f32 result); an f16 result goes through ir::float_to_f16, which writes the one
+  // quiet NaN with the sign of the f32 NaN.
+  bool nan_keeps_payload = true;
+
+  int width() const { return 1 + exponent_bits + fraction_bits; }
+  int precision() const { return fraction_bits + 1; }  // significand bits with the hidden one
+  int bias() const { return (1 << (exponent_bits - 1)) - 1; }
+  int max_exponent_field() const { return (1 << exponent_bits) - 1; }  // inf and NaN
+};
+
+// The format of f32, f16 or bf16; throws hlsgym::Error for any other type.
+FloatFormat float_format(ir::ElementType t);
+// Whether float_format(t) is defined.
+bool has_float_unit_format(ir::ElementType t);
+
+enum class FloatOp : uint8_t {
+  kAdd,       // a + b, or a - b while `sub` is high
+  kMultiply,
+  kDivide,
+  kSqrt,
+  kCompare,   // `direction`; IEEE (NaN unordered) or, with total_order, HLO's TOTALORDER
+  kMinimum,
+  kMaximum,
+  kAbs,
+  kNegate,
+  kConvert,   // `type` -> `result_type`: float -> float, integer -> float, float -> integer
+};
+
+struct FloatUnit {
+  FloatOp op = FloatOp::kAdd;
+  ir::ElementType type{};         // the operands' type (a convert's source)
+  ir::ElementType result_type{};  // a convert's destination; the others ignore it
+  ir::ComparisonDirection direction = ir::ComparisonDirection::kEq;  // compare only
+  // compare only: -NaN < -inf < ... < -0 < +0 < ... < inf < NaN by the bits (HLO
+  // comparison type TOTALORDER, as sort comparators use it)
+  bool total_order = false;
+};
+
+// Operand and result widths and which ports a unit has.
+struct FloatUnitPorts {
+  int operands = 1;        // 1: a; 2: a and b
+  bool sub = false;        // the add's subtract control
+  int operand_bits = 0;
+  int result_bits = 0;
+};
+
+FloatUnitPorts float_unit_ports(const FloatUnit& u);
+// Clock edges from the operands to the result (the pipeline's depth).
+int float_unit_latency(const FloatUnit& u);
+// The module's name, e.g. hg_fadd_f32, hg_fcmp_lt_bf16, hg_fcmp_total_lt_f32, hg_fcvt_s32_f16.
+std::string float_unit_name(const FloatUnit& u);
+// The module. Throws hlsgym::Error for a type or op pair it does not build.
+std::string float_unit_verilog(const FloatUnit& u);
+
+// Short names used in module names and target files: "fadd", "fmul", "fdiv", "fsqrt",
+// "fcmp", "fmin", "fmax", "fabs", "fneg", "fcvt".
+std::string float_op_name(FloatOp op);
+
+// Every unit the generator builds: each op on f32, f16 and bf16, compares in all six
+// directions (IEEE and total order), converts between those three and to and from
+// s8..s64 and u8..u64.
+std::vector<FloatUnit> float_unit_catalog();
+
+// Where a unit's latency and area sit in a target file's `float_units` table: a row per
+// unit (fadd, fcmp_lt, fcmp_total_lt, fcvt_to_f16, fcvt_to_s32, fcvt_from_u64, ...) and a column per
+// float format (a convert's float side).
+struct FloatUnitKey {
+  std::string unit;
+  ir::ElementType format{};
+};
+FloatUnitKey float_unit_key(const FloatUnit& u);
+
+}  // namespace hlsgym::rtl
