@@ -4,6 +4,8 @@
 // (rl/dataset.h) that `train --dataset` learns from without running the compiler.
 #include <fmt/core.h>
 
+#include <algorithm>
+
 #include <chrono>
 #include <map>
 #include <optional>
@@ -81,6 +83,12 @@ int run_collect(const CollectFlags& f) {
     if (probe.observation != f.observation)
       throw Error(fmt::format("--behavior {}: the policy observes '{}', the dataset would record '{}' (pass "
                               "--observation {})", f.behavior, probe.observation, f.observation, probe.observation));
+    const auto kinds = rl::parse_observation_space(probe.observation);
+    if (static_cast<int>(probe.actions.size()) != rl::Env::action_count() &&
+        std::find(kinds.begin(), kinds.end(), rl::ObservationKind::kHistory) != kinds.end())
+      throw Error(fmt::format("--behavior {}: the policy's history observation covers its {} actions, the dataset's "
+                              "would cover this build's {}; collect with a policy trained by this build",
+                              f.behavior, probe.actions.size(), rl::Env::action_count()));
     co.epsilon = f.epsilon >= 0 ? f.epsilon : 0.1;
     co.behavior_name = f.behavior;
     make_behavior = [path] {

@@ -1,5 +1,5 @@
 // hlsgym search DESIGN --algo random|greedy|beam|ga|exhaustive --reward R [--target T]
-// [--budget-s S|--budget-steps N] [--max-len L] [--seed S] [--json]: the search
+// [--budget-s S|--budget-steps N] [--max-len L] [--seed S] [--no-directives] [--json]: the search
 // baselines over pass orders (rl/search.h).
 #include <fmt/core.h>
 #include <fmt/ranges.h>
@@ -13,6 +13,7 @@
 #include "dist/world.h"
 #include "frontend/load.h"
 #include "ir/error.h"
+#include "passes/registry.h"
 #include "rl/search.h"
 
 namespace hlsgym::cli {
@@ -24,7 +25,7 @@ struct SearchFlags {
   int64_t budget_steps = 0, max_states = 200000;
   int max_len = 30, beam_width = 4, patience = 50, restarts = 1;
   uint64_t seed = 1;
-  bool json = false;
+  bool json = false, no_directives = false;
 };
 
 int run_search(const SearchFlags& f) {
@@ -40,6 +41,7 @@ int run_search(const SearchFlags& f) {
   }
   if (rl::needs_hardware(rl::parse_reward_space(f.reward)) || !f.target.empty())
     eo.target = load_cli_target(f.target, d.target);
+  if (f.no_directives) eo.actions = passes::Registry::global().count_through(passes::kFirstActions);
   rl::SearchOptions so;
   so.algo = rl::parse_search_algo(f.algo);
   so.budget_seconds = f.budget_s;
@@ -126,6 +128,9 @@ void add_search_command(CLI::App& app) {
                   "spread over the ranks")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000000));
+  cmd->add_flag("--no-directives", f->no_directives,
+                "search the optimization passes only, without the HLS directive passes (unroll-x2,\n"
+                "unroll-halve): what the directives gain is the difference");
   cmd->add_flag("--json", f->json, "print one JSON object");
   cmd->callback([f] {
     if (int rc = run_search(*f); rc != 0) throw CLI::RuntimeError(rc);

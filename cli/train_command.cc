@@ -231,6 +231,10 @@ int run_train(const TrainFlags& f) {
   if (resume) {
     policy = rl::load_policy(f.output);
     if (policy.algo != f.algo) throw Error(f.output + ": trained with --algo " + policy.algo + ", resumed with " + f.algo);
+    if (policy.actions.size() != static_cast<size_t>(rl::Env::action_count()))
+      throw Error(fmt::format("{}: written for {} actions, this build has {}; training resumes on the same actions "
+                              "only, so train a new policy",
+                              f.output, policy.actions.size(), rl::Env::action_count()));
     if (dist::is_root()) fmt::print(stderr, "resuming {} at step {}\n", f.output, policy.agent->steps_done());
     if (!data && policy.agent->has_resume_state()) load_resume_state(*policy.agent, f.output + ".replay");
   } else {

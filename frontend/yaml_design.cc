@@ -6,12 +6,15 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <charconv>
+#include <optional>
 #include <unordered_map>
 
 #include "frontend/hlo_parser.h"
 #include "frontend/hlo_syntax.h"
 #include "ir/error.h"
 #include "ir/shape_inference.h"
+#include "ir/frontend_attributes.h"
 #include "ir/spelling.h"
 #include "ir/verifier.h"
 
@@ -200,6 +203,7 @@ class Loader {
   }
 
   void read_op(const YAML::Node& n, CompId c, std::unordered_map<std::string, InstrId>& names);
+  void read_directives(const YAML::Node& d, const std::string& op_name, ir::Attributes& attrs);
   void read_attributes(const YAML::Node& n, Opcode op, ir::Attributes& attrs, std::vector<CompId>& called,
                        CompId c, const std::vector<InstrId>& args);
   CompId resolve_to_apply(const YAML::Node& n, const std::vector<InstrId>& args, Opcode op);
@@ -299,9 +303,14 @@ void Loader::read_op(const YAML::Node& n, CompId c, std::unordered_map<std::stri
 void Loader::read_attributes(const YAML::Node& n, Opcode op, ir::Attributes& attrs,
                              std::vector<CompId>& called, CompId c, const std::vector<InstrId>& args) {
   (void)c;
+  std::optional<YAML::Node> directives;  // read last: frontend_attributes may come after it
   for (auto kv : n) {
     const std::string key = kv.first.as<std::string>();
     if (key == "name" || key == "op" || key == "args" || key == "type" || key == "value") continue;
+    if (key == "directives") {
+      directives = kv.second;
+      continue;
+    }
     if (key == "to_apply") {
       called.push_back(resolve_to_apply(kv.second, args, op));
       continue;
@@ -341,6 +350,28 @@ void Loader::read_attributes(const YAML::Node& n, Opcode op, ir::Attributes& att
     }
     fail(kv.first, "op '" + n["name"].as<std::string>() + "': unknown attribute '" + key + "' for " +
                        std::string(ir::name(op)));
+  }
+  if (directives) read_directives(*directives, n["name"].as<std::string>(), attrs);
+}
+
+// `directives: {unroll: N}`, the HLS directives a user sets per op. Every tensor op is
+// already a loop pipelined at II 1, and unrolling it by N gives it N lanes with its arrays
+// partitioned cyclically into N banks: the `lanes` frontend attribute hwmodel reads.
+void Loader::read_directives(const YAML::Node& d, const std::string& op_name, ir::Attributes& attrs) {
+  if (!d.IsMap()) fail(d, "op '" + op_name + "': directives must be a map, e.g. {unroll: 4}");
+  for (auto kv : d) {
+    const std::string key = scalar(kv.first, "directive");
+    if (key != "unroll")
+      fail(kv.first, "op '" + op_name + "': unknown directive '" + key + "' (expected unroll; every tensor op is "
+                     "already pipelined at II 1, and unroll N also partitions its arrays into N banks)");
+    const std::string text = scalar(kv.second, "unroll");
+    int64_t factor = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), factor);
+    if (ec != std::errc() || end != text.data() + text.size() || factor < 1 || factor > ir::kMaxLanes)
+      fail(kv.second, "op '" + op_name + "': unroll must be an integer from 1 to " + std::to_string(ir::kMaxLanes));
+    if (ir::frontend_attribute(attrs, "lanes"))
+      fail(kv.first, "op '" + op_name + "': both unroll and frontend_attributes lanes set the lanes; keep one");
+    ir::set_frontend_attribute(attrs, "lanes", text);
   }
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "hwmodel/lowering.h"
+#include "ir/frontend_attributes.h"
 
 namespace hlsgym::hwmodel {
 using ir::CompId;
@@ -326,17 +327,6 @@ std::optional<int64_t> while_trip_count(const ir::Module& m, InstrId w) {
   return counted_loop_trips(m, w);
 }
 
-std::optional<int> lanes_attribute(const ir::Module& m, InstrId i) {
-  const auto* fa = m.attrs(i).find_opaque("frontend_attributes");
-  if (!fa) return std::nullopt;
-  const std::string_view v = fa->value;
-  // Match the key `lanes` exactly (not e.g. `max_lanes`).
-  for (size_t at = v.find("lanes"); at != std::string_view::npos; at = v.find("lanes", at + 1)) {
-    const bool starts = at == 0 || !(std::isalnum(static_cast<unsigned char>(v[at - 1])) || v[at - 1] == '_');
-    if (!starts) continue;
-    if (auto n = number_after(v.substr(at), "lanes"); n && *n >= 1 && *n <= 1'000'000) return static_cast<int>(*n);
-  }
-  return std::nullopt;
-}
+std::optional<int> lanes_attribute(const ir::Module& m, InstrId i) { return ir::lanes_hint(m, i); }
 
 }  // namespace hlsgym::hwmodel

@@ -34,6 +34,8 @@ struct Hasher {
 };
 
 // Every attribute except metadata-like opaque ones (they do not change meaning).
+// frontend_attributes count: their `lanes` hint changes the hardware a state costs, and
+// the environment's metrics cache is keyed by this hash.
 void add_attributes(Hasher& k, const Attributes& a) {
   k.add(a.dimensions);
   for (int64_t v : {a.parameter_number, a.tuple_index, a.iota_dimension, a.feature_index, a.feature_group_count,
@@ -82,7 +84,7 @@ void add_attributes(Hasher& k, const Attributes& a) {
   k.add(a.fft_length);
   k.add(a.pred_branches);
   for (const auto& o : a.opaque)
-    if (o.key != "metadata" && o.key != "sharding" && o.key != "frontend_attributes") k.add(o.key), k.add(o.value);
+    if (o.key != "metadata" && o.key != "sharding") k.add(o.key), k.add(o.value);
 }
 
 void add_literal(Hasher& k, const Literal& l) {

@@ -15,10 +15,10 @@ PassPtr make_sharding_remover();
 PassPtr make_tuple_simplifier();
 PassPtr make_zero_sized_hlo_elimination();
 
-void register_factories(Registry& r, std::initializer_list<PassPtr (*)()> makes) {
+void register_factories(Registry& r, std::initializer_list<PassPtr (*)()> makes, ActionGroup group) {
   for (auto make : makes) {
     PassPtr probe = make();
-    r.add({std::string(probe->name()), std::string(probe->description()), make});
+    r.add({std::string(probe->name()), std::string(probe->description()), make, group});
   }
 }
 
@@ -31,6 +31,7 @@ void register_builtin_passes(Registry& r) {
   register_movement_passes(r);
   register_expander_passes(r);
   register_hls_passes(r);
+  register_directive_passes(r);
 }
 
 }  // namespace hlsgym::passes

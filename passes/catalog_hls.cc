@@ -8,6 +8,8 @@ PassPtr make_strength_reduction();
 PassPtr make_bitwidth_narrowing();
 PassPtr make_fusion();
 PassPtr make_loop_unroll_by_2();
+PassPtr make_unroll_x2();
+PassPtr make_unroll_halve();
 
 void register_hls_passes(Registry& r) {
   register_factories(r, {
@@ -17,6 +19,11 @@ void register_hls_passes(Registry& r) {
       make_fusion,
       make_loop_unroll_by_2,
   });
+}
+
+// After every earlier action (registry.h), so stored policies keep their indices.
+void register_directive_passes(Registry& r) {
+  register_factories(r, {make_unroll_x2, make_unroll_halve}, kDirectiveActions);
 }
 
 }  // namespace hlsgym::passes

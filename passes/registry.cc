@@ -2,12 +2,12 @@
 #include "passes/catalog.h"
 
 #include <algorithm>
+#include <tuple>
 
 #include "ir/error.h"
 #include "ir/spelling.h"
 
 namespace hlsgym::passes {
-
 
 const Registry& Registry::global() {
   static const Registry r = [] {
@@ -19,9 +19,14 @@ const Registry& Registry::global() {
 }
 
 void Registry::add(PassInfo info) {
-  auto at = std::lower_bound(passes_.begin(), passes_.end(), info.name,
-                             [](const PassInfo& p, const std::string& n) { return p.name < n; });
+  auto at = std::lower_bound(passes_.begin(), passes_.end(), info, [](const PassInfo& a, const PassInfo& b) {
+    return std::tie(a.group, a.name) < std::tie(b.group, b.name);
+  });
   passes_.insert(at, std::move(info));
+}
+
+int Registry::count_through(ActionGroup last) const {
+  return static_cast<int>(std::count_if(passes_.begin(), passes_.end(), [&](const PassInfo& p) { return p.group <= last; }));
 }
 
 const PassInfo* Registry::find(std::string_view name) const {

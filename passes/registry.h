@@ -10,10 +10,20 @@
 
 namespace hlsgym::passes {
 
+// The RL action space is the registry's list, and policy files and datasets store action
+// indices, so the list only ever grows at its end. It is laid out in action groups:
+// group kFirstActions is the 55 passes of the first action list, sorted by name; each
+// later group comes after every earlier one, sorted by name within:
+//   kDirectiveActions  unroll-halve, unroll-x2 (HLS directives, passes/unroll_directives.cc)
+// A new pass joins a new group at the end (never an existing one), so a file written for
+// the actions of an older build names a prefix of this build's list (rl/action_names.h).
+enum ActionGroup : int { kFirstActions = 0, kDirectiveActions = 1 };
+
 struct PassInfo {
   std::string name;
   std::string description;
   std::function<PassPtr()> make;
+  ActionGroup group = kFirstActions;
 };
 
 class Registry {
@@ -24,11 +34,14 @@ class Registry {
   // Throws hlsgym::Error("unknown pass 'x'; did you mean 'y'?") for an unknown name.
   PassPtr create(std::string_view name) const;
   const PassInfo* find(std::string_view name) const;
-  // Sorted by name. The action space of the RL environment is this list, in this order.
+  // By action group, then by name. The action space of the RL environment is this list,
+  // in this order.
   const std::vector<PassInfo>& all() const { return passes_; }
+  // How many actions the groups up to `last` make: the prefix of all() they fill.
+  int count_through(ActionGroup last) const;
 
  private:
-  std::vector<PassInfo> passes_;  // kept sorted by name
+  std::vector<PassInfo> passes_;  // kept sorted by (group, name)
 };
 
 }  // namespace hlsgym::passes

@@ -8,7 +8,9 @@
 namespace hlsgym::rl {
 
 std::vector<std::string> action_names();  // Env::action_name(0..action_count-1)
-// Throws hlsgym::Error naming `file` and the first action that differs.
+// Accepts the actions of this build or a prefix of them (a file written before passes were
+// appended: passes/registry.h); throws hlsgym::Error naming `file` and the first action
+// that differs, or the count when the file has more actions than this build.
 void check_action_names(const std::vector<std::string>& stored, const std::string& file);
 
 }  // namespace hlsgym::rl

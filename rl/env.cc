@@ -47,8 +47,12 @@ Env::Env(EnvOptions options)
     : options_(std::move(options)),
       obs_kinds_(parse_observation_space(options_.observation)),
       reward_kind_(parse_reward_space(options_.reward)),
+      available_actions_(options_.actions == 0 ? action_count() : options_.actions),
       passes_(std::make_shared<std::vector<passes::PassPtr>>(actions().size())) {
   if (options_.max_steps <= 0) throw Error("episode length must be positive");
+  if (options_.actions < 0 || options_.actions > action_count())
+    throw Error(fmt::format("the environment's action count must be in 0..{} (0: all), got {}", action_count(),
+                            options_.actions));
   if (!(options_.gamma > 0 && options_.gamma <= 1)) throw Error("gamma must be in (0, 1]");
   const bool cost_obs = std::find(obs_kinds_.begin(), obs_kinds_.end(), ObservationKind::kCost) != obs_kinds_.end();
   hardware_reward_ = needs_hardware(reward_kind_);
@@ -122,7 +126,7 @@ std::vector<double> Env::reset(const ir::Module& design, const std::string& desi
                             design_id, options_.reward, why));
   actions_.clear();
   steps_ = 0;
-  histogram_.assign(actions().size(), 0);
+  histogram_.assign(static_cast<size_t>(available_actions_), 0);
   reassociated_ = false;
   scale_ = 1;
   if (options_.normalize_by_default) {
@@ -147,8 +151,8 @@ std::vector<double> Env::reset(const ir::Module& design, const std::string& desi
 }
 
 StepResult Env::step(int action) {
-  if (action < 0 || action >= action_count())
-    throw Error(fmt::format("action {} is out of range (0..{})", action, action_count() - 1));
+  if (action < 0 || action >= available_actions_)
+    throw Error(fmt::format("action {} is out of range (0..{})", action, available_actions_ - 1));
   if (steps_ >= options_.max_steps) throw Error("step after the episode ended; call reset()");
   auto& pass = (*passes_)[static_cast<size_t>(action)];
   if (!pass) pass = actions()[static_cast<size_t>(action)].make();
@@ -223,7 +227,11 @@ StepResult Env::step(const std::string& pass_name) {
   const auto& all = actions();
   auto it = std::find_if(all.begin(), all.end(), [&](const passes::PassInfo& p) { return p.name == pass_name; });
   if (it == all.end()) passes::Registry::global().create(pass_name);  // throws with a suggestion
-  return step(static_cast<int>(it - all.begin()));
+  const int action = static_cast<int>(it - all.begin());
+  if (action >= available_actions_)
+    throw Error(fmt::format("pass '{}' (action {}) is not among this environment's {} actions", pass_name, action,
+                            available_actions_));
+  return step(action);
 }
 
 EnvState Env::state() const {

@@ -52,6 +52,10 @@ struct EnvOptions {
   HwWeights hw_weights = {{"cycles", 1.0}};
   bool normalize_by_default = false;
   bool shaping = false;
+  // The action space is the first `actions` passes of the list (0: all of them): a policy
+  // written for an older, shorter list (rl/action_names.h) sees only its own actions, and
+  // search --no-directives the passes before the directives (passes/registry.h).
+  int actions = 0;
   double gamma = 0.99;
   // Needed by the hardware rewards and the hardware part of the cost observation.
   std::shared_ptr<const hwmodel::Target> target;
@@ -105,8 +109,10 @@ class Env {
   passes::EquivalenceResult validate(const passes::EquivalenceOptions& o = {}) const;
   std::string render() const;
 
-  static int action_count();
+  static int action_count();  // every action of this build
   static const std::string& action_name(int action);
+  // This env's actions, 0..available_actions()-1 (EnvOptions::actions).
+  int available_actions() const { return available_actions_; }
   int observation_size() const;
   const ir::Module& module() const { return current_; }
   const ir::Module& initial_module() const { return initial_; }
@@ -139,6 +145,7 @@ class Env {
   EnvOptions options_;
   std::vector<ObservationKind> obs_kinds_;
   RewardKind reward_kind_;
+  int available_actions_;
   bool need_hardware_;
   std::shared_ptr<MetricsCache> cache_;
   // The default order's cost per initial state (normalize_by_default): running the default

@@ -27,6 +27,9 @@ GymEnv::GymEnv(std::shared_ptr<const GraphSet> graphs, EnvOptions options)
     : graphs_(std::move(graphs)), env_(std::move(options)),
       kinds_(parse_observation_space(env_.options().observation)) {
   if (!graphs_ || graphs_->empty()) throw Error("the environment needs at least one graph");
+  // Training takes every action of this build (its policies record them all).
+  if (env_.available_actions() != action_count())
+    throw Error("the training environment takes every action; EnvOptions::actions must be 0");
   for (ObservationKind k : kinds_) observation_size_ += kind_size(k);
   mask_.assign(static_cast<size_t>(action_count()), 1);
 }

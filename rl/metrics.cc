@@ -18,9 +18,12 @@ HardwareCost hardware_cost(const ir::Module& m, const hwmodel::Target& t, const 
   c.energy_pj = e.energy_pj;
   c.memory_bytes = static_cast<double>(e.memory_bytes);
   c.area = e.utilization.dsp + e.utilization.lut + e.utilization.ff + e.utilization.bram18k;
-  if (e.uncosted_ops.empty() && e.unknown_trip_counts == 0) return c;
+  // A design that does not fit the part is no design: its cycles are not a cost to reward
+  // (a cycles reward would otherwise unroll until the part overflows).
+  if (e.uncosted_ops.empty() && e.unknown_trip_counts == 0 && e.fits) return c;
   // What `report` says about it: the strict estimate's error, with the op's file:line
-  // (a lowering error comes before any fit check, so this is the first unknown).
+  // (a lowering error comes before any fit check, so this is the first unknown), or what
+  // does not fit.
   hwmodel::EstimateOptions strict = o;
   strict.lenient = false;
   try {
@@ -29,6 +32,7 @@ HardwareCost hardware_cost(const ir::Module& m, const hwmodel::Target& t, const 
   } catch (const Error& err) {
     c.unknown = err.what();
   }
+  if (c.unknown.empty() && !e.fits) c.unknown = "does not fit the target: " + e.fit_problem;
   if (c.unknown.empty()) c.unknown = fmt::format("{} ops without a cost model, {} loops of unknown trip count",
                                                  e.uncosted_ops.size(), e.unknown_trip_counts);
   c.cycles = c.energy_pj = c.memory_bytes = c.area = std::numeric_limits<double>::quiet_NaN();  // not costs

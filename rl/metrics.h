@@ -57,8 +57,10 @@ class MetricsCache {
   std::atomic<int64_t> hits_{0}, misses_{0}, uncostable_{0}, refused_{0};
 };
 
-// The estimate as the environment's costs. Never a guess: when the estimate had to
-// cost an op as a memory move or a loop as one trip (lenient), `unknown` says why.
+// The estimate as the environment's costs. Never a guess nor a design the part cannot
+// hold: when the estimate had to cost an op as a memory move or a loop as one trip
+// (lenient), or the design does not fit the target (area, or memory beyond its DRAM),
+// `unknown` says why.
 HardwareCost hardware_cost(const ir::Module& m, const hwmodel::Target& t, const hwmodel::EstimateOptions& o);
 
 }  // namespace hlsgym::rl

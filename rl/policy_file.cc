@@ -76,6 +76,7 @@ EnvOptions policy_env_options(const PolicyFile& p, EnvOptions base) {
   base.max_steps = p.max_steps;
   base.shaping = false;
   base.normalize_by_default = false;
+  base.actions = static_cast<int>(p.actions.size());  // a policy never takes actions added after it
   return base;
 }
 
@@ -91,11 +92,11 @@ std::vector<std::string> policy_order(PolicyFile& p, const ir::Module& graph, co
   // as it was: without masking, the greedy policy would repeat that no-op to the end of the
   // episode. So no-op passes are masked until the state changes, and the episode ends when
   // every pass is a no-op.
-  std::vector<bool> masked(static_cast<size_t>(Env::action_count()), false);
+  std::vector<bool> masked(static_cast<size_t>(env.available_actions()), false);
   for (int t = 0; t < p.max_steps; ++t) {  // no-ops count, as in training
     const std::vector<double> scores = p.agent->action_scores(obs);
     int best = -1;
-    for (int a = 0; a < Env::action_count(); ++a)
+    for (int a = 0; a < env.available_actions(); ++a)
       if (!masked[static_cast<size_t>(a)] && (best < 0 || scores[static_cast<size_t>(a)] > scores[static_cast<size_t>(best)]))
         best = a;
     if (best < 0) break;

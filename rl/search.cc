@@ -73,7 +73,7 @@ struct Context {
   Budget& budget;
   Best& best;
   std::mt19937_64 rng;
-  int actions = Env::action_count();
+  int actions;  // the env's available_actions()
   int random_action() { return static_cast<int>(rng() % static_cast<uint64_t>(actions)); }
   std::vector<int> actions_from(const Env& e) const {
     if (o.actions_to_try) return o.actions_to_try(e);
@@ -266,7 +266,7 @@ SearchResult search(const ir::Module& design, const std::string& design_id, cons
     opts.budget_steps = 5000;  // these have no natural end
   Budget budget(opts);
   Best best{base.cost(), {}};
-  Context c{opts, budget, best, std::mt19937_64(o.seed)};
+  Context c{opts, budget, best, std::mt19937_64(o.seed), base.available_actions()};
   SearchResult r;
   replay_seed(base, c);
   switch (o.algo) {

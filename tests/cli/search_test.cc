@@ -36,7 +36,10 @@ TEST(CliSearch, EveryAlgorithmPrintsTheContractAndReplays) {
 }
 
 TEST(CliSearch, HardwareRewardNeedsAKnownTargetAndAlgorithm) {
-  CliResult r = run_cli("search " + design("stencil_3pt.yaml") + " --algo exhaustive --reward cycles --max-len 6 --json");
+  // The optimization passes only: six steps of the unroll directives reach more states than
+  // the exhaustive search closes (DirectivesTradeAreaForCycles covers them).
+  CliResult r = run_cli("search " + design("stencil_3pt.yaml") +
+                        " --algo exhaustive --reward cycles --max-len 6 --no-directives --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json j = json::parse(r.out);
   EXPECT_TRUE(j["optimal"].get<bool>());
@@ -48,6 +51,24 @@ TEST(CliSearch, HardwareRewardNeedsAKnownTargetAndAlgorithm) {
   CliResult algo = run_cli("search " + design("fir8.yaml") + " --algo anneal");
   EXPECT_NE(algo.exit_code, 0);
   EXPECT_NE(algo.err.find("anneal"), std::string::npos) << algo.err;
+}
+
+// With the unroll directives a cycles search on the dot product unrolls its MAC chain: fewer
+// cycles than the optimization passes alone reach, never a design beyond the part.
+TEST(CliSearch, DirectivesTradeAreaForCycles) {
+  const std::string search = "search " + design("dot_product.yaml") + " --algo greedy --reward cycles --json";
+  CliResult with = run_cli(search), without = run_cli(search + " --no-directives");
+  ASSERT_EQ(with.exit_code, 0) << with.err;
+  ASSERT_EQ(without.exit_code, 0) << without.err;
+  const json w = json::parse(with.out), wo = json::parse(without.out);
+  EXPECT_LT(w["cost"].get<double>(), wo["cost"].get<double>());
+  for (const auto& pass : wo["order"]) EXPECT_EQ(pass.get<std::string>().rfind("unroll-", 0), std::string::npos);
+  CliResult report = run_cli("optimize " + design("dot_product.yaml") + " --order " + joined(w["order"]) +
+                             " --target fpga --json");
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  const json after = json::parse(report.out)["hardware"]["after"];
+  EXPECT_EQ(after["cycles"].get<double>(), w["cost"].get<double>()) << report.out;
+  EXPECT_TRUE(after["fits"].get<bool>()) << report.out;
 }
 
 }  // namespace

@@ -143,6 +143,25 @@ TEST(Env, HardwareRewardsFollowTheEstimate) {
   }
 }
 
+// A design beyond the part is no design: a cycles reward would otherwise unroll until the
+// part overflows. On a part with the dot product's 3 DSPs, unroll-x2 (6 DSPs) is refused.
+TEST(Env, AStateThatDoesNotFitThePartIsRefused) {
+  auto small = std::make_shared<hwmodel::Target>(*fpga());
+  small->resources.dsp = 3;
+  EnvOptions o;
+  o.reward = "cycles";
+  o.target = small;
+  Env env(o);
+  env.reset(design("dot_product"), "dot_product");
+  const StepResult r = env.step("unroll-x2");
+  EXPECT_TRUE(r.info.refused);
+  EXPECT_NE(r.info.refusal.find("does not fit target fpga: needs 6 DSP of 3"), std::string::npos) << r.info.refusal;
+  EXPECT_EQ(r.reward, 0.0);
+  EXPECT_TRUE(env.state().passes.empty());
+  small->resources.dsp = 2;  // the design itself does not fit: no episode on it
+  EXPECT_THROW(Env(o).reset(design("dot_product"), "dot_product"), Error);
+}
+
 TEST(Env, NormalizedRewardsSumToOneForTheDefaultOrder) {
   EnvOptions o;
   o.normalize_by_default = true;
