@@ -134,6 +134,31 @@ TEST(HardwareOrder, ReduceWindowChunksEachWindow) {
   EXPECT_EQ(two_lanes.get_double(1), 10);
 }
 
+TEST(HardwareOrder, AChunkOfOnlyPaddingTakesNoPartInTheTree) {
+  // The RTL refuses padding in a split reduce; the interpreter still defines it: a chunk
+  // with no term in the input holds nothing, its partner passes through. Window over
+  // x0, x1 and two padding positions, two lanes: P0 = 100 + 1 + 2, P1 empty: 103.
+  const std::string body = std::string(kAddS32) +
+                           "ENTRY e {\n a = s32[2] parameter(0)\n z = s32[] constant(100)\n"
+                           " ROOT r = s32[1] reduce-window(a, z), window={size=4 pad=0_2}, to_apply=adds\n}\n";
+  Literal a(frontend::parse_shape("s32[2]"));
+  a.set_int(0, 1);
+  a.set_int(1, 2);
+  EXPECT_EQ(eval(body, {a}, hardware(2)).get_int(0), 103);
+}
+
+TEST(HardwareOrder, DotTermsRunRowMajorOverTheContractingDimensionsAsListed) {
+  // a = {{1e8, -1e8}, {4, 4}} times ones. Contracting {0, 1}: 1e8, -1e8, 4, 4 -> 8.
+  // Contracting {1, 0} (dimension 1 outer): 1e8, 4, -1e8, 4 -> 1e8, 1e8, 0, 4.
+  auto body = [](const std::string& dims) {
+    return "ENTRY e {\n a = f32[2,2] parameter(0)\n b = f32[2,2] parameter(1)\n ROOT r = f32[] dot(a, b),"
+           " lhs_contracting_dims={" + dims + "}, rhs_contracting_dims={" + dims + "}\n}\n";
+  };
+  const std::vector<Literal> args{array("f32[2,2]", {1e8, -1e8, 4, 4}), array("f32[2,2]", {1, 1, 1, 1})};
+  EXPECT_EQ(eval(body("0,1"), args, hardware(1)).get_double(0), 8);
+  EXPECT_EQ(eval(body("1,0"), args, hardware(1)).get_double(0), 4);
+}
+
 TEST(HardwareOrder, ConvolutionTermsRunInputFeatureOuterKernelPositionInner) {
   // x[0, k, ci] (b0f) times ones: the products p(ci, k) are x's values. Input feature
   // outer: p00 = 1e8, p01 = 4, p10 = -1e8, p11 = 4 -> 1e8, 1e8, 0, 4. Kernel position
