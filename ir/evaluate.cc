@@ -69,7 +69,7 @@ class Evaluator {
       std::vector<const Literal*> ops;
       ops.reserve(m_.operands(i).size());
       for (InstrId o : m_.operands(i)) ops.push_back(&values.at(o));
-      OpContext ctx{m_, i, std::move(ops), apply_};
+      OpContext ctx{m_, i, std::move(ops), apply_, nullptr, &opts_};
       const double bytes = static_cast<double>(m_.shape(i).byte_size());
       if (opts_.max_bytes > 0 && live_bytes_ + bytes > opts_.max_bytes)
         throw EvalBudgetExceeded(fmt::format("{}: its value would take the values alive to {:.3g} bytes, over the "

@@ -2,6 +2,7 @@
 // checker and RTL co-simulation all compare against it.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -11,6 +12,24 @@
 #include "ir/module.h"
 
 namespace hlsgym::ir {
+
+// How reduce, reduce-window, dot and convolution combine the terms of one output.
+enum class AccumulationOrder {
+  // README "Interpreter semantics": reductions combine in row-major order in the element
+  // type; float dot and convolution accumulate in double and round once. What passes
+  // and the semantic checks compare.
+  kReference,
+  // As the FPGA microarchitecture does (hwmodel/timing.h "accumulate"), so that RTL
+  // co-simulation of a float design can compare bit for bit: every step in the result's
+  // element type (dot/convolution operands converted to it, each product and each sum
+  // rounded, integers wrapping); the terms of an output in the order the RTL's loop nest
+  // visits them, split into EvalOptions::split_of chunks of consecutive terms, each chunk
+  // combined sequentially (a reduce's first chunk from its init value, its other chunks
+  // from their first term; a dot/convolution chunk from +0), the chunks' partial results
+  // joined by a binary tree: level l combines chunk c with chunk c + 2^(l-1) for c a
+  // multiple of 2^l, a chunk without a partner passing through.
+  kHardware,
+};
 
 struct EvalOptions {
   // Custom-calls other than cuda_threefry2x32 and elided constants ({...}) are filled
@@ -29,6 +48,12 @@ struct EvalOptions {
   // Where the steps are counted; when set, several evaluations (a check's input sets,
   // before and after, a sampled evaluation's whole sub-graphs) share one budget.
   double* steps_spent = nullptr;
+  AccumulationOrder accumulation = AccumulationOrder::kReference;
+  // kHardware: over how many lanes each output of a reduce, reduce-window, dot or
+  // convolution is split (the RTL's TaskPlan::split, hwmodel's s when lanes > outputs);
+  // 1 (sequential, one lane per output) when unset or for any value below 2. The caller
+  // (RTL cosim) asks the hardware model; ir cannot.
+  std::function<int64_t(InstrId)> split_of;
 };
 
 // Thrown when an evaluation exceeds its EvalOptions budget (or max_while_iterations): the
@@ -56,7 +81,8 @@ EvalResult evaluate(const Module& m, std::span<const Literal> args, const EvalOp
 // For graphs too big to interpret whole: evaluates `samples` randomly chosen elements
 // of every array output leaf (chosen by `seed`), computing only the operand elements
 // they depend on (memoised). Elementwise, data-movement, reduce and dot ops are
-// evaluated element-wise on demand; other ops are evaluated whole when reached.
+// evaluated element-wise on demand; other ops are evaluated whole when reached. Only the
+// reference accumulation order (an Error for AccumulationOrder::kHardware).
 struct SampledResult {
   // For each array leaf of the output (depth-first), the sampled linear indices and values.
   std::vector<std::vector<int64_t>> indices;

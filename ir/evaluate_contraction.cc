@@ -1,7 +1,9 @@
-// dot and convolution. Integer products accumulate with wrap-around in 64 bits and are
-// truncated to the result width (order does not matter); floating-point products
-// accumulate in double and round once to the result type.
+// dot and convolution. In the reference order, integer products accumulate with
+// wrap-around in 64 bits and are truncated to the result width (order does not matter);
+// floating-point products accumulate in double and round once to the result type. In
+// the hardware order (EvalOptions::accumulation) every output goes through LaneAccumulator.
 #include <algorithm>
+#include <optional>
 
 #include "ir/evaluate_internal.h"
 
@@ -38,6 +40,45 @@ struct Accumulator {
     else out.set_int(k, static_cast<int64_t>(i));
   }
 };
+
+// One output as the FPGA's multiply-accumulate lanes compute it (AccumulationOrder::
+// kHardware): both operands converted to the result type (rtl mac_operand), each product
+// and each sum rounded to it as the units do (binary_element: integers wrap, f16/bf16
+// round from f32), every chunk's sum starting from +0 (the accumulator is cleared on a
+// chunk's first term, rtl emit_accumulate), the chunks joined by the adder tree.
+class LaneAccumulator {
+ public:
+  LaneAccumulator(ElementType type, const TermOrder& order)
+      : order_(order), a_(Shape::scalar(type)), b_(Shape::scalar(type)), partials_(Shape(type, {order.chunks})) {}
+  void begin() {
+    for (int64_t k = 0; k < order_.chunks; ++k) partials_.set_int(k, 0);
+  }
+  // Term `term` (in the RTL's visiting order): a[ai] * b[bi].
+  void add(int64_t term, const Literal& a, int64_t ai, const Literal& b, int64_t bi) {
+    convert_element(a, ai, a_, 0);
+    convert_element(b, bi, b_, 0);
+    binary_element(Opcode::kMultiply, a_, 0, b_, 0, a_, 0);
+    const int64_t ch = order_.chunk_of(term);
+    binary_element(Opcode::kAdd, partials_, ch, a_, 0, partials_, ch);
+  }
+  void store(Literal& out, int64_t o) {
+    order_.for_each_join([&](int64_t l, int64_t r) { binary_element(Opcode::kAdd, partials_, l, partials_, r, partials_, l); });
+    copy_element(partials_, 0, out, o);
+  }
+
+ private:
+  TermOrder order_;
+  Literal a_, b_;     // the operands of the current product, in the result type
+  Literal partials_;  // one per chunk
+};
+
+// The hardware order of an op with `terms` terms per output, or nullopt for the reference.
+std::optional<LaneAccumulator> lane_accumulator(const OpContext& c, int64_t terms) {
+  const TermOrder order = term_order(c, terms);
+  if (!order.hardware) return std::nullopt;
+  if (is_complex(c.shape().element_type())) c.fail("no hardware accumulation order for complex numbers");
+  return LaneAccumulator(c.shape().element_type(), order);
+}
 
 // An operand of a float dot with one contracting dimension (of length n, stride `step`),
 // copied as doubles with that dimension innermost: row r holds the n terms one output
@@ -95,8 +136,18 @@ Literal dot(const OpContext& c) {
   Literal out(c.shape());
   const bool fp = uses_fp(l, r, c.shape());
   std::vector<int64_t> li(l.shape().rank()), ri(r.shape().rank());
+  std::optional<LaneAccumulator> lane = lane_accumulator(c, cn);
+  // Calls visit(term, lhs index, rhs index) for every term of the output li/ri point at,
+  // row-major over the contracting dimensions (the RTL's term order, plan_dot).
+  auto for_each_term = [&](auto&& visit) {
+    std::vector<int64_t> ci(csizes.size(), 0);
+    for (int64_t k = 0; k < cn; ++k, next_index(ci, csizes)) {
+      for (size_t j = 0; j < ci.size(); ++j) li[d.lhs_contracting[j]] = ri[d.rhs_contracting[j]] = ci[j];
+      visit(k, ravel(li, ls), ravel(ri, rs));
+    }
+  };
   Packed lp, rp;
-  if (fp && csizes.size() == 1 && out.element_count() > 0) {
+  if (fp && !lane && csizes.size() == 1 && out.element_count() > 0) {
     lp = pack(l, ls[d.lhs_contracting[0]], cn);
     rp = pack(r, rs[d.rhs_contracting[0]], cn);
   }
@@ -106,6 +157,12 @@ Literal dot(const OpContext& c) {
     for (size_t k = 0; k < d.lhs_batch.size(); ++k, ++q) li[d.lhs_batch[k]] = ri[d.rhs_batch[k]] = oi[q];
     for (int64_t x : lfree) li[x] = oi[q++];
     for (int64_t x : rfree) ri[x] = oi[q++];
+    if (lane) {
+      lane->begin();
+      for_each_term([&](int64_t k, int64_t la, int64_t ra) { lane->add(k, l, la, r, ra); });
+      lane->store(out, o);
+      continue;
+    }
     Accumulator acc{fp};
     if (csizes.size() == 1) {
       // One contracting dimension (nearly every real dot): walk both operands by stride.
@@ -119,11 +176,7 @@ Literal dot(const OpContext& c) {
         acc.add_strided(l, lb, lstep, r, rb, rstep, cn);
       }
     } else {
-      std::vector<int64_t> ci(csizes.size(), 0);
-      for (int64_t k = 0; k < cn; ++k, next_index(ci, csizes)) {
-        for (size_t j = 0; j < ci.size(); ++j) li[d.lhs_contracting[j]] = ri[d.rhs_contracting[j]] = ci[j];
-        acc.add(l, ravel(li, ls), r, ravel(ri, rs));
-      }
+      for_each_term([&](int64_t, int64_t la, int64_t ra) { acc.add(l, la, r, ra); });
     }
     acc.store(out, o);
   }
@@ -152,32 +205,45 @@ Literal convolution(const OpContext& c) {
   Literal out(os);
   const bool fp = uses_fp(in, ker, os);
   std::vector<int64_t> ii(in.shape().rank()), ki(ker.shape().rank());
+  std::optional<LaneAccumulator> lane = lane_accumulator(c, kin * kn);
   (void)in_feat;
   for (int64_t o = 0; o < out.element_count(); ++o) {
     auto oi = unravel(o, os.dims());
     const int64_t b = oi[d.output_batch], f = oi[d.output_feature];
     const int64_t group = f / std::max<int64_t>(feats_per_group, 1);
     const int64_t bgroup = f / std::max<int64_t>(out_feats_per_bgroup, 1);
-    Accumulator acc{fp};
-    for (int64_t ci = 0; ci < kin; ++ci) {
-      ii[d.input_feature] = group * kin + ci;
-      ii[d.input_batch] = bgroup * out_batch + b;
-      ki[d.kernel_input_feature] = ci;
-      ki[d.kernel_output_feature] = f;
-      std::vector<int64_t> kk(ksizes.size(), 0);
-      for (int64_t k = 0; k < kn; ++k, next_index(kk, ksizes)) {
-        bool inside = true;
-        for (size_t s = 0; s < ns && inside; ++s) {
-          const WindowDim& wd = w[s];
-          const int64_t kpos = wd.reversal ? ksizes[s] - 1 - kk[s] : kk[s];
-          const int64_t x = window_source(wd, oi[d.output_spatial[s]], kk[s], in.shape().dim(d.input_spatial[s]));
-          inside = x >= 0;
-          ii[d.input_spatial[s]] = x;
-          ki[d.kernel_spatial[s]] = kpos;
+    // Calls visit(term, input index, kernel index) for every term of output o that is not
+    // padding: input feature outer, kernel spatial positions row-major inner (the RTL's
+    // term order, plan_convolution), a term numbered by its place in that order.
+    auto for_each_term = [&](auto&& visit) {
+      for (int64_t ci = 0; ci < kin; ++ci) {
+        ii[d.input_feature] = group * kin + ci;
+        ii[d.input_batch] = bgroup * out_batch + b;
+        ki[d.kernel_input_feature] = ci;
+        ki[d.kernel_output_feature] = f;
+        std::vector<int64_t> kk(ksizes.size(), 0);
+        for (int64_t k = 0; k < kn; ++k, next_index(kk, ksizes)) {
+          bool inside = true;
+          for (size_t s = 0; s < ns && inside; ++s) {
+            const WindowDim& wd = w[s];
+            const int64_t kpos = wd.reversal ? ksizes[s] - 1 - kk[s] : kk[s];
+            const int64_t x = window_source(wd, oi[d.output_spatial[s]], kk[s], in.shape().dim(d.input_spatial[s]));
+            inside = x >= 0;
+            ii[d.input_spatial[s]] = x;
+            ki[d.kernel_spatial[s]] = kpos;
+          }
+          if (inside) visit(ci * kn + k, ravel(ii, is), ravel(ki, ks));
         }
-        if (inside) acc.add(in, ravel(ii, is), ker, ravel(ki, ks));
       }
+    };
+    if (lane) {
+      lane->begin();
+      for_each_term([&](int64_t t, int64_t ia, int64_t ka) { lane->add(t, in, ia, ker, ka); });
+      lane->store(out, o);
+      continue;
     }
+    Accumulator acc{fp};
+    for_each_term([&](int64_t, int64_t ia, int64_t ka) { acc.add(in, ia, ker, ka); });
     acc.store(out, o);
   }
   return out;

@@ -199,31 +199,6 @@ int64_t float_to_int(double v, T t) {
   return static_cast<int64_t>(v);
 }
 
-void convert_element(const Literal& in, int64_t k, Literal& out) {
-  const T from = in.shape().element_type(), to = out.shape().element_type();
-  if (is_complex(from) || is_complex(to)) {
-    std::complex<double> v = from == T::kC64 ? std::complex<double>(in.data<std::complex<float>>()[k])
-                             : from == T::kC128 ? in.data<std::complex<double>>()[k]
-                                                : std::complex<double>(in.get_double(k), 0);
-    if (to == T::kC64) out.data<std::complex<float>>()[k] = std::complex<float>(v);
-    else if (to == T::kC128) out.data<std::complex<double>>()[k] = v;
-    else out.set_double(k, v.real());
-    return;
-  }
-  if (to == T::kPred) return out.set_int(k, is_fp(from) ? in.get_double(k) != 0 : in.get_int(k) != 0);
-  if (is_fp(to)) {
-    if (is_unsigned_integral(from)) return out.set_double(k, static_cast<double>(static_cast<uint64_t>(in.get_int(k))));
-    if (is_fp(from)) return out.set_double(k, in.get_double(k));
-    // int64 -> f32 must round once, directly (via double could round twice).
-    if (to == T::kF32 || to == T::kF16 || to == T::kBF16) {
-      const float f = static_cast<float>(in.get_int(k));
-      return out.set_double(k, f);
-    }
-    return out.set_double(k, static_cast<double>(in.get_int(k)));
-  }
-  if (is_fp(from)) return out.set_int(k, float_to_int(in.get_double(k), to));
-  out.set_int(k, in.get_int(k));
-}
 
 Literal bitcast_convert(const OpContext& c) {
   const Literal& in = *c.args[0];
@@ -276,6 +251,32 @@ Literal complex_op(const OpContext& c) {
 }
 }  // namespace
 
+void convert_element(const Literal& in, int64_t i, Literal& out, int64_t k) {
+  const T from = in.shape().element_type(), to = out.shape().element_type();
+  if (is_complex(from) || is_complex(to)) {
+    std::complex<double> v = from == T::kC64 ? std::complex<double>(in.data<std::complex<float>>()[i])
+                             : from == T::kC128 ? in.data<std::complex<double>>()[i]
+                                                : std::complex<double>(in.get_double(i), 0);
+    if (to == T::kC64) out.data<std::complex<float>>()[k] = std::complex<float>(v);
+    else if (to == T::kC128) out.data<std::complex<double>>()[k] = v;
+    else out.set_double(k, v.real());
+    return;
+  }
+  if (to == T::kPred) return out.set_int(k, is_fp(from) ? in.get_double(i) != 0 : in.get_int(i) != 0);
+  if (is_fp(to)) {
+    if (is_unsigned_integral(from)) return out.set_double(k, static_cast<double>(static_cast<uint64_t>(in.get_int(i))));
+    if (is_fp(from)) return out.set_double(k, in.get_double(i));
+    // int64 -> f32 must round once, directly (via double could round twice).
+    if (to == T::kF32 || to == T::kF16 || to == T::kBF16) {
+      const float f = static_cast<float>(in.get_int(i));
+      return out.set_double(k, f);
+    }
+    return out.set_double(k, static_cast<double>(in.get_int(i)));
+  }
+  if (is_fp(from)) return out.set_int(k, float_to_int(in.get_double(i), to));
+  out.set_int(k, in.get_int(i));
+}
+
 void binary_element(Opcode op, const Literal& a, int64_t i, const Literal& b, int64_t j, Literal& out,
                     int64_t k) {
   const T t = a.shape().element_type();
@@ -308,7 +309,7 @@ Literal eval_elementwise(const OpContext& c) {
   const int64_t n = out.element_count();
   const T out_t = shape.element_type();
   if (op == Opcode::kConvert) {
-    for (int64_t k = 0; k < n; ++k) convert_element(*c.args[0], k, out);
+    for (int64_t k = 0; k < n; ++k) convert_element(*c.args[0], k, out, k);
     return out;
   }
   // Scalars broadcast in select's predicate and clamp's bounds.

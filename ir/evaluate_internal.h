@@ -23,6 +23,7 @@ struct OpContext {
   std::vector<const Literal*> args;
   const Apply& apply;
   const Shape* result_shape = nullptr;  // overrides m.shape(i): one element of an elementwise op
+  const EvalOptions* options = nullptr;  // null: the defaults
   [[noreturn]] void fail(const std::string& what) const;
   const Shape& shape() const { return result_shape ? *result_shape : m.shape(i); }
   const Attributes& attrs() const { return m.attrs(i); }
@@ -45,12 +46,34 @@ inline bool next_index(std::vector<int64_t>& index, std::span<const int64_t> dim
 void copy_element(const Literal& from, int64_t i, Literal& to, int64_t j);
 Literal scalar_at(const Literal& from, int64_t i);  // rank-0 literal of element i
 
+// out[k] = in[i] converted to out's element type (the convert op's semantics).
+void convert_element(const Literal& in, int64_t i, Literal& out, int64_t k);
 // out[k] = a[i] op b[j] for a binary elementwise op, same element type throughout.
 void binary_element(Opcode op, const Literal& a, int64_t i, const Literal& b, int64_t j, Literal& out,
                     int64_t k);
 // The opcode of a to_apply computation that is just `p0 op p1` (or `p1 op p0` for a
 // commutative op), for fast reductions; nullopt otherwise.
 std::optional<Opcode> simple_combiner(const Module& m, CompId c);
+
+// The order in which the terms of one output of a reduction or contraction are combined
+// (EvalOptions::accumulation): `chunks` runs of `chunk` consecutive terms, each combined
+// sequentially, then joined by a binary tree. The reference order is one chunk.
+struct TermOrder {
+  bool hardware = false;  // AccumulationOrder::kHardware
+  int64_t chunk = 1;      // terms per chunk (the last may have fewer)
+  int64_t chunks = 1;     // chunks that hold at least one term
+  int64_t chunk_of(int64_t term) const { return term / chunk; }
+  // Calls join(left, right) for the tree's pairs, level by level: level l pairs chunk c
+  // with chunk c + 2^(l-1) for c a multiple of 2^l (the RTL's emit_tree); the result
+  // belongs in `left`. A chunk without a partner on a level passes through.
+  template <class Join>
+  void for_each_join(Join&& join) const {
+    for (int64_t step = 1; step < chunks; step *= 2)
+      for (int64_t left = 0; left + step < chunks; left += 2 * step) join(left, left + step);
+  }
+};
+// The order of instruction c.i's outputs, each of `terms` terms.
+TermOrder term_order(const OpContext& c, int64_t terms);
 
 Literal eval_elementwise(const OpContext& c);   // unary, binary, ternary, compare, convert
 Literal eval_movement(const OpContext& c);      // broadcast, reshape, transpose, slice, ...

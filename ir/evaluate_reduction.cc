@@ -1,5 +1,6 @@
 // Reductions and ops that apply a computation: reduce, reduce-window, map, sort,
-// select-and-scatter, topk. Reductions run sequentially in row-major order.
+// select-and-scatter, topk. Reductions combine in the order EvalOptions::accumulation
+// names (TermOrder): by default sequentially in row-major order.
 #include <algorithm>
 #include <numeric>
 
@@ -22,13 +23,59 @@ std::optional<Opcode> simple_combiner(const Module& m, CompId c) {
 
 namespace {
 
-// Accumulators for one output position of a (variadic) reduction.
+// The accumulators of one output position of a (variadic) reduction: one per chunk of its
+// terms (TermOrder; the reference order has a single chunk, so combines in row-major order).
 struct Reducer {
   const OpContext& c;
   CompId fn;
   size_t n;                       // number of reduced operands
   std::optional<Opcode> simple;   // fast path when n == 1
+  TermOrder order;
+  std::vector<std::vector<Literal>> partials;  // [chunk][operand]
+  std::vector<bool> started;                   // the chunk holds a value
 
+  Reducer(const OpContext& ctx, size_t reduced, int64_t terms)
+      : c(ctx), fn(ctx.m.called(ctx.i)[0]), n(reduced),
+        simple(reduced == 1 ? simple_combiner(ctx.m, fn) : std::nullopt), order(term_order(ctx, terms)),
+        partials(static_cast<size_t>(order.chunks)) {}
+
+  // A new output: chunk 0 starts from the init values, the other chunks hold nothing yet.
+  void begin(std::span<const Literal* const> inits) {
+    started.assign(partials.size(), false);
+    partials[0].clear();
+    for (size_t k = 0; k < n; ++k) partials[0].push_back(*inits[k]);
+    started[0] = true;
+  }
+
+  // Term `term` (in the RTL's visiting order) of the output: inputs[k][in_index].
+  void add(int64_t term, std::span<const Literal* const> inputs, int64_t in_index) {
+    const auto ch = static_cast<size_t>(order.chunk_of(term));
+    if (started[ch]) return combine(partials[ch], inputs, in_index);
+    // A later chunk's lane seeds its partial with its first term as it is (plan_split).
+    partials[ch].clear();
+    for (size_t k = 0; k < n; ++k) partials[ch].push_back(scalar_at(*inputs[k], in_index));
+    started[ch] = true;
+  }
+
+  // The chunks joined by the tree, with the combiner (left partial first), into outs[k][o].
+  void finish(std::vector<Literal>& outs, int64_t o) {
+    order.for_each_join([&](int64_t l, int64_t r) {
+      auto& left = partials[static_cast<size_t>(l)];
+      auto& right = partials[static_cast<size_t>(r)];
+      if (!started[static_cast<size_t>(r)]) return;  // all of its terms were padding
+      if (!started[static_cast<size_t>(l)]) {
+        left = std::move(right);
+        started[static_cast<size_t>(l)] = true;
+        return;
+      }
+      std::vector<const Literal*> right_values;
+      for (const Literal& v : right) right_values.push_back(&v);
+      combine(left, right_values, 0);
+    });
+    for (size_t k = 0; k < n; ++k) copy_element(partials[0][k], 0, outs[k], o);
+  }
+
+ private:
   // acc[k] (k < n) combined with inputs[k][in_index]; results written back into acc.
   void combine(std::vector<Literal>& acc, std::span<const Literal* const> inputs, int64_t in_index) const {
     if (simple) {
@@ -55,7 +102,6 @@ Literal pack(const Shape& shape, std::vector<Literal>& outs) {
 
 Literal reduce(const OpContext& c) {
   const size_t n = c.args.size() / 2;
-  const Reducer red{c, c.m.called(c.i)[0], n, n == 1 ? simple_combiner(c.m, c.m.called(c.i)[0]) : std::nullopt};
   const Shape& in_shape = c.args[0]->shape();
   const auto& rdims = c.attrs().dimensions;
   std::vector<int64_t> keep;
@@ -69,29 +115,28 @@ Literal reduce(const OpContext& c) {
   for (int64_t d : rdims) rsizes.push_back(in_shape.dim(d));
   int64_t per_out = 1;
   for (int64_t s : rsizes) per_out *= s;
+  Reducer red(c, n, per_out);
   const auto in_strides = row_major_strides(in_shape.dims());
   std::vector<int64_t> out_dims;
   for (int64_t d : keep) out_dims.push_back(in_shape.dim(d));
   std::vector<int64_t> idx(in_shape.rank());
-  std::span<const Literal* const> inputs(c.args.data(), n);
+  std::span<const Literal* const> inputs(c.args.data(), n), inits(c.args.data() + n, n);
   for (int64_t o = 0; o < out_n; ++o) {
-    std::vector<Literal> acc;
-    for (size_t k = 0; k < n; ++k) acc.push_back(*c.args[n + k]);
+    red.begin(inits);
     auto oi = unravel(o, out_dims);
     for (size_t q = 0; q < keep.size(); ++q) idx[keep[q]] = oi[q];
     std::vector<int64_t> ri(rsizes.size(), 0);
     for (int64_t r = 0; r < per_out; ++r, next_index(ri, rsizes)) {
       for (size_t q = 0; q < rdims.size(); ++q) idx[rdims[q]] = ri[q];
-      red.combine(acc, inputs, ravel(idx, in_strides));
+      red.add(r, inputs, ravel(idx, in_strides));
     }
-    for (size_t k = 0; k < n; ++k) copy_element(acc[k], 0, outs[k], o);
+    red.finish(outs, o);
   }
   return pack(c.shape(), outs);
 }
 
 Literal reduce_window(const OpContext& c) {
   const size_t n = c.args.size() / 2;
-  const Reducer red{c, c.m.called(c.i)[0], n, n == 1 ? simple_combiner(c.m, c.m.called(c.i)[0]) : std::nullopt};
   const Window& w = *c.attrs().window;
   const Shape& in_shape = c.args[0]->shape();
   const auto in_strides = row_major_strides(in_shape.dims());
@@ -103,11 +148,11 @@ Literal reduce_window(const OpContext& c) {
   for (const auto& wd : w) wsizes.push_back(wd.size);
   int64_t wn = 1;
   for (int64_t s : wsizes) wn *= s;
-  std::span<const Literal* const> inputs(c.args.data(), n);
+  Reducer red(c, n, wn);
+  std::span<const Literal* const> inputs(c.args.data(), n), inits(c.args.data() + n, n);
   std::vector<int64_t> src(in_shape.rank());
   for (int64_t o = 0; o < outs[0].element_count(); ++o) {
-    std::vector<Literal> acc;
-    for (size_t k = 0; k < n; ++k) acc.push_back(*c.args[n + k]);
+    red.begin(inits);
     auto oi = unravel(o, out_dims);
     std::vector<int64_t> wi(wsizes.size(), 0);
     for (int64_t r = 0; r < wn; ++r, next_index(wi, wsizes)) {
@@ -116,9 +161,9 @@ Literal reduce_window(const OpContext& c) {
         src[d] = window_source(w[d], oi[d], wi[d], in_shape.dim(static_cast<int64_t>(d)));
         inside = src[d] >= 0;
       }
-      if (inside) red.combine(acc, inputs, ravel(src, in_strides));
+      if (inside) red.add(r, inputs, ravel(src, in_strides));
     }
-    for (size_t k = 0; k < n; ++k) copy_element(acc[k], 0, outs[k], o);
+    red.finish(outs, o);
   }
   return pack(c.shape(), outs);
 }

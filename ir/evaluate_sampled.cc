@@ -368,6 +368,10 @@ uint64_t mix(uint64_t& s) {
 
 SampledResult evaluate_sampled(const Module& m, std::span<const Literal> args, int samples, uint64_t seed,
                                const EvalOptions& opts) {
+  // Its element walkers sum in the reference order; cosim evaluates whole designs.
+  if (opts.accumulation != AccumulationOrder::kReference)
+    throw Error("evaluate_sampled: only the reference accumulation order is supported (use evaluate for the "
+                "hardware order)");
   SampledEvaluator ev(m, args, opts);
   SampledResult out;
   uint64_t state = seed ^ 0x5bd1e995;
