@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "hwmodel/control_flow.h"
+#include "hwmodel/loop_pipelining.h"
 #include "hwmodel/lowering.h"
 #include "hwmodel/report.h"
 #include "hwmodel/timing.h"
@@ -42,6 +43,10 @@ std::vector<LoopRow> loop_rows(const ir::Module& m, const Target& tgt, const Est
     r.ii = static_cast<double>(r.iteration_latency);
     r.start = d.schedule.start[t];
     r.pipelined = false;
+    if (const auto ms = pipeline_bound(m, i, *body->second); ms && ms->found) {
+      r.pipeline_ii = ms->ii;
+      r.pipeline_reason = ms->reason.empty() ? std::string(ii_limit_name(ms->limit)) : ms->reason;
+    }
     loops.push_back(std::move(r));
   }
   for (uint32_t t = 0; t < d.graph.size(); ++t) {
@@ -115,6 +120,10 @@ std::string tables_text(const ir::Module& m, const Target& t, const Estimate& e)
     out += fmt::format("    {:<18}{:<14}{:<14}{:>9}{:>6}{:>10}{:>9.2f}{:>7}{:>10}\n", r.name.substr(0, 17),
                        r.op.substr(0, 13), r.unit.substr(0, 13), r.trips, r.lanes, r.iteration_latency, r.ii, r.start,
                        r.pipelined ? "yes" : "no");
+  for (const LoopRow& r : loop_rows(m, t, d))
+    if (r.pipeline_ii > 0)
+      out += fmt::format("    {}: iterations could overlap at II {} instead of {} (not built; {})\n", r.name,
+                         r.pipeline_ii, r.iteration_latency, r.pipeline_reason);
   out += "\n+ Memories (binding tracks; one element per word):\n";
   out += fmt::format("    {:<6}{:<10}{:>14}{:>7}{:>9}{:>8}{:>8}  {}\n", "track", "kind", "words x bits", "ports", "BRAM18K",
                      "FF", "LUT", "holds");
@@ -141,9 +150,12 @@ std::string tables_json(const ir::Module& m, const Target& t, const Estimate& e)
   bool first = true;
   for (const LoopRow& r : loop_rows(m, t, d)) {
     out += fmt::format("{}\n    {{\"name\": {}, \"op\": {}, \"unit\": {}, \"trips\": {}, \"lanes\": {}, \"issue_cycles\": {}, "
-                       "\"iteration_latency\": {}, \"ii\": {}, \"start\": {}, \"pipelined\": {}}}",
+                       "\"iteration_latency\": {}, \"ii\": {}, \"start\": {}, \"pipelined\": {}{}}}",
                        first ? "" : ",", quote(r.name), quote(r.op), quote(r.unit), r.trips, r.lanes, r.issue_cycles,
-                       r.iteration_latency, num(r.ii), r.start, r.pipelined ? "true" : "false");
+                       r.iteration_latency, num(r.ii), r.start, r.pipelined ? "true" : "false",
+                       r.pipeline_ii > 0 ? fmt::format(", \"pipeline_ii_not_built\": {}, \"pipeline_limit\": {}",
+                                                       r.pipeline_ii, quote(r.pipeline_reason))
+                                         : std::string());
     first = false;
   }
   out += "\n  ],\n  \"memories\": [";

@@ -21,6 +21,10 @@ struct LoopRow {
   int64_t start = 0;
   double ii = 1;                  // issue cycles per iteration on one lane (idle slots included)
   bool pipelined = true;          // a task's loop nest is; a while loop's iterations are not
+  // A while loop: the II its iterations could overlap at (loop_pipelining.h; not built),
+  // and what keeps it there; 0 when not computed.
+  int64_t pipeline_ii = 0;
+  std::string pipeline_reason;
 };
 
 struct MemoryRow {
