@@ -79,8 +79,10 @@ void add_report_command(CLI::App& app) {
       "report",
       "Schedule, bind and estimate a design on a hardware target: latency in cycles,\n"
       "initiation interval, peak live memory, BRAM, energy (compute, on-chip memory,\n"
-      "DRAM, static) and area (DSP, LUT, FF, BRAM18K) with utilization, as an HLS-style\n"
-      "report; --gantt writes the schedule as an SVG Gantt chart.");
+      "DRAM, static) and area (DSP, LUT, FF, BRAM18K) with utilization, the critical path\n"
+      "and Fmax on targets with a timing model (ice40), and per loop its trips, latency and\n"
+      "II (a counted while loop also the II its iterations could overlap at, not built), as\n"
+      "an HLS-style report; --gantt writes the schedule as an SVG Gantt chart.");
   cmd->add_option("DESIGN", flags->design, "a .yaml design or a .hlo XLA HLO text file")->required();
   cmd->add_option("--target", flags->target,
                   "fpga, cpu (designs/targets/NAME.yaml) or a target .yaml file;\n"
