@@ -19,6 +19,7 @@
 // the task's latency.
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <set>
 
 #include "hwmodel/timing.h"
@@ -677,8 +678,67 @@ class UnitEmitter {
     return guard_expr(tp, q, g);
   }
 
+  // A task whose whole expression is one integer multiply of two leaves: the root node.
+  static const Node* lone_multiply(const TaskPlan& tp) {
+    if (tp.split > 1 || tp.has_skips || tp.expr.root < 0) return nullptr;
+    const Node& r = tp.expr.nodes[static_cast<size_t>(tp.expr.root)];
+    if (r.kind != Node::kOp || r.op != ir::Opcode::kMultiply || r.args.size() != 2) return nullptr;
+    for (int a : r.args)
+      if (tp.expr.nodes[static_cast<size_t>(a)].kind != Node::kLeaf) return nullptr;
+    return &r;
+  }
+
+  // The product every task on lane q computes through one multiplier, when each is a lone
+  // multiply of the same types: the binding prices one multiplier (its DSPs) per instance,
+  // so the operands are selected by the task's tag and multiplied once (separate products
+  // per task would each be a DSP block, as synthesis builds them).
+  std::optional<std::string> shared_product(int q) {
+    const Node* first = nullptr;
+    const TaskPlan* owner = nullptr;
+    int tasks = 0;
+    const auto arg_type = [](const TaskPlan& p, const Node& n, size_t k) {
+      return p.expr.nodes[static_cast<size_t>(n.args[k])].type;
+    };
+    for (int t : u_.tasks) {
+      const TaskPlan& tp = task(t);
+      if (!on_lane(tp, q)) continue;
+      const Node* r = lone_multiply(tp);
+      if (!r) return std::nullopt;
+      if (!first) {
+        first = r, owner = &tp;
+      } else if (r->type != first->type || arg_type(tp, *r, 0) != arg_type(*owner, *first, 0) ||
+                 arg_type(tp, *r, 1) != arg_type(*owner, *first, 1)) {
+        return std::nullopt;
+      }
+      ++tasks;
+    }
+    if (tasks < 2) return std::nullopt;
+    std::vector<std::string> operands;
+    std::string s;
+    for (size_t k = 0; k < 2; ++k) {
+      const int w = datapath_width(arg_type(*owner, *first, k));
+      const std::string name = sig(q, k == 0 ? "ma" : "mb");
+      reg(w, name);
+      s += fmt::format("    {} = {};\n", name, sized(w, 0));
+      for (int t : u_.tasks) {
+        const TaskPlan& tp = task(t);
+        if (!on_lane(tp, q)) continue;
+        const Node& r = *lone_multiply(tp);
+        s += fmt::format("    if ({}) {} = {};\n", is_task(tp, q, 1), name,
+                         leaf_name(tp, q, tp.expr.nodes[static_cast<size_t>(r.args[k])].leaf));
+      }
+      operands.push_back(name);
+    }
+    const int w = datapath_width(first->type);
+    reg(w, sig(q, "mp"));
+    s += op_statement(e_, owner->expr, owner->expr.root, sig(q, "mp"), operands);
+    s += fmt::format("    {} = {};\n", sig(q, "v", 1), resize(sig(q, "mp"), w, false, lw(q)));
+    return s;
+  }
+
   std::string first_values(int q) {
     reg(lw(q), sig(q, "v", 1));
+    if (auto shared = shared_product(q)) return *shared;
     std::string s;
     for (int t : u_.tasks)
       if (on_lane(task(t), q)) s += expression(task(t), q);

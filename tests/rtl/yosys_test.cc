@@ -4,6 +4,8 @@
 // declared (less what Yosys proves constant), and synth_xilinx maps the MAC to DSPs.
 #include <fmt/core.h>
 
+#include <algorithm>
+
 #include "rtl/yosys.h"
 #include "tests/rtl/rtl_test_util.h"
 
@@ -33,6 +35,27 @@ void expect_word_counts(const std::string& name, bool gate_level) {
 
 TEST(Yosys, DotProductCountsAndGates) { expect_word_counts("dot_product", true); }
 TEST(Yosys, SaturatingAddCounts) { expect_word_counts("saturating_add", false); }
+
+}  // namespace
+}  // namespace hlsgym::testing
+
+namespace hlsgym::testing {
+namespace {
+
+// fir16_sym op by op: 8 elementwise products on the 2 int_mul instances the binding
+// prices. The RTL selects each instance's operands by task and multiplies once, so Yosys
+// finds one multiplier per instance (one per task would be a DSP block each).
+TEST(Yosys, TasksSharingAMultiplierShareItsProduct) {
+  const rtl::EmittedDesign e = rtl::emit(rtl_design("fir16_sym").module, rtl_fpga());
+  const auto& units = e.estimate.details->binding.units;
+  const int64_t multipliers = std::count_if(units.begin(), units.end(), [](const hwmodel::UnitInstance& u) {
+    return u.unit == static_cast<uint8_t>(hwmodel::UnitClass::kIntMul);
+  });
+  ASSERT_EQ(multipliers, 2);
+  const rtl::SynthReport s = rtl::synthesize(e, rtl::write_files(e, rtl_work_dir("yosys_fir16_sym")), false);
+  EXPECT_EQ(s.multipliers, multipliers);
+  EXPECT_EQ(e.inventory.multipliers, multipliers);
+}
 
 }  // namespace
 }  // namespace hlsgym::testing
