@@ -1,6 +1,6 @@
 // Slicing rules of the algebraic simplifier: slice of slice/pad/broadcast/concatenate/
-// reverse, concatenate of one operand, of empty operands, of concatenates and of
-// adjacent slices, dynamic-slice with constant indices (clamped exactly as the
+// reverse, concatenate of one operand, of empty operands, of concatenates, of adjacent
+// slices and of broadcast scalars (-> broadcast or pad), dynamic-slice with constant indices (clamped exactly as the
 // interpreter clamps them) or of full size, and full-size dynamic-update-slice.
 #include <algorithm>
 
@@ -166,6 +166,32 @@ bool simplify_slice(Rewriter& r, InstrId i) {
   }
 }
 
+// Concatenates whose operands include broadcast scalars (XLA's HandleConcatenate), both
+// exact data movement: every operand a broadcast of the same scalar -> one broadcast of
+// it; two operands, one a broadcast scalar -> pad of the other with that scalar, which
+// later rules (slice of pad, pad folding) see through more easily than a concatenate.
+bool concatenate_of_scalar_broadcasts(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const auto ops = m.operands(i);
+  const auto scalar_of = [&](InstrId op) {
+    return is_scalar_broadcast(m, op) ? m.operand(op, 0) : ir::kNoId;
+  };
+  const InstrId first = scalar_of(ops[0]);
+  if (first != ir::kNoId &&
+      std::all_of(ops.begin(), ops.end(), [&](InstrId op) { return scalar_of(op) == first; }))
+    return r.replace(i, r.broadcast_scalar(first, m.shape(i).dims()));
+  if (ops.size() != 2 || !static_array(m.shape(i))) return false;
+  const size_t cd = static_cast<size_t>(m.attrs(i).dimensions[0]);
+  ir::Attributes a;
+  a.padding.resize(static_cast<size_t>(m.shape(i).rank()));
+  const bool low = scalar_of(ops[0]) != ir::kNoId;
+  if (!low && scalar_of(ops[1]) == ir::kNoId) return false;
+  const InstrId padded = low ? ops[1] : ops[0], scalar = scalar_of(low ? ops[0] : ops[1]);
+  (low ? a.padding[cd].low : a.padding[cd].high) = m.shape(low ? ops[0] : ops[1]).dim(static_cast<int64_t>(cd));
+  const InstrId pad_ops[] = {padded, scalar};
+  return r.replace(i, r.make_shaped(Opcode::kPad, m.shape(i), pad_ops, std::move(a)));
+}
+
 bool simplify_concatenate(Rewriter& r, InstrId i) {
   const ir::Module& m = r.m;
   const auto ops = m.operands(i);
@@ -192,7 +218,7 @@ bool simplify_concatenate(Rewriter& r, InstrId i) {
     else
       runs.push_back({k, k});
   }
-  if (!changed && runs.size() == flat.size()) return false;
+  if (!changed && runs.size() == flat.size()) return concatenate_of_scalar_broadcasts(r, i);
   std::vector<InstrId> merged;
   for (auto [first, last] : runs) {
     if (first == last) { merged.push_back(flat[first]); continue; }

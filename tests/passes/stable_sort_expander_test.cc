@@ -3,11 +3,7 @@
 // checked against the interpreter. Shapes are smaller than XLA's so the interpreter is quick.
 #include <gtest/gtest.h>
 
-#include "frontend/hlo_parser.h"
-#include "ir/printer.h"
-#include "ir/verifier.h"
-#include "passes/equivalence.h"
-#include "passes/registry.h"
+#include "tests/passes/pass_golden.h"
 #include "tests/support/hlo_pattern.h"
 
 namespace hlsgym::passes {
@@ -17,26 +13,18 @@ using ir::Opcode;
 using testing::expression;
 using testing::root_expression;
 
-ir::Module parse(const std::string& text) {
-  ir::Module m = frontend::parse_hlo(text, "stable_sort_expander_test.hlo");
-  ir::verify(m);
-  return m;
-}
+const auto parse = testing::parse_module;
+
 
 // Runs the pass, checks the verifier, no dead instructions left behind and the
 // interpreter's agreement; returns whether it reported a change.
 bool expand(ir::Module& m) {
   const ir::Module before = m;
-  const bool changed = Registry::global().create("stable-sort-expander")->run(m);
-  const auto issues = ir::verify_all(m);
-  EXPECT_TRUE(issues.empty()) << issues.front().message << "\n" << ir::print_module(m);
+  const bool changed = testing::run_pass("stable-sort-expander", m);
   for (InstrId i : m.instructions(m.entry()))
     EXPECT_TRUE(!m.users(i).empty() || m.is_root(i) || m.opcode(i) == Opcode::kParameter)
         << "dead " << m.name(i) << "\n" << ir::print_module(m);
-  EquivalenceOptions o;
-  o.input_sets = 4;
-  const EquivalenceResult r = check_equivalence(before, m, o);
-  EXPECT_EQ(r.status, CheckStatus::kPassed) << r.detail << "\n" << ir::print_module(m);
+  testing::expect_same_outputs(before, m);
   return changed;
 }
 

@@ -1,0 +1,77 @@
+// algsimp: cases of XLA's algebraic_simplifier_test.cc, each written as a golden test
+// (HLO in; the root pattern, or no change, out; the interpreter agreeing). A case hlsgym
+// answers differently on purpose names its line in xla_cases/deliberate_differences.txt.
+// Named after the XLA test where there is one, after the rule where XLA has none.
+#include <gtest/gtest.h>
+
+#include "tests/passes/pass_golden.h"
+#include "tests/support/hlo_pattern.h"
+#include "tests/support/xla_cases.h"
+
+namespace hlsgym::passes {
+namespace {
+using testing::root_expression;
+
+// Runs algsimp to its fixed point on ENTRY `body`; checks that it changed the module
+// exactly when `expect_change` and that the interpreter agrees; returns the result.
+ir::Module simplify(const std::string& body, bool expect_change = true) {
+  const ir::Module before = testing::parse_module("HloModule m\n\n" + body);
+  ir::Module m = before;
+  EXPECT_EQ(testing::run_to_fixed_point("algsimp", m), expect_change) << ir::print_module(m);
+  if (!expect_change) EXPECT_EQ(ir::print_module(m), ir::print_module(before));
+  testing::expect_same_outputs(before, m);
+  return m;
+}
+
+// ---- divide by sqrt / rsqrt: left alone (a deliberate difference) ----
+
+TEST(AlgsimpXla, DivideBySqrtStaysExact) {
+  EXPECT_FALSE(testing::deliberate_difference("algsimp", "rule A/sqrt(B) => A*rsqrt(B)").empty());
+  simplify("ENTRY e {\n a = f32[8] parameter(0)\n b = f32[8] parameter(1)\n s = f32[8] sqrt(b)\n"
+           " ROOT d = f32[8] divide(a, s)\n}\n",
+           false);
+}
+
+TEST(AlgsimpXla, DivideByRsqrtStaysExact) {
+  EXPECT_FALSE(testing::deliberate_difference("algsimp", "rule A/rsqrt(B) => A*sqrt(B)").empty());
+  simplify("ENTRY e {\n a = f32[8] parameter(0)\n b = f32[8] parameter(1)\n s = f32[8] rsqrt(b)\n"
+           " ROOT d = f32[8] divide(a, s)\n}\n",
+           false);
+}
+
+// ---- concatenate of broadcast scalars ----
+
+TEST(AlgsimpXla, ConcatenateOfBroadcastBecomesPad) {
+  const ir::Module m = simplify(
+      "ENTRY e {\n p0 = f32[100] parameter(0)\n p1 = f32[] parameter(1)\n b = f32[100] broadcast(p1), dimensions={}\n"
+      " ROOT c = f32[200] concatenate(b, p0), dimensions={0}\n}\n");
+  EXPECT_EQ(root_expression(m), "pad(parameter(0), parameter(1))");
+  EXPECT_NE(ir::print_module(m).find("padding=100_0"), std::string::npos) << ir::print_module(m);
+}
+
+TEST(AlgsimpXla, ConcatenateWithTrailingBroadcastBecomesHighPad) {
+  const ir::Module m = simplify(
+      "ENTRY e {\n p0 = s32[3,5] parameter(0)\n p1 = s32[] parameter(1)\n b = s32[3,2] broadcast(p1), dimensions={}\n"
+      " ROOT c = s32[3,7] concatenate(p0, b), dimensions={1}\n}\n");
+  EXPECT_EQ(root_expression(m), "pad(parameter(0), parameter(1))");
+  EXPECT_NE(ir::print_module(m).find("padding=0_0x0_2"), std::string::npos) << ir::print_module(m);
+}
+
+TEST(AlgsimpXla, ConcatenateOfSameBroadcastScalarIsBroadcast) {
+  const ir::Module m = simplify(
+      "ENTRY e {\n p = f32[] parameter(0)\n b1 = f32[2,3] broadcast(p), dimensions={}\n"
+      " b2 = f32[4,3] broadcast(p), dimensions={}\n"
+      " ROOT c = f32[8,3] concatenate(b1, b2, b1), dimensions={0}\n}\n");
+  EXPECT_EQ(root_expression(m), "broadcast(parameter(0))");
+}
+
+// Three operands, only one a broadcast scalar: XLA pads binary concatenates only.
+TEST(AlgsimpXla, ConcatenateOfThreeWithOneBroadcastIsKept) {
+  simplify("ENTRY e {\n p0 = f32[4] parameter(0)\n p1 = f32[] parameter(1)\n p2 = f32[4] parameter(2)\n"
+           " b = f32[4] broadcast(p1), dimensions={}\n"
+           " ROOT c = f32[12] concatenate(p0, b, p2), dimensions={0}\n}\n",
+           false);
+}
+
+}  // namespace
+}  // namespace hlsgym::passes
