@@ -73,5 +73,62 @@ TEST(AlgsimpXla, ConcatenateOfThreeWithOneBroadcastIsKept) {
            false);
 }
 
+// ---- dynamic-slice through data movement ----
+
+TEST(AlgsimpXla, DynamicSliceOfBroadcastSlicesItsOperand) {
+  const ir::Module m = simplify(
+      "ENTRY e {\n y = s32[6] parameter(0)\n i = s32[] parameter(1)\n j = s32[] parameter(2)\n"
+      " b = s32[4,6] broadcast(y), dimensions={1}\n"
+      " ROOT d = s32[2,3] dynamic-slice(b, i, j), dynamic_slice_sizes={2,3}\n}\n");
+  EXPECT_EQ(root_expression(m), "broadcast(dynamic-slice(parameter(0), parameter(2)))");
+}
+
+TEST(AlgsimpXla, DynamicSliceOfBroadcastScalarIsBroadcast) {
+  const ir::Module m = simplify(
+      "ENTRY e {\n p = f32[] parameter(0)\n i = s32[] parameter(1)\n b = f32[8] broadcast(p), dimensions={}\n"
+      " ROOT d = f32[3] dynamic-slice(b, i), dynamic_slice_sizes={3}\n}\n");
+  EXPECT_EQ(root_expression(m), "broadcast(parameter(0))");
+}
+
+// The broadcast's operand is taken whole: no dynamic-slice is left.
+TEST(AlgsimpXla, DynamicSliceKeepingTheBroadcastOperandWholeIsBroadcast) {
+  const ir::Module m = simplify(
+      "ENTRY e {\n y = f32[6] parameter(0)\n i = s32[] parameter(1)\n j = s32[] parameter(2)\n"
+      " b = f32[4,6] broadcast(y), dimensions={1}\n"
+      " ROOT d = f32[2,6] dynamic-slice(b, i, j), dynamic_slice_sizes={2,6}\n}\n");
+  EXPECT_EQ(root_expression(m), "broadcast(parameter(0))");
+}
+
+// A broadcast with another user stays; slicing below it would add an instruction.
+TEST(AlgsimpXla, DynamicSliceOfSharedBroadcastIsKept) {
+  simplify("ENTRY e {\n y = s32[6] parameter(0)\n i = s32[] parameter(1)\n j = s32[] parameter(2)\n"
+           " b = s32[4,6] broadcast(y), dimensions={1}\n"
+           " d = s32[2,3] dynamic-slice(b, i, j), dynamic_slice_sizes={2,3}\n"
+           " ROOT t = (s32[2,3], s32[4,6]) tuple(d, b)\n}\n",
+           false);
+}
+
+TEST(AlgsimpXla, DynamicSliceOfTransposeSlicesItsOperand) {
+  const ir::Module m = simplify(
+      "ENTRY e {\n y = s32[5,7] parameter(0)\n i = s32[] parameter(1)\n j = s32[] parameter(2)\n"
+      " t = s32[7,5] transpose(y), dimensions={1,0}\n"
+      " ROOT d = s32[3,2] dynamic-slice(t, i, j), dynamic_slice_sizes={3,2}\n}\n");
+  EXPECT_EQ(root_expression(m), "transpose(dynamic-slice(parameter(0), parameter(2), parameter(1)))");
+}
+
+TEST(AlgsimpXla, DynamicSliceOfWholeIotaDimensionIsIota) {
+  const ir::Module m = simplify(
+      "ENTRY e {\n i = s32[] parameter(0)\n j = s32[] parameter(1)\n x = s32[8,5] iota(), iota_dimension=1\n"
+      " ROOT d = s32[3,5] dynamic-slice(x, i, j), dynamic_slice_sizes={3,5}\n}\n");
+  EXPECT_EQ(root_expression(m), "iota");
+}
+
+// A part of the iota dimension would be iota + clamped start: more instructions, kept.
+TEST(AlgsimpXla, DynamicSliceOfPartOfIotaDimensionIsKept) {
+  simplify("ENTRY e {\n i = s32[] parameter(0)\n x = s32[8] iota(), iota_dimension=0\n"
+           " ROOT d = s32[3] dynamic-slice(x, i), dynamic_slice_sizes={3}\n}\n",
+           false);
+}
+
 }  // namespace
 }  // namespace hlsgym::passes
