@@ -1,5 +1,6 @@
 // Arithmetic rules of the algebraic simplifier: identities and constant operands of
-// add, subtract, multiply, divide, remainder and power, and negate(negate x).
+// add, subtract, multiply, divide, remainder and power, negate(negate x), and integer
+// A*C + B*C -> (A+B)*C.
 //
 // Exactness: A*1, A/1 and A-(+0) hold for every float; A+(+0) turns A = -0 into +0, so
 // it is applied to floats only where A cannot be -0 (a later divide would tell -inf from
@@ -72,6 +73,26 @@ bool fold_integer_constants(Rewriter& r, InstrId i, Opcode op) {
   return r.replace(i, r.binary(op, x, c));
 }
 
+// A*C + B*C -> (A+B)*C (either operand order of each multiply) for integers, where
+// wrap-around arithmetic is a ring. XLA also factors floats when C is a power of two;
+// that overflows where the original does not (A+B can reach inf while A*C+B*C, for
+// C < 1, stays finite), so floats are left alone. Only when both multiplies die: with
+// other users left they would stay and the rewrite would add an instruction.
+bool factor_common_multiplicand(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId x = m.operand(i, 0), y = m.operand(i, 1);
+  if (!ir::is_integral(type_of(m, i)) || x == y || m.opcode(x) != Opcode::kMultiply ||
+      m.opcode(y) != Opcode::kMultiply || m.users(x).size() != 1 || m.users(y).size() != 1)
+    return false;
+  for (size_t cx = 0; cx < 2; ++cx)
+    for (size_t cy = 0; cy < 2; ++cy)
+      if (m.operand(x, cx) == m.operand(y, cy))
+        return r.replace(i, r.binary(Opcode::kMultiply,
+                                     r.binary(Opcode::kAdd, m.operand(x, 1 - cx), m.operand(y, 1 - cy)),
+                                     m.operand(x, cx)));
+  return false;
+}
+
 }  // namespace
 
 bool constants_to_the_right(Rewriter& r, InstrId i) {
@@ -92,6 +113,7 @@ bool simplify_add(Rewriter& r, InstrId i) {
   if (adds_nothing(m, a, b) && same_shape(m, a, i)) return r.replace(i, a);
   if (adds_nothing(m, b, a) && same_shape(m, b, i)) return r.replace(i, b);
   if (constants_to_the_right(r, i)) return true;
+  if (factor_common_multiplicand(r, i)) return true;
   return fold_integer_constants(r, i, Opcode::kAdd);
 }
 

@@ -130,5 +130,61 @@ TEST(AlgsimpXla, DynamicSliceOfPartOfIotaDimensionIsKept) {
            false);
 }
 
+// ---- A*C + B*C -> (A+B)*C ----
+
+TEST(AlgsimpXla, FactorIntegerAddition) {
+  const ir::Module m = simplify(
+      "ENTRY e {\n p0 = s32[8] parameter(0)\n p1 = s32[8] parameter(1)\n p2 = s32[8] parameter(2)\n"
+      " x = s32[8] multiply(p0, p2)\n y = s32[8] multiply(p1, p2)\n ROOT sum = s32[8] add(x, y)\n}\n");
+  EXPECT_EQ(root_expression(m), "multiply(add(parameter(0), parameter(1)), parameter(2))");
+}
+
+TEST(AlgsimpXla, FactorIntegerAdditionCommonOperandFirst) {
+  const ir::Module m = simplify(
+      "ENTRY e {\n p0 = u16[8] parameter(0)\n p1 = u16[8] parameter(1)\n p2 = u16[8] parameter(2)\n"
+      " x = u16[8] multiply(p2, p0)\n y = u16[8] multiply(p1, p2)\n ROOT sum = u16[8] add(x, y)\n}\n");
+  EXPECT_EQ(root_expression(m), "multiply(add(parameter(0), parameter(1)), parameter(2))");
+}
+
+// A product used elsewhere stays, so factoring would add an instruction.
+TEST(AlgsimpXla, FactorIntegerAdditionWithSharedProductIsKept) {
+  simplify("ENTRY e {\n p0 = s32[8] parameter(0)\n p1 = s32[8] parameter(1)\n p2 = s32[8] parameter(2)\n"
+           " x = s32[8] multiply(p0, p2)\n y = s32[8] multiply(p1, p2)\n sum = s32[8] add(x, y)\n"
+           " ROOT t = (s32[8], s32[8]) tuple(sum, x)\n}\n",
+           false);
+}
+
+// XLA factors floats when C is a power of two; hlsgym does not (listed).
+const std::string kFactorFp =
+    "ENTRY e {\n p0 = f32[] parameter(0)\n p1 = f32[] parameter(1)\n c = f32[] constant(0.125)\n"
+    " x = f32[] multiply(p0, c)\n y = f32[] multiply(p1, c)\n ROOT sum = f32[] add(x, y)\n}\n";
+
+TEST(AlgsimpXla, FactorFpAddition) {
+  EXPECT_FALSE(testing::deliberate_difference("algsimp", "FactorFpAddition").empty());
+  simplify(kFactorFp, false);
+}
+
+TEST(AlgsimpXla, FactorFpAdditionWithBroadcast) {
+  EXPECT_FALSE(testing::deliberate_difference("algsimp", "FactorFpAdditionWithBroadcast").empty());
+  simplify("ENTRY e {\n p0 = f32[4] parameter(0)\n p1 = f32[4] parameter(1)\n c = f32[] constant(0.125)\n"
+           " b = f32[4] broadcast(c), dimensions={}\n x = f32[4] multiply(p0, b)\n y = f32[4] multiply(p1, b)\n"
+           " ROOT sum = f32[4] add(x, y)\n}\n",
+           false);
+}
+
+TEST(AlgsimpXla, FactorFpAdditionBfloat16) {
+  EXPECT_FALSE(testing::deliberate_difference("algsimp", "FactorFpAdditionBfloat16").empty());
+  simplify("ENTRY e {\n p0 = bf16[4] parameter(0)\n p1 = bf16[4] parameter(1)\n c = bf16[] constant(0.125)\n"
+           " b = bf16[4] broadcast(c), dimensions={}\n x = bf16[4] multiply(p0, b)\n y = bf16[4] multiply(p1, b)\n"
+           " ROOT sum = bf16[4] add(x, y)\n}\n",
+           false);
+}
+
+TEST(AlgsimpXla, FactorFpAdditionNotPowerOf2) {
+  std::string body = kFactorFp;
+  body.replace(body.find("0.125"), 5, "0.3");
+  simplify(body, false);
+}
+
 }  // namespace
 }  // namespace hlsgym::passes
