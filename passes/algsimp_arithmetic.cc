@@ -1,6 +1,6 @@
 // Arithmetic rules of the algebraic simplifier: identities and constant operands of
-// add, subtract, multiply, divide, remainder and power, negate(negate x), and integer
-// A*C + B*C -> (A+B)*C.
+// add, subtract, multiply, divide, remainder and power, negate(negate x), integer
+// A*C + B*C -> (A+B)*C, and abs(A)*abs(A) -> A*A.
 //
 // Exactness: A*1, A/1 and A-(+0) hold for every float; A+(+0) turns A = -0 into +0, so
 // it is applied to floats only where A cannot be -0 (a later divide would tell -inf from
@@ -147,6 +147,10 @@ bool simplify_multiply(Rewriter& r, InstrId i) {
   const ElementType t = type_of(m, i);
   if (is_all_value(m, b, 1) && same_shape(m, a, i)) return r.replace(i, a);
   if (is_all_value(m, a, 1) && same_shape(m, b, i)) return r.replace(i, b);
+  // abs(x) * abs(x) -> x * x: a square ignores the sign, exactly for floats and, modulo
+  // 2^n, for integers (abs(INT_MIN) wraps to INT_MIN). Not complex abs (a real result).
+  if (a == b && m.opcode(a) == Opcode::kAbs && type_of(m, m.operand(a, 0)) == t)
+    return r.replace(i, r.binary(Opcode::kMultiply, m.operand(a, 0), m.operand(a, 0)));
   if (is_int_like(t)) {  // 0 * NaN is NaN for floats
     if (is_all_value(m, b, 0)) return r.replace(i, b);
     if (is_all_value(m, a, 0)) return r.replace(i, a);

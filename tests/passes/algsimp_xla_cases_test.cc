@@ -186,5 +186,73 @@ TEST(AlgsimpXla, FactorFpAdditionNotPowerOf2) {
   simplify(body, false);
 }
 
+TEST(AlgsimpXla, FactorFpAdditionComplex) {
+  simplify("ENTRY e {\n p0 = c64[8] parameter(0)\n p1 = c64[8] parameter(1)\n p2 = c64[8] parameter(2)\n"
+           " x = c64[8] multiply(p0, p2)\n y = c64[8] multiply(p1, p2)\n ROOT sum = c64[8] add(x, y)\n}\n",
+           false);
+}
+
+// ---- identities and integer division by powers of two ----
+
+// XLA drops the +0; for floats hlsgym only does where p cannot be -0 (listed), as for
+// integers always.
+TEST(AlgsimpXla, AddZero) {
+  EXPECT_FALSE(testing::deliberate_difference("algsimp", "AddZero").empty());
+  simplify("ENTRY e {\n p = f32[] parameter(0)\n z = f32[] constant(0)\n ROOT a = f32[] add(p, z)\n}\n", false);
+  const ir::Module m = simplify(
+      "ENTRY e {\n p = s32[] parameter(0)\n z = s32[] constant(0)\n ROOT a = s32[] add(p, z)\n}\n");
+  EXPECT_EQ(root_expression(m), "parameter(0)");
+}
+
+TEST(AlgsimpXla, MulZero) {
+  const ir::Module m = simplify(
+      "ENTRY e {\n p = s32[] parameter(0)\n z = s32[] constant(0)\n ROOT a = s32[] multiply(p, z)\n}\n");
+  EXPECT_EQ(root_expression(m), "constant(0)");
+}
+
+TEST(AlgsimpXla, SquareOfAbs) {
+  const ir::Module m = simplify(
+      "ENTRY e {\n p = f32[] parameter(0)\n a = f32[] abs(p)\n ROOT z = f32[] multiply(a, a)\n}\n");
+  EXPECT_EQ(root_expression(m), "multiply(parameter(0), parameter(0))");
+}
+
+TEST(AlgsimpXla, UnsignedDivideByPowerOf2) {
+  const ir::Module m = simplify(
+      "ENTRY e {\n p = u32[4] parameter(0)\n c = u32[] constant(8)\n b = u32[4] broadcast(c), dimensions={}\n"
+      " ROOT d = u32[4] divide(p, b)\n}\n");
+  EXPECT_EQ(root_expression(m), "shift-right-logical(parameter(0), broadcast(constant(3)))");
+}
+
+TEST(AlgsimpXla, UnsignedRemainderByPowerOf2) {
+  const ir::Module m = simplify(
+      "ENTRY e {\n p = u32[4] parameter(0)\n c = u32[] constant(8)\n b = u32[4] broadcast(c), dimensions={}\n"
+      " ROOT r = u32[4] remainder(p, b)\n}\n");
+  EXPECT_EQ(root_expression(m), "and(parameter(0), broadcast(constant(7)))");
+}
+
+// XLA: select(p < 0, -(|p| >> 3), |p| >> 3) with |p| written select(p < 0, -p, p);
+// hlsgym writes |p| as abs(p), one instruction with the same (wrapping) values (listed).
+TEST(AlgsimpXla, SignedDivideByPowerOf2) {
+  EXPECT_FALSE(testing::deliberate_difference("algsimp", "SignedDivideByPowerOf2").empty());
+  const ir::Module m = simplify(
+      "ENTRY e {\n p = s32[4] parameter(0)\n c = s32[] constant(8)\n b = s32[4] broadcast(c), dimensions={}\n"
+      " ROOT d = s32[4] divide(p, b)\n}\n");
+  const std::string negative = "compare(parameter(0), broadcast(constant(0)))";
+  const std::string shift = "shift-right-logical(abs(parameter(0)), broadcast(constant(3)))";
+  EXPECT_EQ(root_expression(m), "select(" + negative + ", negate(" + shift + "), " + shift + ")");
+}
+
+// XLA: select(p < 0, -(|p| & 7), |p| & 7); hlsgym: abs(p) for |p|, and p itself where
+// p >= 0 (listed).
+TEST(AlgsimpXla, SignedRemainderByPowerOf2) {
+  EXPECT_FALSE(testing::deliberate_difference("algsimp", "SignedRemainderByPowerOf2").empty());
+  const ir::Module m = simplify(
+      "ENTRY e {\n p = s32[4] parameter(0)\n c = s32[] constant(8)\n b = s32[4] broadcast(c), dimensions={}\n"
+      " ROOT r = s32[4] remainder(p, b)\n}\n");
+  const std::string negative = "compare(parameter(0), broadcast(constant(0)))";
+  EXPECT_EQ(root_expression(m), "select(" + negative + ", negate(and(abs(parameter(0)), broadcast(constant(7)))), "
+                                "and(parameter(0), broadcast(constant(7))))");
+}
+
 }  // namespace
 }  // namespace hlsgym::passes
