@@ -1,6 +1,7 @@
 // Arithmetic rules of the algebraic simplifier: identities and constant operands of
 // add, subtract, multiply, divide, remainder and power, negate(negate x), integer
-// A*C + B*C -> (A+B)*C, and abs(A)*abs(A) -> A*A.
+// A*C + B*C -> (A+B)*C, abs(A)*abs(A) -> A*A, and float (A*c1)*c2 -> A*(c1*c2) where
+// c1 is a power of two and both are at least 1 in magnitude.
 //
 // Exactness: A*1, A/1 and A-(+0) hold for every float; A+(+0) turns A = -0 into +0, so
 // it is applied to floats only where A cannot be -0 (a later divide would tell -inf from
@@ -71,6 +72,26 @@ bool fold_integer_constants(Rewriter& r, InstrId i, Opcode op) {
   if (folded == (op == Opcode::kAdd ? 0u : 1u) && same_shape(m, x, i)) return r.replace(i, x);
   const InstrId c = r.splat_int(t, static_cast<int64_t>(folded), dims_of(r, i));
   return r.replace(i, r.binary(op, x, c));
+}
+
+// (A * c1) * c2 -> A * (c1*c2) for IEEE floats when c1 is a power of two with |c1| >= 1
+// and |c2| >= 1: A * c1 is exact (it cannot underflow; it overflows only where A*c1*c2
+// does too, as |c2| >= 1), so both sides round the same real number once. With the power
+// of two second, A * c1 could round in the subnormal range first; with |c2| < 1, A * c1
+// could overflow where the merged product does not. XLA merges any two constants.
+bool fold_float_scalings(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId inner = m.operand(i, 0);
+  const ElementType t = type_of(m, i);
+  if (!is_ieee_float(t) || m.opcode(inner) != Opcode::kMultiply) return false;
+  const auto v1 = uniform_float(m, m.operand(inner, 1)), v2 = uniform_float(m, m.operand(i, 1));
+  if (!v1 || !v2 || !std::isfinite(*v1) || !std::isfinite(*v2) || std::fabs(*v1) < 1 || std::fabs(*v2) < 1)
+    return false;
+  int exponent = 0;
+  if (std::frexp(std::fabs(*v1), &exponent) != 0.5) return false;  // c1 is not a power of two
+  ir::Literal folded = ir::Literal::scalar_double(t, *v1 * *v2);  // exact in double
+  if (!std::isfinite(folded.get_double(0))) return false;  // c1*c2 overflows the type
+  return r.replace(i, r.binary(Opcode::kMultiply, m.operand(inner, 0), r.splat_literal(std::move(folded), dims_of(r, i))));
 }
 
 // A*C + B*C -> (A+B)*C (either operand order of each multiply) for integers, where
@@ -156,6 +177,7 @@ bool simplify_multiply(Rewriter& r, InstrId i) {
     if (is_all_value(m, a, 0)) return r.replace(i, a);
   }
   if (constants_to_the_right(r, i)) return true;
+  if (fold_float_scalings(r, i)) return true;
   return fold_integer_constants(r, i, Opcode::kMultiply);
 }
 

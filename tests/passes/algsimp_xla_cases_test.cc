@@ -254,5 +254,65 @@ TEST(AlgsimpXla, SignedRemainderByPowerOf2) {
                                 "and(parameter(0), broadcast(constant(7))))");
 }
 
+// ---- reassociation of multiplies with constants ----
+
+// XLA: (p0*2)*(p1*4) -> (p0*p1)*(2*4). p0*p1 can underflow where 8*p0*p1 does not
+// (1e-23 * 1e-23), so hlsgym keeps it (listed).
+TEST(AlgsimpXla, MultiplyChain) {
+  EXPECT_FALSE(testing::deliberate_difference("algsimp", "MultiplyChain").empty());
+  simplify("ENTRY e {\n p0 = f32[] parameter(0)\n p1 = f32[] parameter(1)\n c = f32[] constant(2)\n"
+           " d = f32[] constant(4)\n x = f32[] multiply(p0, c)\n y = f32[] multiply(p1, d)\n"
+           " ROOT z = f32[] multiply(x, y)\n}\n",
+           false);
+}
+
+// XLA leaves multiply(2, 4) to constant folding; hlsgym folds it at once (listed).
+TEST(AlgsimpXla, MultiplyChain2) {
+  EXPECT_FALSE(testing::deliberate_difference("algsimp", "MultiplyChain2").empty());
+  const ir::Module m = simplify(
+      "ENTRY e {\n p0 = f32[] parameter(0)\n a = f32[] constant(2)\n b = f32[] constant(4)\n"
+      " c = f32[] multiply(p0, a)\n ROOT y = f32[] multiply(c, b)\n}\n");
+  EXPECT_EQ(root_expression(m), "multiply(parameter(0), constant(8))");
+}
+
+TEST(AlgsimpXla, MultiplyReassociateMergeConstants) {
+  EXPECT_FALSE(testing::deliberate_difference("algsimp", "MultiplyReassociateMergeConstants").empty());
+  const ir::Module m = simplify(
+      "ENTRY e {\n p0 = f32[] parameter(0)\n c0 = f32[] constant(2)\n c1 = f32[] constant(3)\n"
+      " m0 = f32[] multiply(p0, c0)\n ROOT m1 = f32[] multiply(m0, c1)\n}\n");
+  EXPECT_EQ(root_expression(m), "multiply(parameter(0), constant(6))");
+}
+
+TEST(AlgsimpXla, MultiplyReassociateMergeBroadcastedConstants) {
+  EXPECT_FALSE(testing::deliberate_difference("algsimp", "MultiplyReassociateMergeBroadcastedConstants").empty());
+  const ir::Module m = simplify(
+      "ENTRY e {\n p0 = f32[4] parameter(0)\n c0 = f32[] constant(2)\n c1 = f32[] constant(3)\n"
+      " b0 = f32[4] broadcast(c0), dimensions={}\n b1 = f32[4] broadcast(c1), dimensions={}\n"
+      " m0 = f32[4] multiply(p0, b0)\n ROOT m1 = f32[4] multiply(m0, b1)\n}\n");
+  EXPECT_EQ(root_expression(m), "multiply(parameter(0), broadcast(constant(6)))");
+}
+
+// hlsgym's own: the chain stays where merging could change the rounding: a first
+// constant below 1 (p*0.5 can lose bits to underflow) or not a power of two (p*3 can
+// round in the subnormal range before the exact *2), or no power of two at all.
+TEST(AlgsimpXla, MultiplyByConstantsThatWouldRoundTwiceIsKept) {
+  for (const char* constants : {"0.5, 3", "3, 2", "3, 5", "2, 0.5"}) {
+    SCOPED_TRACE(constants);
+    const std::string c(constants);
+    const size_t comma = c.find(',');
+    simplify("ENTRY e {\n p0 = f32[] parameter(0)\n c0 = f32[] constant(" + c.substr(0, comma) +
+                 ")\n c1 = f32[] constant(" + c.substr(comma + 2) +
+                 ")\n m0 = f32[] multiply(p0, c0)\n ROOT m1 = f32[] multiply(m0, c1)\n}\n",
+             false);
+  }
+}
+
+TEST(AlgsimpXla, ElementwiseSinkMultipleBroadcastsScalar) {
+  const ir::Module m = simplify(
+      "ENTRY e {\n p0 = f32[] parameter(0)\n p1 = f32[] parameter(1)\n b0 = f32[4] broadcast(p0), dimensions={}\n"
+      " b1 = f32[4] broadcast(p1), dimensions={}\n ROOT z = f32[4] multiply(b1, b0)\n}\n");
+  EXPECT_EQ(root_expression(m), "broadcast(multiply(parameter(1), parameter(0)))");
+}
+
 }  // namespace
 }  // namespace hlsgym::passes
