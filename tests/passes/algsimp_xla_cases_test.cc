@@ -314,5 +314,117 @@ TEST(AlgsimpXla, ElementwiseSinkMultipleBroadcastsScalar) {
   EXPECT_EQ(root_expression(m), "broadcast(multiply(parameter(1), parameter(0)))");
 }
 
+// ---- broadcasts sunk below elementwise ops ----
+
+TEST(AlgsimpXla, ElementwiseSinkMultipleBroadcastsConstantMix) {
+  const ir::Module m = simplify(
+      "ENTRY e {\n p0 = f32[4] parameter(0)\n c0 = f32[] constant(2)\n b0 = f32[4,2] broadcast(c0), dimensions={}\n"
+      " b1 = f32[4,2] broadcast(p0), dimensions={0}\n ROOT z = f32[4,2] multiply(b1, b0)\n}\n");
+  EXPECT_EQ(root_expression(m), "broadcast(multiply(parameter(0), broadcast(constant(2))))");
+}
+
+TEST(AlgsimpXla, ElementwiseSinkMultipleBroadcastsNonScalar) {
+  const ir::Module m = simplify(
+      "ENTRY e {\n p0 = f32[4] parameter(0)\n p1 = f32[4] parameter(1)\n b0 = f32[4,2] broadcast(p0), dimensions={0}\n"
+      " b1 = f32[4,2] broadcast(p1), dimensions={0}\n ROOT z = f32[4,2] multiply(b1, b0)\n}\n");
+  EXPECT_EQ(root_expression(m), "broadcast(multiply(parameter(1), parameter(0)))");
+}
+
+TEST(AlgsimpXla, ElementwiseNoSinkBroadcastsDifferentDims) {
+  simplify("ENTRY e {\n p0 = f32[4] parameter(0)\n p1 = f32[8] parameter(1)\n b0 = f32[4,8] broadcast(p0), dimensions={0}\n"
+           " b1 = f32[4,8] broadcast(p1), dimensions={1}\n ROOT z = f32[4,8] multiply(b1, b0)\n}\n",
+           false);
+}
+
+// ---- select ----
+
+TEST(AlgsimpXla, SelectTrue) {
+  const ir::Module m = simplify(
+      "ENTRY e {\n a = s32[] parameter(0)\n b = s32[] parameter(1)\n t = pred[] constant(true)\n"
+      " ROOT s = s32[] select(t, a, b)\n}\n");
+  EXPECT_EQ(root_expression(m), "parameter(0)");
+}
+
+TEST(AlgsimpXla, SelectFalse) {
+  const ir::Module m = simplify(
+      "ENTRY e {\n a = s32[] parameter(0)\n b = s32[] parameter(1)\n f = pred[] constant(false)\n"
+      " ROOT s = s32[] select(f, a, b)\n}\n");
+  EXPECT_EQ(root_expression(m), "parameter(1)");
+}
+
+TEST(AlgsimpXla, SelectIdentical) {
+  const ir::Module m = simplify(
+      "ENTRY e {\n p = pred[] parameter(0)\n b = s32[] parameter(1)\n ROOT s = s32[] select(p, b, b)\n}\n");
+  EXPECT_EQ(root_expression(m), "parameter(1)");
+}
+
+TEST(AlgsimpXla, SelectWithNotPred) {
+  const ir::Module m = simplify(
+      "ENTRY e {\n p = pred[] parameter(0)\n a = s32[] parameter(1)\n b = s32[] parameter(2)\n n = pred[] not(p)\n"
+      " ROOT s = s32[] select(n, a, b)\n}\n");
+  EXPECT_EQ(root_expression(m), "select(parameter(0), parameter(2), parameter(1))");
+}
+
+// ---- add: constants, zeros, reassociation ----
+
+TEST(AlgsimpXla, AddConstOnLHS) {
+  const ir::Module m = simplify(
+      "ENTRY e {\n p = f32[] parameter(0)\n c = f32[] constant(42)\n ROOT a = f32[] add(c, p)\n}\n");
+  EXPECT_EQ(root_expression(m), "add(parameter(0), constant(42))");
+}
+
+// Float (p + c1) + c2 -> p + (c1 + c2) rounds differently (listed); integers merge.
+TEST(AlgsimpXla, AddReassociateMergeConstants) {
+  EXPECT_FALSE(testing::deliberate_difference("algsimp", "AddReassociateMergeConstants").empty());
+  simplify("ENTRY e {\n p = f32[] parameter(0)\n c1 = f32[] constant(42)\n c2 = f32[] constant(3.14159)\n"
+           " a1 = f32[] add(p, c1)\n ROOT a2 = f32[] add(a1, c2)\n}\n", false);
+}
+
+TEST(AlgsimpXla, AddReassociateMergeBroadcastedConstants) {
+  EXPECT_FALSE(testing::deliberate_difference("algsimp", "AddReassociateMergeBroadcastedConstants").empty());
+  simplify("ENTRY e {\n p = f32[4] parameter(0)\n c0 = f32[] constant(1)\n c1 = f32[] constant(2)\n"
+           " b0 = f32[4] broadcast(c0), dimensions={}\n b1 = f32[4] broadcast(c1), dimensions={}\n"
+           " a0 = f32[4] add(p, b0)\n ROOT a1 = f32[4] add(a0, b1)\n}\n", false);
+}
+
+// As AddZero: the float +0 stays (listed); the constant moves to the right.
+TEST(AlgsimpXla, AddBroadcastZeroR0Operand) {
+  EXPECT_FALSE(testing::deliberate_difference("algsimp", "AddBroadcastZeroR0Operand").empty());
+  const ir::Module m = simplify(
+      "ENTRY e {\n p = f32[3,2] parameter(0)\n z = f32[] constant(0)\n b = f32[3,2] broadcast(z), dimensions={}\n"
+      " ROOT a = f32[3,2] add(b, p)\n}\n");
+  EXPECT_EQ(root_expression(m), "add(parameter(0), broadcast(constant(0)))");
+}
+
+// (c0 * 3) * 4 with 3 not a power of two: kept (listed, as MultiplyChain).
+TEST(AlgsimpXla, MultiplyReassociateMultiplyOfConstantAndBroadcast) {
+  EXPECT_FALSE(
+      testing::deliberate_difference("algsimp", "MultiplyReassociateMultiplyOfConstantAndBroadcast").empty());
+  simplify(
+      "ENTRY e {\n c0 = f32[4] constant({2, 3, 4, 5})\n c1 = f32[] constant(3)\n c2 = f32[] constant(4)\n"
+      " b0 = f32[4] broadcast(c1), dimensions={}\n b1 = f32[4] broadcast(c2), dimensions={}\n"
+      " m0 = f32[4] multiply(c0, b0)\n ROOT m1 = f32[4] multiply(m0, b1)\n}\n",
+           false);
+}
+
+// A float sum over two reduces merged into one adds in another order (listed).
+TEST(AlgsimpXla, TwoReducesToOne) {
+  EXPECT_FALSE(testing::deliberate_difference("algsimp", "TwoReducesToOne").empty());
+  simplify(
+      "add {\n x = f32[] parameter(0)\n y = f32[] parameter(1)\n ROOT s = f32[] add(x, y)\n}\n"
+      "ENTRY e {\n p = f32[4,5,6,7] parameter(0)\n z = f32[] constant(0)\n"
+      " r0 = f32[5,6,7] reduce(p, z), dimensions={0}, to_apply=add\n"
+      " ROOT r1 = f32[5] reduce(r0, z), dimensions={1,2}, to_apply=add\n}\n",
+           false);
+}
+
+TEST(AlgsimpXla, KeepNontrivialMap) {
+  simplify("fusion {\n x = f32[] parameter(0)\n c = f32[] constant(42)\n m = f32[] multiply(x, x)\n"
+           " ROOT a = f32[] add(m, c)\n}\nmap {\n x = f32[] parameter(0)\n"
+           " ROOT f = f32[] fusion(x), kind=kLoop, calls=fusion\n}\n"
+           "ENTRY e {\n p = f32[2,2] parameter(0)\n ROOT m = f32[2,2] map(p), dimensions={0,1}, to_apply=map\n}\n",
+           false);
+}
+
 }  // namespace
 }  // namespace hlsgym::passes
