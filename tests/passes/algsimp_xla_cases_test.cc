@@ -418,6 +418,26 @@ TEST(AlgsimpXla, TwoReducesToOne) {
            false);
 }
 
+// The integer sum merges: one reduce over x's dimensions 0, 2 and 3.
+TEST(AlgsimpXla, TwoReducesToOneInteger) {
+  const ir::Module m = simplify(
+      "add {\n x = s32[] parameter(0)\n y = s32[] parameter(1)\n ROOT s = s32[] add(x, y)\n}\n"
+      "ENTRY e {\n p = s32[4,5,6,7] parameter(0)\n z = s32[] constant(0)\n"
+      " r0 = s32[5,6,7] reduce(p, z), dimensions={0}, to_apply=add\n"
+      " ROOT r1 = s32[5] reduce(r0, z), dimensions={1,2}, to_apply=add\n}\n");
+  EXPECT_EQ(root_expression(m), "reduce(parameter(0), constant(0))");
+  EXPECT_EQ(m.attrs(m.computation(m.entry()).root).dimensions, (std::vector<int64_t>{0, 2, 3}));
+}
+
+// An init that is not the identity is combined once per inner output: kept.
+TEST(AlgsimpXla, TwoReducesWithNonIdentityInitAreKept) {
+  simplify("add {\n x = s32[] parameter(0)\n y = s32[] parameter(1)\n ROOT s = s32[] add(x, y)\n}\n"
+           "ENTRY e {\n p = s32[4,5] parameter(0)\n z = s32[] constant(1)\n"
+           " r0 = s32[5] reduce(p, z), dimensions={0}, to_apply=add\n"
+           " ROOT r1 = s32[] reduce(r0, z), dimensions={0}, to_apply=add\n}\n",
+           false);
+}
+
 TEST(AlgsimpXla, KeepNontrivialMap) {
   simplify("fusion {\n x = f32[] parameter(0)\n c = f32[] constant(42)\n m = f32[] multiply(x, x)\n"
            " ROOT a = f32[] add(m, c)\n}\nmap {\n x = f32[] parameter(0)\n"
