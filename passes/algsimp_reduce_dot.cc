@@ -1,11 +1,10 @@
 // Reduction and contraction rules of the algebraic simplifier: reduce of an empty input,
 // reduce that combines each element only with the init (over size-1 dims), reduce of a
-// transpose, reshape or (integer) reduce folded into the reduce's dims, 1x1
-// reduce-window, dot of empty
-// operands and integer dot without contracting dims (an outer product: one product per
-// output, which the interpreter computes exactly like multiply). The ordering matters for float
-// add/multiply reductions (the interpreter combines in row-major order of the reduced
-// dims, as listed), so those rules keep the order of the combined elements.
+// transpose, reshape or (integer) reduce folded into the reduce's dims, 1x1 reduce-window,
+// dot of empty operands and integer dot without contracting dims (an outer product: one
+// product per output, which the interpreter computes exactly like multiply). The ordering
+// matters for float add/multiply reductions (the interpreter combines in row-major order
+// of the reduced dims, as listed), so those rules keep the order of the combined elements.
 #include <algorithm>
 #include <cmath>
 
