@@ -23,7 +23,7 @@ bool has_static_shapes(const ir::Module& m, InstrId i) {
 
 // An elementwise op can match a rule only through its operands: a constant or broadcast
 // operand, an operand used twice, or a few producers (negate(negate), not(not),
-// (a % b) % b, select(not p)). Deciding that from the opcode and operand arrays alone
+// (a % b) % b, select(not p), add(multiply, multiply)). Deciding that from the opcode and operand arrays alone
 // keeps a run that finds nothing from touching every instruction's payload, which on
 // large graphs is a cache miss per instruction.
 bool may_match_elementwise(const ir::Module& m, InstrId i, Opcode op) {
@@ -33,6 +33,7 @@ bool may_match_elementwise(const ir::Module& m, InstrId i, Opcode op) {
   for (size_t k = 0; k < ops.size(); ++k) {
     const Opcode p = m.opcode(ops[k]);
     if (p == Opcode::kConstant || p == Opcode::kBroadcast || p == op || p == Opcode::kNot) return true;
+    if (op == Opcode::kAdd && p == Opcode::kMultiply) return true;
     for (size_t j = 0; j < k; ++j)
       if (ops[j] == ops[k]) return true;
   }

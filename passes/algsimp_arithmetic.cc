@@ -1,5 +1,7 @@
 // Arithmetic rules of the algebraic simplifier: identities and constant operands of
-// add, subtract, multiply, divide, remainder and power, and negate(negate x).
+// add, subtract, multiply, divide, remainder and power, negate(negate x), integer
+// A*C + B*C -> (A+B)*C, abs(A)*abs(A) -> A*A, and float (A*c1)*c2 -> A*(c1*c2) where
+// c1 is a power of two and both are at least 1 in magnitude.
 //
 // Exactness: A*1, A/1 and A-(+0) hold for every float; A+(+0) turns A = -0 into +0, so
 // it is applied to floats only where A cannot be -0 (a later divide would tell -inf from
@@ -72,6 +74,46 @@ bool fold_integer_constants(Rewriter& r, InstrId i, Opcode op) {
   return r.replace(i, r.binary(op, x, c));
 }
 
+// (A * c1) * c2 -> A * (c1*c2) for IEEE floats when c1 is a power of two with |c1| >= 1
+// and |c2| >= 1: A * c1 is exact (it cannot underflow; it overflows only where A*c1*c2
+// does too, as |c2| >= 1), so both sides round the same real number once. With the power
+// of two second, A * c1 could round in the subnormal range first; with |c2| < 1, A * c1
+// could overflow where the merged product does not. XLA merges any two constants.
+bool fold_float_scalings(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId inner = m.operand(i, 0);
+  const ElementType t = type_of(m, i);
+  if (!is_ieee_float(t) || m.opcode(inner) != Opcode::kMultiply) return false;
+  const auto v1 = uniform_float(m, m.operand(inner, 1)), v2 = uniform_float(m, m.operand(i, 1));
+  if (!v1 || !v2 || !std::isfinite(*v1) || !std::isfinite(*v2) || std::fabs(*v1) < 1 || std::fabs(*v2) < 1)
+    return false;
+  int exponent = 0;
+  if (std::frexp(std::fabs(*v1), &exponent) != 0.5) return false;  // c1 is not a power of two
+  ir::Literal folded = ir::Literal::scalar_double(t, *v1 * *v2);  // exact in double
+  if (!std::isfinite(folded.get_double(0))) return false;  // c1*c2 overflows the type
+  return r.replace(i, r.binary(Opcode::kMultiply, m.operand(inner, 0), r.splat_literal(std::move(folded), dims_of(r, i))));
+}
+
+// A*C + B*C -> (A+B)*C (either operand order of each multiply) for integers, where
+// wrap-around arithmetic is a ring. XLA also factors floats when C is a power of two;
+// that overflows where the original does not (A+B can reach inf while A*C+B*C, for
+// C < 1, stays finite), so floats are left alone. Only when both multiplies die: with
+// other users left they would stay and the rewrite would add an instruction.
+bool factor_common_multiplicand(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId x = m.operand(i, 0), y = m.operand(i, 1);
+  if (!ir::is_integral(type_of(m, i)) || x == y || m.opcode(x) != Opcode::kMultiply ||
+      m.opcode(y) != Opcode::kMultiply || m.users(x).size() != 1 || m.users(y).size() != 1)
+    return false;
+  for (size_t cx = 0; cx < 2; ++cx)
+    for (size_t cy = 0; cy < 2; ++cy)
+      if (m.operand(x, cx) == m.operand(y, cy))
+        return r.replace(i, r.binary(Opcode::kMultiply,
+                                     r.binary(Opcode::kAdd, m.operand(x, 1 - cx), m.operand(y, 1 - cy)),
+                                     m.operand(x, cx)));
+  return false;
+}
+
 }  // namespace
 
 bool constants_to_the_right(Rewriter& r, InstrId i) {
@@ -92,6 +134,7 @@ bool simplify_add(Rewriter& r, InstrId i) {
   if (adds_nothing(m, a, b) && same_shape(m, a, i)) return r.replace(i, a);
   if (adds_nothing(m, b, a) && same_shape(m, b, i)) return r.replace(i, b);
   if (constants_to_the_right(r, i)) return true;
+  if (factor_common_multiplicand(r, i)) return true;
   return fold_integer_constants(r, i, Opcode::kAdd);
 }
 
@@ -125,11 +168,16 @@ bool simplify_multiply(Rewriter& r, InstrId i) {
   const ElementType t = type_of(m, i);
   if (is_all_value(m, b, 1) && same_shape(m, a, i)) return r.replace(i, a);
   if (is_all_value(m, a, 1) && same_shape(m, b, i)) return r.replace(i, b);
+  // abs(x) * abs(x) -> x * x: a square ignores the sign, exactly for floats and, modulo
+  // 2^n, for integers (abs(INT_MIN) wraps to INT_MIN). Not complex abs (a real result).
+  if (a == b && m.opcode(a) == Opcode::kAbs && type_of(m, m.operand(a, 0)) == t)
+    return r.replace(i, r.binary(Opcode::kMultiply, m.operand(a, 0), m.operand(a, 0)));
   if (is_int_like(t)) {  // 0 * NaN is NaN for floats
     if (is_all_value(m, b, 0)) return r.replace(i, b);
     if (is_all_value(m, a, 0)) return r.replace(i, a);
   }
   if (constants_to_the_right(r, i)) return true;
+  if (fold_float_scalings(r, i)) return true;
   return fold_integer_constants(r, i, Opcode::kMultiply);
 }
 

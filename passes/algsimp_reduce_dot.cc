@@ -1,10 +1,10 @@
 // Reduction and contraction rules of the algebraic simplifier: reduce of an empty input,
 // reduce that combines each element only with the init (over size-1 dims), reduce of a
-// transpose or reshape folded into the reduce's dims, 1x1 reduce-window, dot of empty
-// operands and integer dot without contracting dims (an outer product: one product per
-// output, which the interpreter computes exactly like multiply). The ordering matters for float
-// add/multiply reductions (the interpreter combines in row-major order of the reduced
-// dims, as listed), so those rules keep the order of the combined elements.
+// transpose, reshape or (integer) reduce folded into the reduce's dims, 1x1 reduce-window,
+// dot of empty operands and integer dot without contracting dims (an outer product: one
+// product per output, which the interpreter computes exactly like multiply). The ordering
+// matters for float add/multiply reductions (the interpreter combines in row-major order
+// of the reduced dims, as listed), so those rules keep the order of the combined elements.
 #include <algorithm>
 #include <cmath>
 
@@ -103,6 +103,28 @@ std::optional<std::vector<DimGroup>> reshape_groups(const Shape& x, const Shape&
   return groups;
 }
 
+// reduce(reduce(y, D0), D1) -> reduce(y, D0 and D1 as y's dimensions) (XLA's
+// TwoReducesToOne): when both use one order-insensitive integer reducer (so regrouping
+// the elements is exact) and both inits are its identity (the inner one would otherwise
+// be combined once per inner output). Only when the inner reduce dies with it.
+bool reduce_of_reduce(Rewriter& r, InstrId i, bool insensitive) {
+  const ir::Module& m = r.m;
+  const InstrId inner = m.operand(i, 0);
+  if (!insensitive || m.operands(inner).size() != 2 || m.called(inner).size() != 1 || m.users(inner).size() != 1)
+    return false;
+  const InstrId y = m.operand(inner, 0);
+  const std::optional<Opcode> op = simple_reducer(m, m.called(i)[0]);
+  if (!static_array(m.shape(y)) || simple_reducer(m, m.called(inner)[0]) != op ||
+      !is_identity_init(m, *op, m.operand(i, 1), y) || !is_identity_init(m, *op, m.operand(inner, 1), y))
+    return false;
+  std::vector<int64_t> dims = m.attrs(inner).dimensions, kept;
+  for (int64_t d = 0; d < m.shape(y).rank(); ++d)
+    if (std::find(dims.begin(), dims.end(), d) == dims.end()) kept.push_back(d);
+  for (int64_t d : m.attrs(i).dimensions) dims.push_back(kept[static_cast<size_t>(d)]);
+  std::sort(dims.begin(), dims.end());
+  return r.replace(i, reduce_like(r, i, y, std::move(dims)));
+}
+
 // reduce(reshape(y), D) -> reshape(reduce(y, D')) when every group of dims the reshape
 // merges or splits is either reduced whole or kept whole.
 bool reduce_of_reshape(Rewriter& r, InstrId i, bool insensitive) {
@@ -183,6 +205,7 @@ bool simplify_reduce(Rewriter& r, InstrId i) {
   const bool insensitive = order_insensitive(op, type_of(m, i));
   if (m.opcode(x) == Opcode::kTranspose) return reduce_of_transpose(r, i, insensitive);
   if (m.opcode(x) == Opcode::kReshape) return reduce_of_reshape(r, i, insensitive);
+  if (m.opcode(x) == Opcode::kReduce) return reduce_of_reduce(r, i, insensitive);
   return false;
 }
 

@@ -1,7 +1,8 @@
 // Slicing rules of the algebraic simplifier: slice of slice/pad/broadcast/concatenate/
-// reverse, concatenate of one operand, of empty operands, of concatenates and of
-// adjacent slices, dynamic-slice with constant indices (clamped exactly as the
-// interpreter clamps them) or of full size, and full-size dynamic-update-slice.
+// reverse, concatenate of one operand, of empty operands, of concatenates, of adjacent
+// slices and of broadcast scalars (-> broadcast or pad), dynamic-slice with constant
+// indices (clamped exactly as the interpreter clamps them), of full size, of a broadcast,
+// transpose or whole iota dimension, and full-size dynamic-update-slice.
 #include <algorithm>
 
 #include "passes/algsimp_rules.h"
@@ -148,6 +149,94 @@ bool adjacent_slices(const ir::Module& m, InstrId a, InstrId b, int64_t cd) {
   return true;
 }
 
+// Concatenates whose operands include broadcast scalars (XLA's HandleConcatenate), both
+// exact data movement: every operand a broadcast of the same scalar -> one broadcast of
+// it; two operands, one a broadcast scalar -> pad of the other with that scalar, which
+// later rules (slice of pad, pad folding) see through more easily than a concatenate.
+bool concatenate_of_scalar_broadcasts(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const auto ops = m.operands(i);
+  const auto scalar_of = [&](InstrId op) {
+    return is_scalar_broadcast(m, op) ? m.operand(op, 0) : ir::kNoId;
+  };
+  const InstrId first = scalar_of(ops[0]);
+  if (first != ir::kNoId &&
+      std::all_of(ops.begin(), ops.end(), [&](InstrId op) { return scalar_of(op) == first; }))
+    return r.replace(i, r.broadcast_scalar(first, m.shape(i).dims()));
+  if (ops.size() != 2 || !static_array(m.shape(i))) return false;
+  const size_t cd = static_cast<size_t>(m.attrs(i).dimensions[0]);
+  ir::Attributes a;
+  a.padding.resize(static_cast<size_t>(m.shape(i).rank()));
+  const bool low = scalar_of(ops[0]) != ir::kNoId;
+  if (!low && scalar_of(ops[1]) == ir::kNoId) return false;
+  const InstrId padded = low ? ops[1] : ops[0], scalar = scalar_of(low ? ops[0] : ops[1]);
+  (low ? a.padding[cd].low : a.padding[cd].high) = m.shape(low ? ops[0] : ops[1]).dim(static_cast<int64_t>(cd));
+  const InstrId pad_ops[] = {padded, scalar};
+  return r.replace(i, r.make_shaped(Opcode::kPad, m.shape(i), pad_ops, std::move(a)));
+}
+
+// dynamic-slice(x, starts) with `sizes`, x's element type.
+InstrId dynamic_slice_of(Rewriter& r, InstrId x, const std::vector<InstrId>& starts, std::vector<int64_t> sizes) {
+  std::vector<InstrId> ops{x};
+  ops.insert(ops.end(), starts.begin(), starts.end());
+  ir::Attributes a;
+  const Shape shape(type_of(r.m, x), sizes);
+  a.dynamic_slice_sizes = std::move(sizes);
+  return r.make_shaped(Opcode::kDynamicSlice, shape, ops, std::move(a));
+}
+
+// The rules below move a dynamic-slice under data movement, as XLA's HandleDynamicSlice
+// does. Each dimension keeps its size and its operand's extent, so each start clamps
+// to the same value: exact. Both add an instruction when the moved-through op stays
+// alive for other users, so they apply when the dynamic-slice is its only user.
+
+// dynamic-slice(broadcast(y), starts) -> broadcast(dynamic-slice(y, the starts of y's
+// dimensions)); the other starts index copies of y and do not matter.
+bool dynamic_slice_of_broadcast(Rewriter& r, InstrId i, InstrId b) {
+  const ir::Module& m = r.m;
+  const InstrId y = m.operand(b, 0);
+  const auto& map = m.attrs(b).dimensions;
+  std::vector<InstrId> starts;
+  std::vector<int64_t> sizes;
+  for (int64_t d : map) {
+    starts.push_back(m.operand(i, static_cast<size_t>(d + 1)));
+    sizes.push_back(m.shape(i).dim(d));
+  }
+  if (sizes == m.shape(y).dims()) return r.replace(i, r.broadcast(y, m.shape(i).dims(), map));
+  if (m.users(b).size() != 1) return false;
+  return r.replace(i, r.broadcast(dynamic_slice_of(r, y, starts, sizes), m.shape(i).dims(), map));
+}
+
+// dynamic-slice(transpose(y, perm), starts) -> transpose(dynamic-slice(y, starts
+// permuted back), perm): output dimension d is y's dimension perm[d].
+bool dynamic_slice_of_transpose(Rewriter& r, InstrId i, InstrId t) {
+  const ir::Module& m = r.m;
+  if (m.users(t).size() != 1) return false;
+  const InstrId y = m.operand(t, 0);
+  const auto& perm = m.attrs(t).dimensions;
+  std::vector<InstrId> starts(perm.size());
+  std::vector<int64_t> sizes(perm.size());
+  for (size_t d = 0; d < perm.size(); ++d) {
+    starts[static_cast<size_t>(perm[d])] = m.operand(i, d + 1);
+    sizes[static_cast<size_t>(perm[d])] = m.shape(i).dim(static_cast<int64_t>(d));
+  }
+  const InstrId ops[] = {dynamic_slice_of(r, y, starts, sizes)};
+  ir::Attributes a;
+  a.dimensions = perm;
+  return r.replace(i, r.make_shaped(Opcode::kTranspose, m.shape(i), ops, std::move(a)));
+}
+
+// dynamic-slice(iota) that keeps the whole iota dimension: its start clamps to 0 and the
+// other starts pick equal rows, so it is an iota of the slice's shape.
+bool dynamic_slice_of_whole_iota(Rewriter& r, InstrId i, InstrId iota) {
+  const ir::Module& m = r.m;
+  const int64_t d = m.attrs(iota).iota_dimension;
+  if (m.shape(i).dim(d) != m.shape(iota).dim(d)) return false;
+  ir::Attributes a;
+  a.iota_dimension = d;
+  return r.replace(i, r.make_shaped(Opcode::kIota, m.shape(i), {}, std::move(a)));
+}
+
 }  // namespace
 
 bool simplify_slice(Rewriter& r, InstrId i) {
@@ -192,7 +281,7 @@ bool simplify_concatenate(Rewriter& r, InstrId i) {
     else
       runs.push_back({k, k});
   }
-  if (!changed && runs.size() == flat.size()) return false;
+  if (!changed && runs.size() == flat.size()) return concatenate_of_scalar_broadcasts(r, i);
   std::vector<InstrId> merged;
   for (auto [first, last] : runs) {
     if (first == last) { merged.push_back(flat[first]); continue; }
@@ -213,7 +302,10 @@ bool simplify_dynamic_slice(Rewriter& r, InstrId i) {
   if (same_shape(m, x, i)) return r.replace(i, x);
   if (fold_scalar_broadcast_operand(r, i)) return true;
   const auto ops = m.operands(i);
-  if (static_cast<int64_t>(ops.size()) != m.shape(x).rank() + 1) return false;
+  if (static_cast<int64_t>(ops.size()) != m.shape(x).rank() + 1 || !static_array(m.shape(x))) return false;
+  if (m.opcode(x) == Opcode::kBroadcast && dynamic_slice_of_broadcast(r, i, x)) return true;
+  if (m.opcode(x) == Opcode::kTranspose && dynamic_slice_of_transpose(r, i, x)) return true;
+  if (m.opcode(x) == Opcode::kIota && dynamic_slice_of_whole_iota(r, i, x)) return true;
   std::vector<SliceDim> dims;
   for (int64_t d = 0; d < m.shape(x).rank(); ++d) {
     const InstrId index = ops[static_cast<size_t>(d + 1)];

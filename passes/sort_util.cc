@@ -1,5 +1,7 @@
 #include "passes/sort_util.h"
 
+#include <stdexcept>
+
 #include "passes/rewrite_util.h"
 
 namespace hlsgym::passes::sorting {
@@ -43,9 +45,21 @@ void rewire(ir::Module& m, InstrId old, InstrId fresh, const std::vector<int64_t
   }
   const auto span = m.users(old);
   const std::vector<InstrId> users(span.begin(), span.end());
-  for (InstrId u : users) {
-    const int64_t k = new_index[static_cast<size_t>(m.attrs(u).tuple_index)];
-    if (k >= 0) replace_instruction(m, u, element(m, fresh, k));
+  for (InstrId u : users)
+    if (m.opcode(u) == Opcode::kGetTupleElement) {
+      const int64_t k = new_index[static_cast<size_t>(m.attrs(u).tuple_index)];
+      if (k >= 0) replace_instruction(m, u, element(m, fresh, k));
+    }
+  // The whole tuple escapes (a root, or a user other than get-tuple-element): it is
+  // rebuilt from fresh's elements, so every element must still be there.
+  if (m.is_root(old) || !m.users(old).empty()) {
+    std::vector<InstrId> elements;
+    for (int64_t k : new_index) {
+      if (k < 0) throw std::logic_error("sorting::rewire: a dropped element of " + m.name(old) + " is still used");
+      elements.push_back(element(m, fresh, k));
+    }
+    replace_instruction(m, old, m.add_instruction(m.computation_of(old), Opcode::kTuple, m.shape(old), elements));
+    return;
   }
   remove_if_dead(m, old);
 }

@@ -21,7 +21,8 @@ ir::InstrId make_sort(ir::Module& m, ir::InstrId old, const std::vector<ir::Inst
 ir::CompId new_comparator(ir::Module& m, const std::vector<ir::ElementType>& types, std::vector<ir::InstrId>& params);
 
 // Uses of element k of `old` (a gte, or the array itself) move to element new_index[k]
-// of `fresh` (skipped where new_index[k] < 0); `old` is then removed when dead.
+// of `fresh` (skipped where new_index[k] < 0); where the whole tuple `old` is used (it is
+// a root or has another user) it becomes a tuple of fresh's elements. `old` is removed.
 void rewire(ir::Module& m, ir::InstrId old, ir::InstrId fresh, const std::vector<int64_t>& new_index);
 
 }  // namespace hlsgym::passes::sorting
