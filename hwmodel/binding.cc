@@ -159,7 +159,8 @@ std::vector<int64_t> register_storage_bits(const TaskGraph& g, const Binding& b)
 // output is read after the schedule. One window per (task, track): a track's buffers never
 // overlap in time, so a task reads at most one of them at once.
 void size_tracks(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s, const Target& tgt, Binding& b) {
-  const std::vector<std::vector<uint32_t>> via = tracks_through_aliases(g, b);
+  b.alias_tracks = tracks_through_aliases(g, b);
+  const std::vector<std::vector<uint32_t>>& via = b.alias_tracks;
   std::vector<std::vector<std::pair<int64_t, int>>> events(b.tracks.size());
   std::vector<std::vector<int64_t>> port_depths(b.tracks.size());  // register files: words each reader reaches
   std::vector<uint32_t> stamp(b.tracks.size(), kNoInstance);

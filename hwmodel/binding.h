@@ -66,6 +66,9 @@ struct Binding {
   std::vector<UnitInstance> units;
   std::vector<uint32_t> track_of_task;   // buffer track or kNoInstance (none / DRAM)
   std::vector<BufferTrack> tracks;
+  // Per alias task, the tracks it reads through (tracks_through_aliases): the read ports'
+  // view, kept for the clock model's read paths.
+  std::vector<std::vector<uint32_t>> alias_tracks;
   std::vector<int64_t> buffer_end;       // cycle each task's buffer is freed
   Area unit_area, mux_area, register_area, memory_area;
   int64_t peak_live_bytes = 0;

@@ -3,11 +3,10 @@
 #include <fmt/core.h>
 
 #include <algorithm>
-#include <set>
 #include <span>
 #include <string_view>
 #include <unordered_map>
-#include <functional>
+#include <utility>
 #include <vector>
 
 #include "hwmodel/chaining.h"
@@ -17,12 +16,9 @@ namespace hlsgym::hwmodel {
 namespace {
 using ir::Opcode;
 
-void set_unmodeled(ClockEstimate& c, std::string why) {
-  if (c.unmodeled.empty()) c.unmodeled = std::move(why);
-  c.modeled = false;
-}
-
-void consider(ClockEstimate& c, double ns, const std::function<std::string()>& what) {
+// `what` names the path only when it is the slowest so far (formatting is the cost).
+template <typename Describe>
+void consider(ClockEstimate& c, double ns, const Describe& what) {
   if (ns > c.critical_ns) {
     c.critical_ns = ns;
     c.path = what();
@@ -145,18 +141,20 @@ ClockEstimate estimate_clock(const ir::Module& m, const TaskGraph& g, const Bind
     return c;
   }
   c.modeled = true;
-  // Instances writing each track: the write-data select of the track.
   // Writers of each track: the instances whose results it stores, and the host's input
   // port when it holds a parameter (rtl: the write port selects among them).
-  std::vector<std::set<uint32_t>> writers(b.tracks.size());
+  std::vector<std::pair<uint32_t, uint32_t>> track_writer;  // distinct (track, writer)
   for (size_t k = 0; k < g.size(); ++k) {
     const uint32_t track = b.track_of_task[k];
     if (track == kNoInstance) continue;
-    if (b.unit_of_task[k] != kNoInstance) writers[track].insert(b.unit_of_task[k]);
+    if (b.unit_of_task[k] != kNoInstance) track_writer.emplace_back(track, b.unit_of_task[k]);
     else if (g.tasks[k].instr != ir::kNoId && m.instr(g.tasks[k].instr).opcode == Opcode::kParameter)
-      writers[track].insert(kNoInstance);
+      track_writer.emplace_back(track, kNoInstance);
   }
-  const std::vector<std::vector<uint32_t>> via = tracks_through_aliases(g, b);
+  std::sort(track_writer.begin(), track_writer.end());
+  track_writer.erase(std::unique(track_writer.begin(), track_writer.end()), track_writer.end());
+  std::vector<int64_t> writers(b.tracks.size(), 0);
+  for (const auto& tw : track_writer) ++writers[tw.first];
   PathModel ops(m, tm);
   for (size_t k = 0; k < g.size(); ++k) {
     const Task& task = g.tasks[k];
@@ -165,13 +163,14 @@ ClockEstimate estimate_clock(const ir::Module& m, const TaskGraph& g, const Bind
     const Opcode opcode = m.instr(task.instr).opcode;
     const std::string& name = m.instr(task.instr).payload->name;
     const double d = ops.op(task.instr, task.width);
-    if (d < 0) {
-      set_unmodeled(c, fmt::format("{} ({})", ops.why(), name));
-      continue;
+    if (d < 0) {  // no critical path without every path: the first unpriced op says why
+      c.modeled = false;
+      c.unmodeled = fmt::format("{} ({})", ops.why(), name);
+      return c;
     }
     const UnitInstance& inst = b.units[u];
     const uint32_t track = b.track_of_task[k];
-    const int write_select = track == kNoInstance ? 0 : ceil_log2(static_cast<int64_t>(writers[track].size()));
+    const int write_select = track == kNoInstance ? 0 : ceil_log2(writers[track]);
     // A shared instance gates each task's operands by its tag and selects its result.
     const int levels = (inst.tasks > 1 ? 1 + ceil_log2(inst.tasks) : 0) + write_select;
     consider(c, (d + levels * tm.lut_ns) * tm.route_factor, [&] {
@@ -185,7 +184,7 @@ ClockEstimate estimate_clock(const ir::Module& m, const TaskGraph& g, const Bind
       if (reads[q] == 0) continue;
       const uint32_t d = deps[q];
       const std::span<const uint32_t> direct(&b.track_of_task[d], b.track_of_task[d] == kNoInstance ? 0 : 1);
-      for (uint32_t src : g.tasks[d].alias ? std::span<const uint32_t>(via[d]) : direct) {
+      for (uint32_t src : g.tasks[d].alias ? std::span<const uint32_t>(b.alias_tracks[d]) : direct) {
         const BufferTrack& tr = b.tracks[src];
         if (!tr.registers) continue;  // block RAM: its read is the RAM's own register
         // the multiplexer spans the words the reader's address reaches (binding.cc)

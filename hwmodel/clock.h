@@ -28,6 +28,8 @@ struct ClockEstimate {
   std::string path;        // which path, in words
   std::string unmodeled;   // why not modeled (the target or the first unpriced op)
   double fmax_mhz() const { return critical_ns > 0 ? 1000 / critical_ns : 0; }
+  // Against a clock of `target_mhz`: positive when the path fits in its period.
+  double slack_ns(double target_mhz) const { return 1000 / target_mhz - critical_ns; }
   // The slower of the two (a loop body's clock folded into its caller's); unmodeled wins.
   void merge(const ClockEstimate& other);
 };

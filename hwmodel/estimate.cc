@@ -78,7 +78,8 @@ class SubCosting {
     out.peak_bytes = b.peak_live_bytes;
     out.uncosted = g.uncosted;
     out.unknown_trip_counts = g.unknown_trip_counts;
-    if (t_.is_fpga()) out.clock = estimate_clock(m_, g, b, t_);
+    // without a timing model the entry's estimate says so once (merge keeps it unmodeled)
+    if (t_.is_fpga() && t_.timing.present()) out.clock = estimate_clock(m_, g, b, t_);
     if (o_.keep_details)  // the last use of g, p, s, b
       details_[c] = std::make_shared<const EstimateDetails>(
           EstimateDetails{std::move(g), std::move(p), std::move(s), std::move(b), {}});

@@ -29,17 +29,17 @@ ModuloProblem loop_body_problem(const ir::Module& m, ir::InstrId while_instr, co
   if (c.root == ir::kNoId || c.params.empty() || m.opcode(c.root) != ir::Opcode::kTuple) return mp;
   const auto leaves = m.operands(c.root);
   // Readers of each parameter leaf: tasks that depend on its get-tuple-element's task.
-  std::vector<std::vector<uint32_t>> readers(leaves.size());
+  std::unordered_map<uint32_t, size_t> leaf_of_task;  // get-tuple-element task -> leaf
   for (ir::InstrId u : m.users(c.params[0])) {
-    if (m.opcode(u) != ir::Opcode::kGetTupleElement) continue;
-    const auto k = static_cast<size_t>(m.attrs(u).tuple_index);
     const auto gte = task_of.find(u);
-    if (k >= leaves.size() || gte == task_of.end()) continue;
-    for (uint32_t t = 0; t < g.size(); ++t) {
-      const auto deps = g.deps_of(t);
-      if (std::find(deps.begin(), deps.end(), gte->second) != deps.end()) readers[k].push_back(t);
-    }
+    const auto k = static_cast<size_t>(m.attrs(u).tuple_index);
+    if (m.opcode(u) == ir::Opcode::kGetTupleElement && gte != task_of.end() && k < leaves.size())
+      leaf_of_task.emplace(gte->second, k);
   }
+  std::vector<std::vector<uint32_t>> readers(leaves.size());
+  for (uint32_t t = 0; t < g.size(); ++t)
+    for (uint32_t d : g.deps_of(t))
+      if (const auto it = leaf_of_task.find(d); it != leaf_of_task.end()) readers[it->second].push_back(t);
   for (size_t k = 0; k < leaves.size(); ++k) {
     const auto producer = task_of.find(leaves[k]);
     if (producer == task_of.end()) continue;

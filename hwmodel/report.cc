@@ -24,7 +24,7 @@ void timing_section(std::string& out, const Target& t, const Estimate& e) {
   if (t.is_fpga()) {
     const ClockEstimate& c = e.clock;
     if (c.modeled) {
-      const double slack = 1e3 / t.clock_mhz - c.critical_ns;
+      const double slack = c.slack_ns(t.clock_mhz);
       line(out, fmt::format("    * Critical path: {:.1f} ns, Fmax {:.1f} MHz, slack {:+.1f} ns ({}); {}",
                             c.critical_ns, c.fmax_mhz(), slack, slack >= 0 ? "meets the clock" : "MISSES the clock",
                             c.path));

@@ -86,7 +86,7 @@ std::string report_json(const ir::Module& m, const Target& t, const Estimate& e,
     out += fmt::format(
         "  \"clock\": {{\"target_mhz\": {}, \"critical_path_ns\": {}, \"fmax_mhz\": {}, \"slack_ns\": {}, "
         "\"time_at_fmax_s\": {}, \"critical_path\": {}, \"unmodeled\": {}}},\n",
-        num(t.clock_mhz), or_null(c.critical_ns), or_null(c.fmax_mhz()), or_null(1e3 / t.clock_mhz - c.critical_ns),
+        num(t.clock_mhz), or_null(c.critical_ns), or_null(c.fmax_mhz()), or_null(c.slack_ns(t.clock_mhz)),
         or_null(static_cast<double>(e.cycles) * c.critical_ns * 1e-9), quote(c.path), quote(c.unmodeled));
   }
   out += fmt::format(

@@ -116,11 +116,12 @@ std::string tables_text(const ir::Module& m, const Target& t, const Estimate& e)
   std::string out = "+ Loops (one loop nest per task; II: issue cycles per iteration on a lane):\n";
   out += fmt::format("    {:<18}{:<14}{:<14}{:>9}{:>6}{:>10}{:>9}{:>7}{:>10}\n", "name", "op", "unit", "trips", "lanes",
                      "latency", "II", "start", "pipelined");
-  for (const LoopRow& r : loop_rows(m, t, d))
+  const std::vector<LoopRow> loops = loop_rows(m, t, d);
+  for (const LoopRow& r : loops)
     out += fmt::format("    {:<18}{:<14}{:<14}{:>9}{:>6}{:>10}{:>9.2f}{:>7}{:>10}\n", r.name.substr(0, 17),
                        r.op.substr(0, 13), r.unit.substr(0, 13), r.trips, r.lanes, r.iteration_latency, r.ii, r.start,
                        r.pipelined ? "yes" : "no");
-  for (const LoopRow& r : loop_rows(m, t, d))
+  for (const LoopRow& r : loops)
     if (r.pipeline_ii > 0)
       out += fmt::format("    {}: iterations could overlap at II {} instead of {} (not built; {})\n", r.name,
                          r.pipeline_ii, r.iteration_latency, r.pipeline_reason);

@@ -119,26 +119,28 @@ double VariableShiftCost::luts_for(int width) const {
 }
 
 namespace {
-// y at x on the polyline (xs, ys), extended beyond its ends by the nearest segment.
-double on_polyline(const std::vector<double>& xs, const std::vector<double>& ys, double x) {
+// y at x on the polyline (scale(xs), ys), extended beyond its ends by the nearest segment
+// (xs increasing, scale monotonic).
+template <typename Scale>
+double on_polyline(const std::vector<double>& xs, const std::vector<double>& ys, double x, Scale scale) {
   size_t k = 1;
-  while (k + 1 < xs.size() && x > xs[k]) ++k;
-  const double f = (x - xs[k - 1]) / (xs[k] - xs[k - 1]);
-  return ys[k - 1] + f * (ys[k] - ys[k - 1]);
+  while (k + 1 < xs.size() && x > scale(xs[k])) ++k;
+  const double x0 = scale(xs[k - 1]), x1 = scale(xs[k]);
+  return ys[k - 1] + (x - x0) / (x1 - x0) * (ys[k] - ys[k - 1]);
 }
+double identity(double x) { return x; }
 }  // namespace
 
 // Word multiplexers grow by one level per doubling: interpolate in log2(words).
 double TimingModel::read_port(int64_t words) const {
-  std::vector<double> lg;
-  for (double w : read_words) lg.push_back(std::log2(w));
-  return on_polyline(lg, read_ns, std::log2(static_cast<double>(std::max<int64_t>(words, 1))));
+  return on_polyline(read_words, read_ns, std::log2(static_cast<double>(std::max<int64_t>(words, 1))),
+                     [](double w) { return std::log2(w); });
 }
 
 double TimingModel::op(std::string_view kind, int bits) const {
   const auto it = op_ns.find(kind);
   if (it == op_ns.end()) throw Error("timing model has no operation '" + std::string(kind) + "'");
-  return on_polyline(op_bits, it->second, bits);
+  return on_polyline(op_bits, it->second, bits, identity);
 }
 
 }  // namespace hlsgym::hwmodel
