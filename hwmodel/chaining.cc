@@ -66,6 +66,16 @@ ElementType multiplier_operand_type(const ir::Module& m, InstrId v, bool in_fuse
   return m.shape(v).element_type();
 }
 
+bool fused_index_op(Opcode op) {
+  switch (op) {
+    case Opcode::kParameter: case Opcode::kConstant: case Opcode::kBitcast: case Opcode::kBitcastConvert:
+    case Opcode::kTuple: case Opcode::kGetTupleElement: case Opcode::kIota:
+      return true;
+    default:
+      return value_mapping(op);
+  }
+}
+
 bool value_mapping(Opcode op) {
   switch (op) {
     case Opcode::kBroadcast: case Opcode::kReshape: case Opcode::kCopy: case Opcode::kTranspose:

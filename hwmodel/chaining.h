@@ -34,6 +34,9 @@ ir::ElementType multiplier_operand_type(const ir::Module& m, ir::InstrId v, bool
 // transpose, slice, reverse): a one-value constant through them is still that value.
 bool value_mapping(ir::Opcode op);
 
+// Ops a fused loop turns into index arithmetic or wiring: no unit, no cycle, no delay.
+bool fused_index_op(ir::Opcode op);
+
 // The constant whose elements are all equal that `v` is, directly or through
 // value_mapping ops (the RTL prints it as a literal, so synthesis folds it into its
 // readers; on FPGA targets lowering makes such a mapping a literal too).

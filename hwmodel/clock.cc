@@ -71,11 +71,8 @@ class PathModel {
   const std::string& why() const { return why_; }
 
  private:
-  bool free_op(ir::InstrId i) const {
-    const Opcode op = m_.instr(i).opcode;
-    return op == Opcode::kParameter || op == Opcode::kConstant || value_mapping(op) || op == Opcode::kBitcast ||
-           op == Opcode::kTuple || op == Opcode::kGetTupleElement || (op == Opcode::kConvert && wiring_convert(m_, i));
-  }
+  // No logic of its own in a fused body, as lowering_body.cc prices it.
+  bool free_op(ir::InstrId i) const { return fused_index_op(m_.instr(i).opcode) || wiring_convert(m_, i); }
 
   // The slowest chain through a computation's ops computed in one cycle: the first op on
   // a path pays its own delay; each op after it adds one LUT level, as ripple-carry

@@ -12,19 +12,6 @@ using ir::Opcode;
 
 namespace {
 
-// Ops a fused loop turns into index arithmetic (no unit, no cycle).
-bool index_mapping(Opcode op) {
-  switch (op) {
-    case Opcode::kParameter: case Opcode::kConstant: case Opcode::kReshape: case Opcode::kBitcast:
-    case Opcode::kBitcastConvert: case Opcode::kBroadcast: case Opcode::kTranspose: case Opcode::kSlice:
-    case Opcode::kReverse: case Opcode::kCopy: case Opcode::kTuple: case Opcode::kGetTupleElement:
-    case Opcode::kIota:
-      return true;
-    default:
-      return false;
-  }
-}
-
 }  // namespace
 
 void WorkModel::post_order(ir::CompId c, std::vector<InstrId>& out) {
@@ -79,7 +66,7 @@ BodyInfo WorkModel::analyze(ir::CompId c) {
     for (InstrId o : m_.operands(i)) d = std::max(d, depth_of(o));
     const Opcode op = m_.opcode(i);
     const bool wiring = t_.is_fpga() && wiring_convert(m_, i);  // truncation or extension (chaining.h)
-    if (!index_mapping(op) && !wiring) {
+    if (!fused_index_op(op) && !wiring) {
       const ir::ElementType type = deciding_type(m_, i);
       const auto unit = ir::info(op).elementwise ? elementwise_unit(op, type) : std::nullopt;
       if (!unit) {
