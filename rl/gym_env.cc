@@ -64,6 +64,7 @@ void GymEnv::reset(std::optional<uint64_t> seed, const std::string& graph) {
   started_ = false;
   env_.reset(module, id, episode_seed);  // throws for a design without a hardware cost
   graph_id_ = id;
+  graph_index_ = index;
   episode_seed_ = episode_seed;
   started_ = true;
   done_ = false;

@@ -71,6 +71,7 @@ class GymEnv {
   const Env& env() const { return env_; }
   const GraphSet& graphs() const { return *graphs_; }
   const std::string& graph_id() const { return graph_id_; }
+  size_t graph_index() const { return graph_index_; }  // graph_id()'s position in graphs()
   uint64_t episode_seed() const { return episode_seed_; }
   // Independent copy in the same state (own passes, own generator state).
   GymEnv fork() const;
@@ -83,6 +84,7 @@ class GymEnv {
   std::mt19937_64 rng_;
   bool seeded_ = false, started_ = false, done_ = false;
   std::string graph_id_;
+  size_t graph_index_ = 0;
   uint64_t episode_seed_ = 0;
   int observation_size_ = 0;
   std::vector<uint8_t> mask_;

@@ -122,8 +122,10 @@ class VectorEnv:
     ``reset(seed=s)`` seeds environment i with s + i; ``step(actions)`` takes an integer
     array of shape (num_envs,) and returns batched arrays (obs float32[N, D], rewards
     float64[N], terminated and truncated bool[N], info with ``action_mask`` int8[N, A],
-    ``changed``, ``refused``, ``failed`` bool[N] and, when some failed, ``error``
-    {index: message}). Autoreset as Gymnasium 1.x's default: the step after an episode
+    ``changed``, ``refused``, ``failed`` bool[N], ``cost`` float64[N] (each environment's
+    cost after the step, as ``PassOrderEnv.cost``), ``graph_index`` int32[N] (its graph, an
+    index into ``graph_ids``) and, when some failed, ``error`` {index: message}; ``reset``'s
+    info has ``action_mask``, ``cost`` and ``graph_index``). Autoreset as Gymnasium 1.x's default: the step after an episode
     ended resets that environment, ignores its action and returns reward 0.
     """
 
@@ -154,6 +156,11 @@ class VectorEnv:
 
     def step(self, actions):
         return self._core.step(actions)
+
+    @property
+    def graph_ids(self):
+        """The graphs' ids; ``info["graph_index"]`` indexes this list."""
+        return self._core.graph_ids
 
     def state(self, i):
         """Environment i's state text (replayable with PassOrderEnv.replay)."""

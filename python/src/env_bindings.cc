@@ -49,6 +49,12 @@ py::array_t<T> to_array(const std::vector<T>& v) {
   return a;
 }
 
+std::vector<std::string> graph_ids(const rl::GymEnv& e) {
+  std::vector<std::string> ids;
+  for (const auto& g : e.graphs()) ids.push_back(g.first);
+  return ids;
+}
+
 }  // namespace
 
 py::dict graph_dict(const ir::Module& m) {
@@ -212,7 +218,22 @@ struct PyVectorEnv {
     }
     py::dict info;
     info["action_mask"] = masks;
+    where(info);
     return py::make_tuple(obs, info);
+  }
+
+  // Where each environment is after a reset or step: its cost (the reward space's cost,
+  // as PassOrderEnv.cost) and its graph as an index into graph_ids, so that a trainer can
+  // keep the best state its own episodes reached on each graph.
+  void where(py::dict& info) const {
+    const int n = vec->num_envs();
+    py::array_t<double> cost(n);
+    py::array_t<int32_t> graph(n);
+    for (int i = 0; i < n; ++i) {
+      cost.mutable_data()[i] = vec->env(i).env().cost();
+      graph.mutable_data()[i] = static_cast<int32_t>(vec->env(i).graph_index());
+    }
+    info["cost"] = cost, info["graph_index"] = graph;
   }
 
   py::tuple step(const py::handle& actions_in) {
@@ -242,6 +263,7 @@ struct PyVectorEnv {
     }
     py::dict info;
     info["changed"] = changed, info["refused"] = refused, info["failed"] = failed, info["action_mask"] = masks;
+    where(info);
     if (!vec->errors().empty()) {
       py::dict errors;
       for (const auto& [i, msg] : vec->errors()) errors[py::int_(i)] = msg;
@@ -287,11 +309,7 @@ void bind_env(py::module_& m) {
       .def_property_readonly("observation_low", [](const PyEnv& e) { return to_array(e.env.observation_low()); })
       .def_property_readonly("action_mask", &PyEnv::mask)
       .def_property_readonly("graph", [](const PyEnv& e) { return e.env.graph_id(); })
-      .def_property_readonly("graph_ids", [](const PyEnv& e) {
-        std::vector<std::string> ids;
-        for (const auto& g : e.env.graphs()) ids.push_back(g.first);
-        return ids;
-      })
+      .def_property_readonly("graph_ids", [](const PyEnv& e) { return graph_ids(e.env); })
       .def_property_readonly("cost", [](const PyEnv& e) { return e.env.env().cost(); })
       .def_property_readonly("initial_cost", [](const PyEnv& e) { return e.env.env().initial_cost(); })
       .def_property_readonly("instructions", [](const PyEnv& e) { return e.env.env().metrics().instructions(); })
@@ -344,6 +362,7 @@ void bind_env(py::module_& m) {
       .def_property_readonly("num_envs", [](const PyVectorEnv& v) { return v.vec->num_envs(); })
       .def_property_readonly("observation_size", [](const PyVectorEnv& v) { return v.vec->observation_size(); })
       .def_property_readonly("observation_low", [](const PyVectorEnv& v) { return to_array(v.vec->env(0).observation_low()); })
+      .def_property_readonly("graph_ids", [](const PyVectorEnv& v) { return graph_ids(v.vec->env(0)); })
       .def("state", [](const PyVectorEnv& v, int i) {
              if (i < 0 || i >= v.vec->num_envs()) throw py::index_error("no environment " + std::to_string(i));
              return v.vec->env(i).env().state().to_text();
