@@ -1,13 +1,23 @@
 #!/usr/bin/env python3
-"""CleanRL-style PPO in PyTorch against hlsgym's cycles reward on designs/ (FPGA target).
+"""CleanRL-style PPO in PyTorch against hlsgym's cycles reward on designs/ (FPGA target),
+compared with random search at an equal number of environment steps.
 
 One file, no framework: a VectorEnv (C++ threads) feeds rollouts to an actor-critic MLP;
-invalid actions (passes known to change nothing in the current state) are masked out of
-the policy's logits, as in CleanRL's ppo_maskable variants. At the end the greedy policy
-is compared with random search given the same number of environment steps, and the
-learning curve is written as CSV (plot it with plot_curve.py).
+passes known to change nothing in the current state (info["action_mask"]) are masked out
+of the policy's logits, as in CleanRL's ppo_maskable variants. The reward is the step's
+log-decrease of cycles, log(cycles before / cycles after): an episode's return is
+log(initial / final cycles) whatever the design's size, so the 16 designs (3 to 2,600
+cycles) weigh alike, as they do in the geomean the comparison uses.
 
-    PYTHONPATH=build/python /usr/bin/python3 examples/python/ppo_cycles.py --steps 60000 --csv curve.csv
+The comparison is the "best found within N steps" of CompilerGym's leaderboard: the
+agent's result on a design is the fewest cycles any of its own training episodes reached
+there (the state that reached it is kept and replays), after N env.step calls in all
+(autoreset steps included); random search gets the same N env.step calls, shared equally
+by the designs, each a uniformly random pass among those the same action mask allows,
+and reports its fewest cycles per design too. The greedy policy's one episode per design
+(30 steps) is reported as well, next to random search with 30 steps per design.
+
+    PYTHONPATH=build/python /usr/bin/python3 examples/python/ppo_cycles.py --steps 16384 --csv curve.csv
 """
 import argparse
 import math
@@ -21,7 +31,7 @@ from torch import nn
 import hlsgym
 
 DESIGNS = pathlib.Path(__file__).resolve().parents[2] / "designs"
-ENV_KW = dict(reward="cycles", target="fpga", observation="opcount+cost+history", normalize=True)
+ENV_KW = dict(reward="cycles", target="fpga", observation="opcount+cost+history")
 
 
 def layer(i, o, std=math.sqrt(2)):
@@ -47,9 +57,38 @@ class Agent(nn.Module):
         return torch.distributions.Categorical(logits=logits)
 
 
+class BestFound:
+    """The fewest cycles the training episodes themselves reached on each design, and the
+    state that reached it ("design|pass,..."; PassOrderEnv.replay restores it)."""
+
+    def __init__(self, envs):
+        self.envs, self.ids = envs, envs.graph_ids
+        self.initial = np.full(len(self.ids), np.nan)
+        self.best = np.full(len(self.ids), np.inf)
+        self.state = [None] * len(self.ids)
+
+    def see(self, info, started):
+        """info: a reset's or step's; started: which environments are at an episode's start."""
+        cost, graph = info["cost"], info["graph_index"]
+        self.initial[graph[started]] = cost[started]
+        for i in np.flatnonzero(cost < self.best[graph]):
+            if cost[i] >= self.best[graph[i]]:  # another environment on this design did better
+                continue
+            self.best[graph[i]] = cost[i]
+            self.state[graph[i]] = self.envs.state(i)
+
+    def result(self):
+        """{design: (initial cycles, fewest cycles, state)}; a design no episode visited yet
+        has nothing found (fewest = initial, state None)."""
+        return {g: (self.initial[k], self.best[k], self.state[k]) if np.isfinite(self.best[k]) else (1.0, 1.0, None)
+                for k, g in enumerate(self.ids)}
+
+
 def train(steps=60000, seed=1, num_envs=8, rollout=128, max_steps=30, lr=2.5e-3, epochs=4, minibatches=4,
           gamma=0.99, lam=0.95, clip=0.2, ent_coef=0.01, threads=2, log=None):
-    """Trains for `steps` environment steps; returns (agent, curve [(steps, mean return)])."""
+    """Trains for `steps` env.step calls; returns (agent, curve [(steps, mean return of the
+    last 50 episodes, geomean ratio of the best found so far)], env.step calls made, best
+    found {design: (initial, fewest cycles, state)})."""
     torch.manual_seed(seed)
     torch.set_num_threads(1)
     envs = hlsgym.VectorEnv(num_envs, graphs=DESIGNS, max_steps=max_steps, threads=threads, **ENV_KW)
@@ -63,7 +102,10 @@ def train(steps=60000, seed=1, num_envs=8, rollout=128, max_steps=30, lr=2.5e-3,
     done_b, valid_b = (torch.zeros((rollout, num_envs)) for _ in range(2))
 
     obs, info = envs.reset(seed=seed)
+    found = BestFound(envs)
+    found.see(info, np.ones(num_envs, dtype=bool))
     obs, mask = torch.from_numpy(obs), torch.from_numpy(info["action_mask"])
+    cost = info["cost"]
     # Next-step autoreset: the step after an episode's end only resets (its action is
     # ignored, its reward is 0), so it is no transition to learn from.
     resetting = np.zeros(num_envs, dtype=bool)
@@ -81,16 +123,19 @@ def train(steps=60000, seed=1, num_envs=8, rollout=128, max_steps=30, lr=2.5e-3,
                 logp_b[t], val_b[t] = d.log_prob(action), agent.value(obs)
             act_b[t] = action
             o, r, term, trunc, info = envs.step(action.numpy())
+            done_steps += num_envs  # one env.step per environment, autoreset steps included
+            r = np.where(resetting, 0.0, np.log(cost / info["cost"]))  # the env's own reward is cycles saved
+            cost = info["cost"]
             ended = term | trunc
             episode_return += np.where(resetting, 0.0, r)
             for i in np.flatnonzero(ended & ~resetting):
                 returns.append(episode_return[i])
                 episode_return[i] = 0.0
+            found.see(info, resetting)
             rew_b[t] = torch.from_numpy(r).float()
             done_b[t] = torch.from_numpy(ended).float()
             resetting = ended
             obs, mask = torch.from_numpy(o), torch.from_numpy(info["action_mask"])
-        done_steps += rollout * num_envs
         with torch.no_grad():  # GAE; an ended episode bootstraps nothing
             next_value = agent.value(obs)
             adv = torch.zeros_like(rew_b)
@@ -122,72 +167,99 @@ def train(steps=60000, seed=1, num_envs=8, rollout=128, max_steps=30, lr=2.5e-3,
                 nn.utils.clip_grad_norm_(agent.parameters(), 0.5)
                 opt.step()
         if returns:
-            curve.append((done_steps, float(np.mean(returns[-50:]))))
+            curve.append((done_steps, float(np.mean(returns[-50:])), geomean_ratio(found.result())))
             if log:
-                log(f"{done_steps} steps  mean return {curve[-1][1]:.3f}")
-    return agent, curve, done_steps
+                log(f"{done_steps} steps  mean return {curve[-1][1]:.3f}  best found (geomean) {curve[-1][2]:.4f}")
+    return agent, curve, done_steps, found.result()
 
 
 def greedy_cycles(agent, max_steps=30):
-    """Per design: initial cycles and the fewest cycles along the greedy masked episode
-    (its best prefix is an order `hlsgym optimize --order` replays)."""
+    """Per design, the greedy policy's one masked episode: (initial, fewest cycles along it,
+    state). Returns (that, env.step calls made)."""
     env = hlsgym.make(graphs=DESIGNS, max_steps=max_steps, **ENV_KW)
-    out = {}
-    for gid in env.graph_ids:
-        obs, info = env.reset(seed=0, options={"graph": gid})
-        best = env.cost
+    out, steps = {}, 0
+    for g in env.graph_ids:
+        obs, info = env.reset(seed=0, options={"graph": g})
+        best, state = env.cost, env.state
         for _ in range(max_steps):
             with torch.no_grad():
                 d = agent.dist(torch.from_numpy(obs), torch.from_numpy(info["action_mask"]))
             obs, _, term, trunc, info = env.step(int(d.probs.argmax()))
-            best = min(best, env.cost)
+            steps += 1
+            if env.cost < best:
+                best, state = env.cost, env.state
             if term or trunc:
                 break
-        out[gid] = (env.initial_cost, best)
-    return out
+        out[g] = (env.initial_cost, best, state)
+    return out, steps
 
 
-def random_search_cycles(budget_steps, seed=1, max_steps=30):
-    """Per design: random search's fewest cycles with an equal share of `budget_steps`."""
-    files = sorted(DESIGNS.glob("*.yaml"))
-    env = hlsgym.make(graphs=DESIGNS, max_steps=max_steps, **ENV_KW)
-    share = max(1, budget_steps // len(env.graph_ids))
-    out = {}
-    for f in files:
-        if f.stem not in env.graph_ids:
-            continue
-        r = hlsgym.search(f, algo="random", reward="cycles", target="fpga", budget_steps=share, max_len=max_steps,
-                          seed=seed)
-        out[f.stem] = (r["initial_cost"], r["cost"])
-    return out
+def random_search_cycles(budget_steps, seed=1, max_steps=30, checkpoints=()):
+    """Random search with exactly `budget_steps` env.step calls: episodes of uniformly random
+    passes among those the action mask allows, the designs stepped in turn so that after
+    any n steps each design has had n // designs or one more. Returns ({design: (initial,
+    fewest cycles, state)}, env.step calls made, [geomean ratio after each checkpoint's steps])."""
+    base = hlsgym.make(graphs=DESIGNS, max_steps=max_steps, **ENV_KW)
+    rng = np.random.default_rng(seed)
+    envs, infos, found = [], [], {}
+    for g in base.graph_ids:
+        _, info = base.reset(seed=seed, options={"graph": g})
+        envs.append(base.fork())
+        infos.append(info)
+        found[g] = (base.initial_cost, base.cost, base.state)
+    at, steps = [], 0
+    for steps in range(1, budget_steps + 1):
+        k = (steps - 1) % len(envs)
+        env, mask = envs[k], infos[k]["action_mask"]
+        allowed = np.flatnonzero(mask) if mask.any() else np.arange(mask.size)
+        _, _, term, trunc, infos[k] = env.step(int(rng.choice(allowed)))
+        if env.cost < found[env.graph][1]:
+            found[env.graph] = (env.initial_cost, env.cost, env.state)
+        if term or trunc:
+            _, infos[k] = env.reset(options={"graph": env.graph})
+        if steps in checkpoints:
+            at.append(geomean_ratio(found))
+    return found, steps, at
 
 
 def geomean_ratio(result):
-    return float(np.exp(np.mean([np.log(best / initial) for initial, best in result.values()])))
+    """Geometric mean over designs of fewest cycles / initial cycles (lower is better)."""
+    return float(np.exp(np.mean([np.log(r[1] / r[0]) for r in result.values()])))
+
+
+def write_curve(path, curve, random_best):
+    """The CSV plot_curve.py reads: train's curve and random search's best at its steps."""
+    assert len(curve) == len(random_best)
+    with open(path, "w") as f:
+        f.write("steps,mean_return,ppo_best,random_best\n")
+        f.writelines(f"{s},{r},{b},{rb}\n" for (s, r, b), rb in zip(curve, random_best))
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--steps", type=int, default=60000)
+    ap.add_argument("--steps", type=int, default=16384)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--envs", type=int, default=8)
     ap.add_argument("--max-steps", type=int, default=30, help="passes per episode")
-    ap.add_argument("--csv", default="ppo_cycles.csv", help="learning curve: steps, mean episode return")
+    ap.add_argument("--csv", default="ppo_cycles.csv",
+                    help="learning curve: steps, mean episode return, best found by PPO and by random search")
     args = ap.parse_args()
     t0 = time.time()
-    agent, curve, used = train(args.steps, args.seed, args.envs, max_steps=args.max_steps, log=print)
-    with open(args.csv, "w") as f:
-        f.write("steps,mean_return\n")
-        f.writelines(f"{s},{r}\n" for s, r in curve)
-    ppo, rnd = greedy_cycles(agent, args.max_steps), random_search_cycles(used, args.seed, args.max_steps)
-    print(f"trained {used} steps in {time.time() - t0:.1f} s; curve in {args.csv}")
-    print(f"{'design':<16}{'initial':>10}{'ppo':>10}{'random':>10}")
-    for g in ppo:
-        print(f"{g:<16}{ppo[g][0]:>10.0f}{ppo[g][1]:>10.0f}{rnd.get(g, (0, float('nan')))[1]:>10.0f}")
-    short = [geomean_ratio(random_search_cycles(args.max_steps * len(ppo), seed=s)) for s in range(1, 11)]
-    print(f"geomean cycles / initial (lower is better): PPO greedy episode {geomean_ratio(ppo):.4f}; random search "
-          f"with the policy's {args.max_steps} steps per design {np.mean(short):.4f} (mean of 10 seeds); "
-          f"random search with the whole training budget ({used} steps) {geomean_ratio(rnd):.4f}")
+    agent, curve, used, found = train(args.steps, args.seed, args.envs, max_steps=args.max_steps, log=print)
+    print(f"trained {used} env steps in {time.time() - t0:.1f} s")
+    rnd, rnd_steps, rnd_curve = random_search_cycles(used, args.seed, args.max_steps, [s for s, *_ in curve])
+    write_curve(args.csv, curve, rnd_curve)
+    greedy, greedy_steps = greedy_cycles(agent, args.max_steps)
+    print(f"{'design':<16}{'initial':>9}{'PPO best':>9}{'random':>9}{'greedy':>9}   (cycles)")
+    for g in found:
+        print(f"{g:<16}{found[g][0]:>9.0f}{found[g][1]:>9.0f}{rnd[g][1]:>9.0f}{greedy[g][1]:>9.0f}")
+    short = [geomean_ratio(random_search_cycles(greedy_steps, seed=s, max_steps=args.max_steps)[0])
+             for s in range(1, 11)]
+    print(f"geomean cycles / initial (lower is better), curve in {args.csv}:\n"
+          f"  best found within {used} env steps: PPO's training episodes {geomean_ratio(found):.4f}, "
+          f"random search {geomean_ratio(rnd):.4f} ({rnd_steps} steps)\n"
+          f"  greedy policy, one episode per design ({greedy_steps} steps): {geomean_ratio(greedy):.4f}; random "
+          f"search with those steps {np.mean(short):.4f} (mean of 10 seeds)")
 
 
 if __name__ == "__main__":
