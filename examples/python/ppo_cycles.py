@@ -57,20 +57,32 @@ class Agent(nn.Module):
         return torch.distributions.Categorical(logits=logits)
 
 
+def design_starts(max_steps=30):
+    """{design: (an environment reset on it, the reset's info)}: where every search starts."""
+    env = hlsgym.make(graphs=DESIGNS, max_steps=max_steps, **ENV_KW)
+    starts = {}
+    for g in env.graph_ids:
+        _, info = env.reset(seed=0, options={"graph": g})
+        starts[g] = (env.fork(), info)
+    return starts
+
+
 class BestFound:
     """The fewest cycles the training episodes themselves reached on each design, and the
-    state that reached it ("design|pass,..."; PassOrderEnv.replay restores it)."""
+    state that reached it ("design|pass,..."; PassOrderEnv.replay restores it). Before an
+    episode improves on a design, its best is its initial state."""
 
-    def __init__(self, envs):
+    def __init__(self, envs, max_steps):
         self.envs, self.ids = envs, envs.graph_ids
-        self.initial = np.full(len(self.ids), np.nan)
-        self.best = np.full(len(self.ids), np.inf)
-        self.state = [None] * len(self.ids)
+        starts = design_starts(max_steps)
+        assert list(starts) == self.ids
+        self.initial = np.array([e.initial_cost for e, _ in starts.values()])
+        self.best = self.initial.copy()
+        self.state = [e.state for e, _ in starts.values()]
 
-    def see(self, info, started):
-        """info: a reset's or step's; started: which environments are at an episode's start."""
+    def see(self, info):
+        """info: a reset's or step's."""
         cost, graph = info["cost"], info["graph_index"]
-        self.initial[graph[started]] = cost[started]
         for i in np.flatnonzero(cost < self.best[graph]):
             if cost[i] >= self.best[graph[i]]:  # another environment on this design did better
                 continue
@@ -78,13 +90,11 @@ class BestFound:
             self.state[graph[i]] = self.envs.state(i)
 
     def result(self):
-        """{design: (initial cycles, fewest cycles, state)}; a design no episode visited yet
-        has nothing found (fewest = initial, state None)."""
-        return {g: (self.initial[k], self.best[k], self.state[k]) if np.isfinite(self.best[k]) else (1.0, 1.0, None)
-                for k, g in enumerate(self.ids)}
+        """{design: (initial cycles, fewest cycles, state)}."""
+        return {g: (self.initial[k], self.best[k], self.state[k]) for k, g in enumerate(self.ids)}
 
 
-def train(steps=60000, seed=1, num_envs=8, rollout=128, max_steps=30, lr=2.5e-3, epochs=4, minibatches=4,
+def train(steps=16384, seed=1, num_envs=8, rollout=128, max_steps=30, lr=2.5e-3, epochs=4, minibatches=4,
           gamma=0.99, lam=0.95, clip=0.2, ent_coef=0.01, threads=2, log=None):
     """Trains for `steps` env.step calls; returns (agent, curve [(steps, mean return of the
     last 50 episodes, geomean ratio of the best found so far)], env.step calls made, best
@@ -102,8 +112,8 @@ def train(steps=60000, seed=1, num_envs=8, rollout=128, max_steps=30, lr=2.5e-3,
     done_b, valid_b = (torch.zeros((rollout, num_envs)) for _ in range(2))
 
     obs, info = envs.reset(seed=seed)
-    found = BestFound(envs)
-    found.see(info, np.ones(num_envs, dtype=bool))
+    found = BestFound(envs, max_steps)
+    found.see(info)
     obs, mask = torch.from_numpy(obs), torch.from_numpy(info["action_mask"])
     cost = info["cost"]
     # Next-step autoreset: the step after an episode's end only resets (its action is
@@ -124,14 +134,16 @@ def train(steps=60000, seed=1, num_envs=8, rollout=128, max_steps=30, lr=2.5e-3,
             act_b[t] = action
             o, r, term, trunc, info = envs.step(action.numpy())
             done_steps += num_envs  # one env.step per environment, autoreset steps included
-            r = np.where(resetting, 0.0, np.log(cost / info["cost"]))  # the env's own reward is cycles saved
+            # The policy's reward, log(cycles before / after), instead of the env's own (cycles
+            # saved), which would let the large designs drown the small ones.
+            r = np.where(resetting, 0.0, np.log(cost / info["cost"]))
             cost = info["cost"]
             ended = term | trunc
             episode_return += np.where(resetting, 0.0, r)
             for i in np.flatnonzero(ended & ~resetting):
                 returns.append(episode_return[i])
                 episode_return[i] = 0.0
-            found.see(info, resetting)
+            found.see(info)
             rew_b[t] = torch.from_numpy(r).float()
             done_b[t] = torch.from_numpy(ended).float()
             resetting = ended
@@ -199,15 +211,11 @@ def random_search_cycles(budget_steps, seed=1, max_steps=30, checkpoints=()):
     passes among those the action mask allows, the designs stepped in turn so that after
     any n steps each design has had n // designs or one more. Returns ({design: (initial,
     fewest cycles, state)}, env.step calls made, [geomean ratio after each checkpoint's steps])."""
-    base = hlsgym.make(graphs=DESIGNS, max_steps=max_steps, **ENV_KW)
+    starts = design_starts(max_steps)
     rng = np.random.default_rng(seed)
-    envs, infos, found = [], [], {}
-    for g in base.graph_ids:
-        _, info = base.reset(seed=seed, options={"graph": g})
-        envs.append(base.fork())
-        infos.append(info)
-        found[g] = (base.initial_cost, base.cost, base.state)
-    at, steps = [], 0
+    envs, infos = [e for e, _ in starts.values()], [info for _, info in starts.values()]
+    found = {g: (e.initial_cost, e.cost, e.state) for g, e in zip(starts, envs)}
+    at, steps, checkpoints = [], 0, set(checkpoints)
     for steps in range(1, budget_steps + 1):
         k = (steps - 1) % len(envs)
         env, mask = envs[k], infos[k]["action_mask"]
