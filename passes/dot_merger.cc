@@ -57,32 +57,6 @@ bool depends_on(const ir::Module& m, InstrId from, InstrId target) {
   return false;
 }
 
-// Instructions with control edges: those with a control-predecessors= attribute (kept
-// verbatim from the HLO text) and those it names. XLA's DotMerger skips such dots.
-std::unordered_set<InstrId> with_control_edges(const ir::Module& m) {
-  std::unordered_set<InstrId> out;
-  for (ir::CompId c : m.live_computations()) {
-    std::vector<InstrId> instrs = m.instructions(c);
-    std::vector<std::string> named;
-    for (InstrId i : instrs)
-      if (const ir::OpaqueAttribute* a = m.attrs(i).find_opaque("control-predecessors")) {
-        out.insert(i);
-        std::string name;
-        for (char ch : a->value + ",") {
-          if (ch == ',' || ch == '}') {
-            if (!name.empty()) named.push_back(name);
-            name.clear();
-          } else if (ch != '{' && ch != ' ') {
-            name += ch;
-          }
-        }
-      }
-    for (InstrId i : instrs)
-      if (std::find(named.begin(), named.end(), m.name(i)) != named.end()) out.insert(i);
-  }
-  return out;
-}
-
 // The bytes of a dot's operands and result (XLA's is_merge_candidate measure).
 int64_t footprint(const ir::Module& m, InstrId dot) {
   return m.shape(dot).byte_size() + m.shape(m.operand(dot, 0)).byte_size() + m.shape(m.operand(dot, 1)).byte_size();
