@@ -318,8 +318,8 @@ bool sink_constants_into_loop(ir::Module& m, InstrId w, bool scalars_only, bool 
   for (size_t k = 0; k < m.operands(root).size() && k < m.operands(init).size(); ++k) {
     const InstrId value = m.operand(init, k);
     const auto key = static_cast<int64_t>(k);
-    if (m.opcode(value) != Opcode::kConstant || is_elided_constant(m, value) || m.literal(value).is_tuple()) continue;
-    if (scalars_only && m.shape(value).rank() != 0) continue;
+    if (m.opcode(value) != Opcode::kConstant || is_elided_constant(m, value)) continue;
+    if (scalars_only && (m.literal(value).is_tuple() || m.shape(value).rank() != 0)) continue;
     if (!is_state_read(m, m.operand(root, k), bparam, key)) continue;  // not loop-invariant
     InstrId copy = ir::kNoId;
     std::vector<InstrId> reads(m.users(bparam).begin(), m.users(bparam).end());
