@@ -17,14 +17,7 @@ using testing::root_expression;
 enum class Values { kCompare, kSkip };  // kSkip: the module has side effects
 
 ir::Module simplify(const std::string& module, bool expect_change, Values values = Values::kCompare) {
-  const ir::Module before = testing::parse_module(module);
-  ir::Module m = before;
-  EXPECT_EQ(testing::run_pass("simplify-conditional", m), expect_change) << ir::print_module(m);
-  if (!expect_change) {
-    EXPECT_EQ(ir::print_module(m), ir::print_module(before));
-  }
-  if (values == Values::kCompare) testing::expect_same_outputs(before, m);
-  return m;
+  return testing::run_golden("simplify-conditional", module, expect_change, values == Values::kCompare);
 }
 
 InstrId named(const ir::Module& m, const std::string& name) {

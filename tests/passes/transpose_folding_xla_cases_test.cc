@@ -16,14 +16,7 @@ using ir::InstrId;
 using testing::expression;
 
 ir::Module fold(const std::string& module, bool expect_change) {
-  const ir::Module before = testing::parse_module(module);
-  ir::Module m = before;
-  EXPECT_EQ(testing::run_pass("transpose-folding", m), expect_change) << ir::print_module(m);
-  if (!expect_change) {
-    EXPECT_EQ(ir::print_module(m), ir::print_module(before));
-  }
-  testing::expect_same_outputs(before, m);
-  return m;
+  return testing::run_golden("transpose-folding", module, expect_change);
 }
 
 // The dot `i` as "dot(lhs, rhs) lhs_contracting rhs_contracting", e.g.

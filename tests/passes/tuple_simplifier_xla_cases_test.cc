@@ -13,14 +13,7 @@ namespace {
 using testing::root_expression;
 
 ir::Module simplify(const std::string& body, bool expect_change) {
-  const ir::Module before = testing::parse_module("HloModule m\n\n" + body);
-  ir::Module m = before;
-  EXPECT_EQ(testing::run_pass("tuple-simplifier", m), expect_change) << ir::print_module(m);
-  if (!expect_change) {
-    EXPECT_EQ(ir::print_module(m), ir::print_module(before));
-  }
-  testing::expect_same_outputs(before, m);
-  return m;
+  return testing::run_golden("tuple-simplifier", "HloModule m\n\n" + body, expect_change);
 }
 
 const std::string kThreeParams =

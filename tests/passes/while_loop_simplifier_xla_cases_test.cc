@@ -19,17 +19,9 @@ using testing::root_expression;
 
 enum class Values { kCompare, kSkip };  // kSkip: the module loops forever or has side effects
 
-// Runs simplify-while-loops once on `module`; checks "changed", the verifier, and (unless
-// `values` is kSkip) the interpreter; with no change expected, that nothing changed.
+// simplify-while-loops once on `module` (testing::run_golden's checks).
 ir::Module simplify(const std::string& module, bool expect_change, Values values = Values::kCompare) {
-  const ir::Module before = testing::parse_module(module);
-  ir::Module m = before;
-  EXPECT_EQ(testing::run_pass("simplify-while-loops", m), expect_change) << ir::print_module(m);
-  if (!expect_change) {
-    EXPECT_EQ(ir::print_module(m), ir::print_module(before));
-  }
-  if (values == Values::kCompare) testing::expect_same_outputs(before, m);
-  return m;
+  return testing::run_golden("simplify-while-loops", module, expect_change, values == Values::kCompare);
 }
 
 // Runs tuple-simplifier and dce once each (XLA's tests do, to tidy the result).
