@@ -1,7 +1,9 @@
 // batch-dot-simplification (XLA BatchDotSimplification): batch dimensions of size 1 are
 // removed from a dot — its operands are reshaped without them, the dot runs without them,
 // and the result is reshaped back — so the dot becomes the plain (or lower-batch) product
-// the backends handle best. Same products and sums: exact.
+// the backends handle best. Same products and sums: exact. As in XLA, only dots with one
+// contracting dimension (XLA: a dot without one becomes a multiply in algsimp; several
+// are unsupported).
 #include <algorithm>
 
 #include "passes/expander_util.h"
@@ -35,6 +37,7 @@ class BatchDotSimplification final : public Pass {
     for (InstrId i : expand::find_all(m, {Opcode::kDot})) {
       if (!m.attrs(i).dot_dims || !m.shape(i).is_static()) continue;
       ir::DotDims d = *m.attrs(i).dot_dims;
+      if (d.lhs_contracting.size() != 1) continue;
       const InstrId lhs = m.operand(i, 0), rhs = m.operand(i, 1);
       std::vector<int64_t> drop_l, drop_r, drop_out;
       for (size_t k = 0; k < d.lhs_batch.size(); ++k)

@@ -1,19 +1,57 @@
 #include "passes/call_graph_util.h"
 
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
+
+#include "passes/rewrite_util.h"
 
 namespace hlsgym::passes {
 using ir::CompId;
 using ir::InstrId;
 
 namespace {
+// The instructions of `from` to copy, operands first: what the root reaches, then what
+// only control edges reach (with their operands).
+std::vector<InstrId> copy_order(const ir::Module& m, CompId from) {
+  std::vector<InstrId> order = m.post_order(from);
+  std::unordered_set<InstrId> listed(order.begin(), order.end());
+  std::unordered_map<std::string, InstrId> by_name;
+  for (size_t k = 0; k < order.size(); ++k) {
+    const ir::OpaqueAttribute* edges = m.attrs(order[k]).find_opaque("control-predecessors");
+    if (!edges) continue;
+    if (by_name.empty())
+      for (InstrId i : m.instructions(from)) by_name.emplace(m.name(i), i);
+    for (const std::string& name : control_predecessor_names(edges->value)) {
+      const auto it = by_name.find(name);
+      if (it == by_name.end() || listed.count(it->second)) continue;
+      // Operands first (iterative post order), skipping what is listed already.
+      std::vector<std::pair<InstrId, size_t>> stack{{it->second, 0}};
+      listed.insert(it->second);
+      while (!stack.empty()) {
+        auto& [x, next] = stack.back();
+        if (next < m.operands(x).size()) {
+          const InstrId o = m.operand(x, next++);
+          if (listed.insert(o).second) stack.emplace_back(o, 0);
+          continue;
+        }
+        order.push_back(x);
+        stack.pop_back();
+      }
+    }
+  }
+  return order;
+}
+
 // Copies every instruction of `from` into `to` in dependency order. Parameters map to
 // `args` when given, else are copied. Returns the old->new id map (indexed by old id).
 std::vector<InstrId> copy_body(ir::Module& m, CompId from, CompId to,
                                std::span<const InstrId> args, bool bind_params) {
   std::vector<InstrId> map(m.instruction_slots(), ir::kNoId);
-  std::vector<InstrId> ops;
-  for (InstrId i : m.post_order(from)) {
+  std::vector<InstrId> ops, with_edges;
+  const std::vector<InstrId> order = copy_order(m, from);
+  for (InstrId i : order) {
     if (bind_params && m.opcode(i) == ir::Opcode::kParameter) {
       map[i] = args[static_cast<size_t>(m.attrs(i).parameter_number)];
       continue;
@@ -21,6 +59,22 @@ std::vector<InstrId> copy_body(ir::Module& m, CompId from, CompId to,
     ops.clear();
     for (InstrId o : m.operands(i)) ops.push_back(map[o]);
     map[i] = m.add_clone(to, i, ops);
+    if (m.attrs(i).find_opaque("control-predecessors")) with_edges.push_back(i);
+  }
+  // The copies' control edges name the copies.
+  std::unordered_map<std::string, InstrId> copy_of;
+  for (InstrId i : order) copy_of.emplace(m.name(i), map[i]);
+  for (InstrId i : with_edges) {
+    ir::Attributes& attrs = m.mutable_payload(map[i]).attrs;
+    for (ir::OpaqueAttribute& a : attrs.opaque) {
+      if (a.key != "control-predecessors") continue;
+      std::string renamed;
+      for (const std::string& name : control_predecessor_names(a.value)) {
+        const auto it = copy_of.find(name);
+        renamed += (renamed.empty() ? "" : ", ") + (it == copy_of.end() ? name : m.name(it->second));
+      }
+      a.value = "{" + renamed + "}";
+    }
   }
   return map;
 }

@@ -1,15 +1,20 @@
-// simplify-conditional (XLA ConditionalSimplifier), for conditionals without side
-// effects, sharding or elided constants in their branches:
-// - one branch, or a constant predicate / branch index (out of range -> last branch):
-//   the taken branch is inlined in place of the conditional;
-// - two cheap branches on a pred (only elementwise ops, broadcast, concatenate,
-//   dynamic-slice, get-tuple-element, reduce, reshape, pad, slice, tuple; neither branch
-//   a mere forwarding of its parameter): both branches are inlined and a select (per
-//   tuple element) picks the result;
+// simplify-conditional (XLA ConditionalSimplifier). Conditionals whose branches hold
+// send/recv (the other side matches on them), with control edges or with a sharding are
+// left alone. On the others:
 // - tuple outputs read by the same get-tuple-elements in every branch are merged, and
-//   outputs nobody reads are removed from every branch root;
+//   outputs nobody reads are removed from every branch root; a conditional nobody reads
+//   returns an empty tuple (its side effects stay);
+// - without side effects or elided constants in the branches: one branch, or a constant
+//   predicate / branch index (out of range -> last branch): the taken branch is inlined
+//   in place of the conditional; two cheap branches on a pred (only elementwise ops,
+//   constants, broadcast, concatenate, dynamic-slice, get-tuple-element, reduce, reshape,
+//   pad, slice, tuple; neither branch a mere forwarding of its parameter): both branches are
+//   inlined and a select (per tuple element; after-all for tokens) picks the result;
 // - parameter tuple elements a branch does not read are dropped from its operand.
 // A branch shared with another caller is copied before its root or parameter changes.
+#include <algorithm>
+#include <unordered_set>
+
 #include "passes/call_graph_util.h"
 #include "passes/control_flow_util.h"
 #include "passes/pass.h"
@@ -28,6 +33,7 @@ bool is_cheap(const ir::Module& m, CompId c) {
       case Opcode::kBroadcast: case Opcode::kConcatenate: case Opcode::kDynamicSlice:
       case Opcode::kGetTupleElement: case Opcode::kReduce: case Opcode::kReshape: case Opcode::kPad:
       case Opcode::kParameter: case Opcode::kSlice: case Opcode::kTuple:
+      case Opcode::kConstant:  // XLA's constants count as elementwise (IsElementwiseImpl)
         break;
       default:
         if (!ir::info(m.opcode(i)).elementwise) return false;
@@ -50,13 +56,6 @@ bool forwards_only(const ir::Module& m, CompId c) {
   return false;
 }
 
-bool has_token(const ir::Shape& s) {
-  if (s.is_token()) return true;
-  for (const auto& e : s.tuple_elements())
-    if (has_token(e)) return true;
-  return false;
-}
-
 InstrId inline_branch(ir::Module& m, InstrId cond, size_t b) {
   const InstrId arg[] = {m.operand(cond, b + 1)};
   return inline_computation(m, m.called(cond)[b], m.computation_of(cond), arg);
@@ -70,6 +69,10 @@ InstrId select_of(ir::Module& m, CompId c, InstrId pred, InstrId t, InstrId f) {
     for (int64_t k = 0; k < static_cast<int64_t>(shape.tuple_elements().size()); ++k)
       parts.push_back(select_of(m, c, pred, cf::tuple_element(m, t, k), cf::tuple_element(m, f, k)));
     return m.add_instruction(c, Opcode::kTuple, shape, parts);
+  }
+  if (shape.is_token()) {  // tokens carry no value to select: both orderings join
+    const InstrId both[] = {t, f};
+    return m.add_instruction(c, Opcode::kAfterAll, shape, both);
   }
   InstrId p = pred;
   if (shape.rank() > 0) {
@@ -97,8 +100,7 @@ bool try_remove_conditional(ir::Module& m, InstrId cond) {
     replace_instruction(m, cond, inline_branch(m, cond, b));
     return true;
   }
-  if (branches.size() != 2 || m.shape(sel).element_type() != ir::ElementType::kPred || has_token(m.shape(cond)))
-    return false;
+  if (branches.size() != 2 || m.shape(sel).element_type() != ir::ElementType::kPred) return false;
   for (CompId b : branches)
     if (!is_cheap(m, b) || forwards_only(m, b)) return false;
   const InstrId t = inline_branch(m, cond, 0), f = inline_branch(m, cond, 1);
@@ -188,16 +190,35 @@ bool remove_unused_outputs(ir::Module& m, InstrId cond, std::vector<int>& caller
   return true;
 }
 
-// Drops the elements of branch b's parameter tuple that the branch never reads.
-bool remove_unused_operand_elements(ir::Module& m, InstrId cond, size_t b, const std::vector<int>& callers) {
-  const CompId branch = m.called(cond)[b];
-  if (callers[branch] != 1 || !cf::params_used_only_by_gte(m, branch)) return false;
-  const InstrId param = m.computation(branch).params[0];
+// A conditional nobody reads returns an empty tuple: its branches keep only their side
+// effects (XLA's ReplaceRootWithEmptyTupleIfNoUsers).
+bool empty_unread_result(ir::Module& m, InstrId cond, std::vector<int>& callers) {
+  const ir::Shape empty = ir::Shape::tuple({});
+  if (!m.users(cond).empty() || m.is_root(cond) || m.shape(cond) == empty) return false;
+  for (size_t b = 0; b < m.called(cond).size(); ++b) {
+    const CompId branch = own_branch(m, cond, b, callers);
+    const InstrId old_root = m.computation(branch).root;
+    m.set_root(branch, m.add_instruction(branch, Opcode::kTuple, empty, {}));
+    remove_if_dead(m, old_root);
+  }
+  m.mutable_payload(cond).shape = empty;
+  return true;
+}
+
+// Drops the elements of branch b's parameter tuple that the branch never reads (a
+// branch shared with another caller is copied first).
+bool remove_unused_operand_elements(ir::Module& m, InstrId cond, size_t b, std::vector<int>& callers) {
+  CompId branch = m.called(cond)[b];
+  if (!cf::params_used_only_by_gte(m, branch)) return false;
+  InstrId param = m.computation(branch).params[0];
   const ir::Shape old_shape = m.shape(param);
   if (!old_shape.is_tuple()) return false;
   const size_t n = old_shape.tuple_elements().size();
   std::vector<int64_t> new_index(n, -1);
   for (InstrId g : m.users(param)) new_index[static_cast<size_t>(m.attrs(g).tuple_index)] = 0;
+  if (std::find(new_index.begin(), new_index.end(), -1) == new_index.end()) return false;
+  branch = own_branch(m, cond, b, callers);
+  param = m.computation(branch).params[0];
   const InstrId arg = m.operand(cond, b + 1);
   std::vector<InstrId> values;
   std::vector<ir::Shape> elems;
@@ -229,13 +250,15 @@ class ConditionalSimplifier final : public Pass {
   }
   bool run(ir::Module& m) override {
     std::vector<int> callers = cf::caller_counts(m);
+    const std::unordered_set<InstrId> fenced = with_control_edges(m);
     bool changed = false, removed = false;
     for (InstrId cond : cf::collect_ops(m, Opcode::kConditional, /*callers_first=*/false)) {
       if (!m.is_live(cond) || m.called(cond).size() + 1 != m.operands(cond).size()) continue;
-      if (m.attrs(cond).find_opaque("sharding") || has_side_effect(m, cond)) continue;
+      if (m.attrs(cond).find_opaque("sharding") || fenced.count(cond) || cf::calls_send_or_recv(m, cond)) continue;
       changed |= merge_duplicate_outputs(m, cond);
       changed |= remove_unused_outputs(m, cond, callers);
-      if (try_remove_conditional(m, cond)) {
+      changed |= empty_unread_result(m, cond, callers);
+      if (!has_side_effect(m, cond) && try_remove_conditional(m, cond)) {
         changed = removed = true;
         continue;
       }

@@ -79,11 +79,28 @@ bool params_used_only_by_gte(const ir::Module& m, ir::CompId c);
 // body root, and parameters used only through get-tuple-element. True if it changed.
 bool remove_dead_state_elements(ir::Module& m, ir::InstrId w, const std::vector<int>& callers);
 
+// True if the state of while `w` can be edited element by element: a non-empty tuple,
+// body and condition called by `w` alone, a tuple body root nothing else uses, and
+// parameters used only through get-tuple-element.
+bool state_is_editable(const ir::Module& m, ir::InstrId w, const std::vector<int>& callers);
+
+// Removes the state elements `dropped` of while `w` (state_is_editable): nothing in the
+// body or condition may read them any more (their get-tuple-elements of the parameters
+// go with whatever uses them), and after the loop each is taken to be its init value.
+void drop_state_elements(ir::Module& m, ir::InstrId w, const std::vector<bool>& dropped);
+
 // Replaces reads of loop-invariant state elements (passed through the body unchanged)
 // whose init value is a constant by copies of that constant, in the body (the
 // pass-through into the root stays) and in the condition. `scalars_only` limits it to
-// scalar elements. The caller checks that the body and condition belong to `w` alone.
-bool sink_constants_into_loop(ir::Module& m, ir::InstrId w, bool scalars_only);
+// scalar elements. With `keep_pass_through` false the pass-through reads the constant
+// too (XLA's TryPropagateConstant), so the element becomes one the body sets to its
+// init constant. The caller checks that the body and condition belong to `w` alone.
+bool sink_constants_into_loop(ir::Module& m, ir::InstrId w, bool scalars_only, bool keep_pass_through = true);
+
+// True if a computation `i` calls (or what those call) holds a send, send-done, recv or
+// recv-done: the other side of the channel matches on the caller's structure, so XLA's
+// while and conditional simplifiers leave it as it is.
+bool calls_send_or_recv(const ir::Module& m, ir::InstrId i);
 
 // True if any instruction of `c` (or what it calls) has a side effect.
 bool computation_has_side_effect(const ir::Module& m, ir::CompId c);
@@ -102,7 +119,8 @@ void replace_uses_except(ir::Module& m, ir::InstrId from, ir::InstrId to, ir::In
 // parameter or side-effecting; otherwise changes nothing and returns false.
 bool remove_with_users(ir::Module& m, ir::InstrId i);
 
-// HloDCE: removes unused side-effect-free instructions (never parameters or roots) and
+// HloDCE: removes unused side-effect-free instructions (never parameters, roots or
+// instructions with control edges) and
 // computations nothing reachable from the entry calls. True if anything went.
 bool remove_dead_code(ir::Module& m);
 

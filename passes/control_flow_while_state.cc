@@ -185,23 +185,34 @@ void rewire_loop_users(ir::Module& m, InstrId w, const ir::Shape& old_state, Ins
 }
 }  // namespace
 
-bool remove_dead_state_elements(ir::Module& m, InstrId w, const std::vector<int>& callers) {
+bool state_is_editable(const ir::Module& m, InstrId w, const std::vector<int>& callers) {
   if (m.opcode(w) != Opcode::kWhile || m.called(w).size() != 2 || !m.shape(w).is_tuple()) return false;
-  const ir::Shape state = m.shape(w);
-  const size_t n = state.tuple_elements().size();
+  const size_t n = m.shape(w).tuple_elements().size();
   const CompId cond = m.called(w)[0], body = m.called(w)[1];
   if (n == 0 || cond >= callers.size() || body >= callers.size() || callers[cond] != 1 || callers[body] != 1)
     return false;
   const InstrId root = m.computation(body).root;
   if (m.opcode(root) != Opcode::kTuple || m.operands(root).size() != n || !m.users(root).empty()) return false;
-  if (!params_used_only_by_gte(m, body) || !params_used_only_by_gte(m, cond)) return false;
-  const std::vector<bool> dead = dead_elements(m, w, n);
-  if (std::find(dead.begin(), dead.end(), true) == dead.end()) return false;
+  return params_used_only_by_gte(m, body) && params_used_only_by_gte(m, cond);
+}
 
+bool remove_dead_state_elements(ir::Module& m, InstrId w, const std::vector<int>& callers) {
+  if (!state_is_editable(m, w, callers)) return false;
+  const std::vector<bool> dead = dead_elements(m, w, m.shape(w).tuple_elements().size());
+  if (std::find(dead.begin(), dead.end(), true) == dead.end()) return false;
+  drop_state_elements(m, w, dead);
+  return true;
+}
+
+void drop_state_elements(ir::Module& m, InstrId w, const std::vector<bool>& dropped) {
+  const ir::Shape state = m.shape(w);
+  const size_t n = state.tuple_elements().size();
+  const CompId cond = m.called(w)[0], body = m.called(w)[1];
+  const InstrId root = m.computation(body).root;
   std::vector<int64_t> new_index(n, -1);
   std::vector<InstrId> kept_outputs, dropped_outputs;
   for (size_t k = 0, next = 0; k < n; ++k) {
-    if (dead[k]) dropped_outputs.push_back(m.operand(root, k));
+    if (dropped[k]) dropped_outputs.push_back(m.operand(root, k));
     else new_index[k] = static_cast<int64_t>(next++), kept_outputs.push_back(m.operand(root, k));
   }
   const ir::Shape shape = kept_shape(state, new_index);
@@ -209,7 +220,7 @@ bool remove_dead_state_elements(ir::Module& m, InstrId w, const std::vector<int>
   const InstrId old_init = m.operand(w, 0);
   std::vector<InstrId> init_values;
   for (size_t k = 0; k < n; ++k)
-    if (!dead[k]) init_values.push_back(tuple_element(m, old_init, static_cast<int64_t>(k)));
+    if (!dropped[k]) init_values.push_back(tuple_element(m, old_init, static_cast<int64_t>(k)));
   const InstrId new_init = m.add_instruction(m.computation_of(w), Opcode::kTuple, shape, init_values);
   m.set_operand(w, 0, new_init);
   m.mutable_payload(w).shape = shape;
@@ -221,7 +232,6 @@ bool remove_dead_state_elements(ir::Module& m, InstrId w, const std::vector<int>
   renumber_parameter(m, body, shape, new_index);
   renumber_parameter(m, cond, shape, new_index);
   for (InstrId o : dropped_outputs) remove_if_dead(m, o);
-  return true;
 }
 
 InstrId extend_while_state(ir::Module& m, InstrId w, std::span<const InstrId> extra_init) {
@@ -256,6 +266,25 @@ InstrId extend_while_state(ir::Module& m, InstrId w, std::span<const InstrId> ex
   return new_init;
 }
 
+namespace {
+bool holds_channel_op(const ir::Module& m, CompId c, int depth) {
+  for (InstrId i : m.computation(c).order) {
+    if (!m.is_live(i)) continue;
+    const Opcode op = m.opcode(i);
+    if (op == Opcode::kSend || op == Opcode::kSendDone || op == Opcode::kRecv || op == Opcode::kRecvDone) return true;
+    for (CompId callee : m.called(i))
+      if (depth < 64 && holds_channel_op(m, callee, depth + 1)) return true;
+  }
+  return false;
+}
+}  // namespace
+
+bool calls_send_or_recv(const ir::Module& m, InstrId i) {
+  for (CompId c : m.called(i))
+    if (holds_channel_op(m, c, 0)) return true;
+  return false;
+}
+
 bool computation_has_side_effect(const ir::Module& m, CompId c) {
   for (InstrId i : m.computation(c).order)
     if (m.is_live(i) && has_side_effect(m, i)) return true;
@@ -278,7 +307,7 @@ bool has_other_use(const ir::Module& m, InstrId g, InstrId root, size_t slot) {
 }
 }  // namespace
 
-bool sink_constants_into_loop(ir::Module& m, InstrId w, bool scalars_only) {
+bool sink_constants_into_loop(ir::Module& m, InstrId w, bool scalars_only, bool keep_pass_through) {
   const InstrId init = m.operand(w, 0);
   const CompId cond = m.called(w)[0], body = m.called(w)[1];
   const InstrId root = m.computation(body).root;
@@ -289,15 +318,20 @@ bool sink_constants_into_loop(ir::Module& m, InstrId w, bool scalars_only) {
   for (size_t k = 0; k < m.operands(root).size() && k < m.operands(init).size(); ++k) {
     const InstrId value = m.operand(init, k);
     const auto key = static_cast<int64_t>(k);
-    if (m.opcode(value) != Opcode::kConstant || is_elided_constant(m, value) || m.literal(value).is_tuple()) continue;
-    if (scalars_only && m.shape(value).rank() != 0) continue;
+    if (m.opcode(value) != Opcode::kConstant || is_elided_constant(m, value)) continue;
+    if (scalars_only && (m.literal(value).is_tuple() || m.shape(value).rank() != 0)) continue;
     if (!is_state_read(m, m.operand(root, k), bparam, key)) continue;  // not loop-invariant
     InstrId copy = ir::kNoId;
     std::vector<InstrId> reads(m.users(bparam).begin(), m.users(bparam).end());
     for (InstrId g : reads) {
-      if (!is_state_read(m, g, bparam, key) || !has_other_use(m, g, root, k)) continue;
+      if (!is_state_read(m, g, bparam, key) || (keep_pass_through && !has_other_use(m, g, root, k))) continue;
       if (copy == ir::kNoId) copy = m.add_clone(body, value, {});
-      replace_uses_except(m, g, copy, root, k);
+      if (keep_pass_through) {
+        replace_uses_except(m, g, copy, root, k);
+      } else {
+        replace_uses_except(m, g, copy, ir::kNoId, 0);
+        remove_if_dead(m, g);
+      }
       changed = true;
     }
     copy = ir::kNoId;
@@ -315,10 +349,12 @@ bool sink_constants_into_loop(ir::Module& m, InstrId w, bool scalars_only) {
 
 bool remove_dead_code(ir::Module& m) {
   bool changed = false;
+  const std::unordered_set<InstrId> fenced = with_control_edges(m);  // XLA keeps them
   for (CompId c : m.live_computations()) {
     for (size_t k = m.computation(c).order.size(); k-- > 0;) {
       const InstrId i = m.computation(c).order[k];
-      if (m.is_live(i) && m.users(i).empty() && !m.is_root(i)) changed |= remove_if_dead(m, i) > 0;
+      if (m.is_live(i) && m.users(i).empty() && !m.is_root(i) && !fenced.count(i))
+        changed |= remove_if_dead(m, i) > 0;
     }
   }
   std::vector<bool> reachable(m.computation_slots(), false);

@@ -1,5 +1,6 @@
 // dce (XLA HloDCE): removes instructions nothing uses that have no side effects, and
-// computations no live instruction calls. Parameters are never removed.
+// computations no live instruction calls. Parameters are never removed, nor (as in XLA)
+// instructions with control edges.
 #include <vector>
 
 #include "passes/pass.h"
@@ -16,11 +17,12 @@ class Dce final : public Pass {
   }
   bool run(ir::Module& m) override {
     bool changed = false;
+    const std::unordered_set<ir::InstrId> fenced = with_control_edges(m);  // XLA keeps them
     for (ir::CompId c : m.live_computations()) {
       // Backwards, so users go before their operands; remove_if_dead follows chains.
       for (size_t k = m.computation(c).order.size(); k-- > 0;) {
         const ir::InstrId i = m.computation(c).order[k];
-        if (m.is_live(i) && m.users(i).empty() && !m.is_root(i))
+        if (m.is_live(i) && m.users(i).empty() && !m.is_root(i) && !fenced.count(i))
           changed |= remove_if_dead(m, i) > 0;
       }
     }

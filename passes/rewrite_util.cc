@@ -82,4 +82,35 @@ bool is_all(const ir::Module& m, InstrId i, double value) {
   return true;
 }
 
+std::vector<std::string> control_predecessor_names(const std::string& value) {
+  std::vector<std::string> names;
+  std::string name;
+  for (char ch : value + ",") {
+    if (ch == ',' || ch == '}') {
+      if (!name.empty()) names.push_back(name);
+      name.clear();
+    } else if (ch != '{' && ch != ' ') {
+      name += ch;
+    }
+  }
+  return names;
+}
+
+std::unordered_set<InstrId> with_control_edges(const ir::Module& m) {
+  std::unordered_set<InstrId> out;
+  for (ir::CompId c : m.live_computations()) {
+    std::unordered_set<std::string> named;
+    const std::vector<InstrId> instrs = m.instructions(c);
+    for (InstrId i : instrs)
+      if (const ir::OpaqueAttribute* a = m.attrs(i).find_opaque("control-predecessors")) {
+        out.insert(i);
+        for (std::string& n : control_predecessor_names(a->value)) named.insert(std::move(n));
+      }
+    if (named.empty()) continue;
+    for (InstrId i : instrs)
+      if (named.count(m.name(i))) out.insert(i);
+  }
+  return out;
+}
+
 }  // namespace hlsgym::passes

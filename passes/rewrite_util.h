@@ -2,6 +2,9 @@
 // reading constants through broadcasts.
 #pragma once
 #include <optional>
+#include <string>
+#include <unordered_set>
+#include <vector>
 
 #include "ir/module.h"
 
@@ -25,5 +28,12 @@ int remove_if_dead(ir::Module& m, ir::InstrId i);
 const ir::Literal* scalar_constant(const ir::Module& m, ir::InstrId i);
 // True if `i` is a constant (or broadcast of one) whose every element equals `value`.
 bool is_all(const ir::Module& m, ir::InstrId i, double value);
+
+// The instruction names a control-predecessors= value ("{a, b}") lists.
+std::vector<std::string> control_predecessor_names(const std::string& value);
+// Instructions with control edges: those with a control-predecessors= attribute (kept
+// verbatim from the HLO text) and those it names. XLA neither removes such instructions
+// (HloComputation::IsSafelyRemovable) nor merges them.
+std::unordered_set<ir::InstrId> with_control_edges(const ir::Module& m);
 
 }  // namespace hlsgym::passes

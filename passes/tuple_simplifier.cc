@@ -1,5 +1,7 @@
 // tuple-simplifier (XLA TupleSimplifier): get-tuple-element(tuple(a0..an), i) -> ai, and
-// tuple(gte(t,0), ..., gte(t,n-1)) -> t when it rebuilds t whole.
+// tuple(gte(t,0), ..., gte(t,n-1)) -> t when it rebuilds t whole. As in XLA, not where
+// the instruction replaced carries a sharding its replacement does not (the sharding
+// would be lost).
 #include "passes/pass.h"
 #include "passes/rewrite_util.h"
 
@@ -25,6 +27,13 @@ InstrId rebuilt_tuple(const ir::Module& m, InstrId i) {
   return source;
 }
 
+// True if replacing `old` by `replacement` would lose old's sharding.
+bool loses_sharding(const ir::Module& m, InstrId old, InstrId replacement) {
+  const ir::OpaqueAttribute* a = m.attrs(old).find_opaque("sharding");
+  const ir::OpaqueAttribute* b = m.attrs(replacement).find_opaque("sharding");
+  return a && !(b && b->value == a->value);
+}
+
 class TupleSimplifier final : public Pass {
  public:
   std::string_view name() const override { return "tuple-simplifier"; }
@@ -40,12 +49,12 @@ class TupleSimplifier final : public Pass {
           InstrId t = m.operand(i, 0);
           if (m.opcode(t) != Opcode::kTuple) continue;
           InstrId element = m.operand(t, static_cast<size_t>(m.attrs(i).tuple_index));
-          if (!m.shape(element).compatible(m.shape(i))) continue;
+          if (!m.shape(element).compatible(m.shape(i)) || loses_sharding(m, i, element)) continue;
           replace_instruction(m, i, element);
           changed = true;
         } else if (m.opcode(i) == Opcode::kTuple) {
           InstrId source = rebuilt_tuple(m, i);
-          if (source == ir::kNoId) continue;
+          if (source == ir::kNoId || loses_sharding(m, i, source)) continue;
           replace_instruction(m, i, source);
           changed = true;
         }

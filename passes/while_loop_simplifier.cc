@@ -1,14 +1,20 @@
 // simplify-while-loops (XLA WhileLoopSimplifier), for loops whose body and condition
-// belong to them alone (XLA's bail-out too):
+// belong to them alone (XLA's bail-out too), and never for loops with send/recv (the
+// other side matches on the loop). In XLA's order, one state rewrite per loop and run:
+// - loop-invariant scalar state elements that start as constants are replaced by that
+//   constant inside the body and condition (XLA's TryPropagateConstant);
 // - a loop whose static trip count is 0 becomes its init value (the condition must be
 //   free of side effects: it ran once);
 // - a loop whose static trip count is 1 becomes an inlined copy of its body applied to
 //   the init value (no side effects anywhere in the loop);
-// - loop-invariant scalar state elements that start as constants are replaced by that
-//   constant inside the body and condition (XLA's TryPropagateConstant);
+// - repeated loop-invariant elements become one (TryRemoveRepeatedWhileTupleIndices);
+// - a nested state tuple becomes flat (TryFlattenNestedTuples);
 // - dead state elements are removed: those the condition and side effects do not read,
 //   that no surviving element reads, and that after the loop are unused or passed
-//   through unchanged (their uses then read the init value).
+//   through unchanged (their uses then read the init value);
+// - elements the body sets to their constant init value leave the state
+//   (TryRemoveConstantParams);
+// - induction variables are merged into one trip counter (TryMergeInductionVariables).
 // The trip count comes from evaluating the condition and the body with the interpreter
 // on the state elements that start as constants (control_flow::static_trip_count).
 // Code holding elided constants is not copied (their placeholder values follow names).
@@ -17,6 +23,7 @@
 #include "passes/control_flow_util.h"
 #include "passes/pass.h"
 #include "passes/rewrite_util.h"
+#include "passes/while_loop_simplifier_rewrites.h"
 
 namespace hlsgym::passes {
 namespace {
@@ -55,7 +62,7 @@ class WhileLoopSimplifier final : public Pass {
  public:
   std::string_view name() const override { return "simplify-while-loops"; }
   std::string_view description() const override {
-    return "removes while loops with trip count 0, inlines trip count 1, drops dead loop state";
+    return "removes while loops with trip count 0, inlines trip count 1, drops dead, repeated and constant loop state, flattens it, merges induction variables";
   }
   bool run(ir::Module& m) override {
     const std::vector<int> callers = cf::caller_counts(m);
@@ -63,13 +70,18 @@ class WhileLoopSimplifier final : public Pass {
     for (InstrId w : cf::collect_ops(m, ir::Opcode::kWhile, /*callers_first=*/false)) {
       if (!m.is_live(w) || m.called(w).size() != 2 || !m.shape(w).is_tuple()) continue;
       const CompId cond = m.called(w)[0], body = m.called(w)[1];
-      if (callers[cond] != 1 || callers[body] != 1) continue;
-      if (try_remove_loop(m, w)) {
+      if (callers[cond] != 1 || callers[body] != 1 || cf::calls_send_or_recv(m, w)) continue;
+      changed |= cf::sink_constants_into_loop(m, w, /*scalars_only=*/true, /*keep_pass_through=*/false);
+      if (try_remove_loop(m, w) || while_loop::remove_repeated_elements(m, w, callers) ||
+          while_loop::flatten_nested_state(m, w) || cf::remove_dead_state_elements(m, w, callers) ||
+          while_loop::remove_constant_elements(m, w, callers)) {
         changed = true;
         continue;
       }
-      changed |= cf::sink_constants_into_loop(m, w, /*scalars_only=*/true);
-      changed |= cf::remove_dead_state_elements(m, w, callers);
+      // XLA leaves out S16 and U16 (it has no literals of them); so does hlsgym, to match.
+      for (ir::ElementType t : {ir::ElementType::kS8, ir::ElementType::kU8, ir::ElementType::kS32,
+                                ir::ElementType::kU32, ir::ElementType::kS64, ir::ElementType::kU64})
+        changed |= while_loop::merge_induction_variables(m, w, t, callers);
     }
     if (changed) cf::remove_dead_code(m);  // as XLA runs HloDCE after a change
     return changed;

@@ -1,7 +1,8 @@
 // algsimp: cases of XLA's algebraic_simplifier_test.cc, each written as a golden test
 // (HLO in; the root pattern, or no change, out; the interpreter agreeing). A case hlsgym
 // answers differently on purpose names its line in xla_cases/deliberate_differences.txt.
-// Named after the XLA test where there is one, after the rule where XLA has none.
+// Named after the XLA test where there is one, after the rule where XLA has none (those
+// are marked "Not an XLA case", so tests/passes/xla_cases/PORTED.md can be counted).
 #include <gtest/gtest.h>
 
 #include "tests/passes/pass_golden.h"
@@ -25,6 +26,7 @@ ir::Module simplify(const std::string& body, bool expect_change = true) {
 
 // ---- divide by sqrt / rsqrt: left alone (a deliberate difference) ----
 
+// Not an XLA case: named after the rule it checks.
 TEST(AlgsimpXla, DivideBySqrtStaysExact) {
   EXPECT_FALSE(testing::deliberate_difference("algsimp", "rule A/sqrt(B) => A*rsqrt(B)").empty());
   simplify("ENTRY e {\n a = f32[8] parameter(0)\n b = f32[8] parameter(1)\n s = f32[8] sqrt(b)\n"
@@ -32,6 +34,7 @@ TEST(AlgsimpXla, DivideBySqrtStaysExact) {
            false);
 }
 
+// Not an XLA case: named after the rule it checks.
 TEST(AlgsimpXla, DivideByRsqrtStaysExact) {
   EXPECT_FALSE(testing::deliberate_difference("algsimp", "rule A/rsqrt(B) => A*sqrt(B)").empty());
   simplify("ENTRY e {\n a = f32[8] parameter(0)\n b = f32[8] parameter(1)\n s = f32[8] rsqrt(b)\n"
@@ -41,6 +44,7 @@ TEST(AlgsimpXla, DivideByRsqrtStaysExact) {
 
 // ---- concatenate of broadcast scalars ----
 
+// Not an XLA case: named after the rule it checks.
 TEST(AlgsimpXla, ConcatenateOfBroadcastBecomesPad) {
   const ir::Module m = simplify(
       "ENTRY e {\n p0 = f32[100] parameter(0)\n p1 = f32[] parameter(1)\n b = f32[100] broadcast(p1), dimensions={}\n"
@@ -49,6 +53,7 @@ TEST(AlgsimpXla, ConcatenateOfBroadcastBecomesPad) {
   EXPECT_NE(ir::print_module(m).find("padding=100_0"), std::string::npos) << ir::print_module(m);
 }
 
+// Not an XLA case: named after the rule it checks.
 TEST(AlgsimpXla, ConcatenateWithTrailingBroadcastBecomesHighPad) {
   const ir::Module m = simplify(
       "ENTRY e {\n p0 = s32[3,5] parameter(0)\n p1 = s32[] parameter(1)\n b = s32[3,2] broadcast(p1), dimensions={}\n"
@@ -57,6 +62,7 @@ TEST(AlgsimpXla, ConcatenateWithTrailingBroadcastBecomesHighPad) {
   EXPECT_NE(ir::print_module(m).find("padding=0_0x0_2"), std::string::npos) << ir::print_module(m);
 }
 
+// Not an XLA case: named after the rule it checks.
 TEST(AlgsimpXla, ConcatenateOfSameBroadcastScalarIsBroadcast) {
   const ir::Module m = simplify(
       "ENTRY e {\n p = f32[] parameter(0)\n b1 = f32[2,3] broadcast(p), dimensions={}\n"
@@ -66,6 +72,7 @@ TEST(AlgsimpXla, ConcatenateOfSameBroadcastScalarIsBroadcast) {
 }
 
 // Three operands, only one a broadcast scalar: XLA pads binary concatenates only.
+// Not an XLA case: named after the rule it checks.
 TEST(AlgsimpXla, ConcatenateOfThreeWithOneBroadcastIsKept) {
   simplify("ENTRY e {\n p0 = f32[4] parameter(0)\n p1 = f32[] parameter(1)\n p2 = f32[4] parameter(2)\n"
            " b = f32[4] broadcast(p1), dimensions={}\n"
@@ -75,6 +82,7 @@ TEST(AlgsimpXla, ConcatenateOfThreeWithOneBroadcastIsKept) {
 
 // ---- dynamic-slice through data movement ----
 
+// Not an XLA case: named after the rule it checks.
 TEST(AlgsimpXla, DynamicSliceOfBroadcastSlicesItsOperand) {
   const ir::Module m = simplify(
       "ENTRY e {\n y = s32[6] parameter(0)\n i = s32[] parameter(1)\n j = s32[] parameter(2)\n"
@@ -83,6 +91,7 @@ TEST(AlgsimpXla, DynamicSliceOfBroadcastSlicesItsOperand) {
   EXPECT_EQ(root_expression(m), "broadcast(dynamic-slice(parameter(0), parameter(2)))");
 }
 
+// Not an XLA case: named after the rule it checks.
 TEST(AlgsimpXla, DynamicSliceOfBroadcastScalarIsBroadcast) {
   const ir::Module m = simplify(
       "ENTRY e {\n p = f32[] parameter(0)\n i = s32[] parameter(1)\n b = f32[8] broadcast(p), dimensions={}\n"
@@ -91,6 +100,7 @@ TEST(AlgsimpXla, DynamicSliceOfBroadcastScalarIsBroadcast) {
 }
 
 // The broadcast's operand is taken whole: no dynamic-slice is left.
+// Not an XLA case: named after the rule it checks.
 TEST(AlgsimpXla, DynamicSliceKeepingTheBroadcastOperandWholeIsBroadcast) {
   const ir::Module m = simplify(
       "ENTRY e {\n y = f32[6] parameter(0)\n i = s32[] parameter(1)\n j = s32[] parameter(2)\n"
@@ -100,6 +110,7 @@ TEST(AlgsimpXla, DynamicSliceKeepingTheBroadcastOperandWholeIsBroadcast) {
 }
 
 // A broadcast with another user stays; slicing below it would add an instruction.
+// Not an XLA case: named after the rule it checks.
 TEST(AlgsimpXla, DynamicSliceOfSharedBroadcastIsKept) {
   simplify("ENTRY e {\n y = s32[6] parameter(0)\n i = s32[] parameter(1)\n j = s32[] parameter(2)\n"
            " b = s32[4,6] broadcast(y), dimensions={1}\n"
@@ -108,6 +119,7 @@ TEST(AlgsimpXla, DynamicSliceOfSharedBroadcastIsKept) {
            false);
 }
 
+// Not an XLA case: named after the rule it checks.
 TEST(AlgsimpXla, DynamicSliceOfTransposeSlicesItsOperand) {
   const ir::Module m = simplify(
       "ENTRY e {\n y = s32[5,7] parameter(0)\n i = s32[] parameter(1)\n j = s32[] parameter(2)\n"
@@ -116,6 +128,7 @@ TEST(AlgsimpXla, DynamicSliceOfTransposeSlicesItsOperand) {
   EXPECT_EQ(root_expression(m), "transpose(dynamic-slice(parameter(0), parameter(2), parameter(1)))");
 }
 
+// Not an XLA case: named after the rule it checks.
 TEST(AlgsimpXla, DynamicSliceOfWholeIotaDimensionIsIota) {
   const ir::Module m = simplify(
       "ENTRY e {\n i = s32[] parameter(0)\n j = s32[] parameter(1)\n x = s32[8,5] iota(), iota_dimension=1\n"
@@ -124,6 +137,7 @@ TEST(AlgsimpXla, DynamicSliceOfWholeIotaDimensionIsIota) {
 }
 
 // A part of the iota dimension would be iota + clamped start: more instructions, kept.
+// Not an XLA case: named after the rule it checks.
 TEST(AlgsimpXla, DynamicSliceOfPartOfIotaDimensionIsKept) {
   simplify("ENTRY e {\n i = s32[] parameter(0)\n x = s32[8] iota(), iota_dimension=0\n"
            " ROOT d = s32[3] dynamic-slice(x, i), dynamic_slice_sizes={3}\n}\n",
@@ -139,6 +153,7 @@ TEST(AlgsimpXla, FactorIntegerAddition) {
   EXPECT_EQ(root_expression(m), "multiply(add(parameter(0), parameter(1)), parameter(2))");
 }
 
+// Not an XLA case: named after the rule it checks.
 TEST(AlgsimpXla, FactorIntegerAdditionCommonOperandFirst) {
   const ir::Module m = simplify(
       "ENTRY e {\n p0 = u16[8] parameter(0)\n p1 = u16[8] parameter(1)\n p2 = u16[8] parameter(2)\n"
@@ -147,6 +162,7 @@ TEST(AlgsimpXla, FactorIntegerAdditionCommonOperandFirst) {
 }
 
 // A product used elsewhere stays, so factoring would add an instruction.
+// Not an XLA case: named after the rule it checks.
 TEST(AlgsimpXla, FactorIntegerAdditionWithSharedProductIsKept) {
   simplify("ENTRY e {\n p0 = s32[8] parameter(0)\n p1 = s32[8] parameter(1)\n p2 = s32[8] parameter(2)\n"
            " x = s32[8] multiply(p0, p2)\n y = s32[8] multiply(p1, p2)\n sum = s32[8] add(x, y)\n"
@@ -295,6 +311,7 @@ TEST(AlgsimpXla, MultiplyReassociateMergeBroadcastedConstants) {
 // hlsgym's own: the chain stays where merging could change the rounding: a first
 // constant below 1 (p*0.5 can lose bits to underflow) or not a power of two (p*3 can
 // round in the subnormal range before the exact *2), or no power of two at all.
+// Not an XLA case: named after the rule it checks.
 TEST(AlgsimpXla, MultiplyByConstantsThatWouldRoundTwiceIsKept) {
   for (const char* constants : {"0.5, 3", "3, 2", "3, 5", "2, 0.5"}) {
     SCOPED_TRACE(constants);
@@ -419,6 +436,7 @@ TEST(AlgsimpXla, TwoReducesToOne) {
 }
 
 // The integer sum merges: one reduce over x's dimensions 0, 2 and 3.
+// Not an XLA case: named after the rule it checks.
 TEST(AlgsimpXla, TwoReducesToOneInteger) {
   const ir::Module m = simplify(
       "add {\n x = s32[] parameter(0)\n y = s32[] parameter(1)\n ROOT s = s32[] add(x, y)\n}\n"
@@ -430,6 +448,7 @@ TEST(AlgsimpXla, TwoReducesToOneInteger) {
 }
 
 // An init that is not the identity is combined once per inner output: kept.
+// Not an XLA case: named after the rule it checks.
 TEST(AlgsimpXla, TwoReducesWithNonIdentityInitAreKept) {
   simplify("add {\n x = s32[] parameter(0)\n y = s32[] parameter(1)\n ROOT s = s32[] add(x, y)\n}\n"
            "ENTRY e {\n p = s32[4,5] parameter(0)\n z = s32[] constant(1)\n"

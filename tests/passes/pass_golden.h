@@ -48,4 +48,19 @@ inline void expect_same_outputs(const ir::Module& before, const ir::Module& afte
   EXPECT_EQ(r.status, passes::CheckStatus::kPassed) << r.detail << "\nafter:\n" << ir::print_module(after);
 }
 
+// Runs `pass` once on the module `text`: "changed" must be `expect_change`, the result
+// must verify, an unchanged module must print as before, and (when `compare_values`;
+// not for modules that loop for ever or have side effects) the interpreter must agree.
+inline ir::Module run_golden(const std::string& pass, const std::string& text, bool expect_change,
+                             bool compare_values = true) {
+  const ir::Module before = parse_module(text);
+  ir::Module m = before;
+  EXPECT_EQ(run_pass(pass, m), expect_change) << ir::print_module(m);
+  if (!expect_change) {
+    EXPECT_EQ(ir::print_module(m), ir::print_module(before));
+  }
+  if (compare_values) expect_same_outputs(before, m);
+  return m;
+}
+
 }  // namespace hlsgym::testing
