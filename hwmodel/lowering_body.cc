@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "hwmodel/chaining.h"
+#include "hwmodel/float_unit_key.h"
 #include "hwmodel/lowering_internal.h"
 
 namespace hlsgym::hwmodel::lowering_detail {
@@ -73,11 +74,12 @@ BodyInfo WorkModel::analyze(ir::CompId c) {
         b.pipelineable = false;
         return b;
       }
-      const int lat = unit_depth(t_, *unit);
+      const FloatUnitCost* f = float_unit_cost(t_, m_, i);  // the IEEE-754 unit rtl instantiates
+      const int lat = f ? f->latency : unit_depth(t_, *unit);
       d += lat;
       ++b.ops;
       b.energy_pj += op_energy_pj(t_, *unit, type);
-      Area a = lane_area(t_, *unit, type);
+      Area a = f ? float_lane_area(*f) : lane_area(t_, *unit, type);
       if (*unit == UnitClass::kIntMul && op == Opcode::kMultiply && t_.is_fpga())
         a.dsp = multiply_dsp_slices(i, true);
       b.lane_area += a;

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "hwmodel/chaining.h"
+#include "hwmodel/float_unit_key.h"
 #include "hwmodel/lowering_internal.h"
 #include "hwmodel/timing.h"
 
@@ -226,6 +227,10 @@ Work WorkModel::elementwise(InstrId i, UnitClass c, ElementType type) {
   w.lane_area = cost.lane_area;
   w.cpu_cycles_per_vector = t_.unit(c).cycles_per_vector;
   w.ports = static_cast<int>(std::min<size_t>(3, m_.operands(i).size()));
+  if (const FloatUnitCost* f = float_unit_cost(t_, m_, i)) {  // the IEEE-754 unit rtl instantiates
+    w.depth = f->latency;
+    w.lane_area = float_lane_area(*f);
+  }
   if (c == UnitClass::kIntMul && m_.opcode(i) == Opcode::kMultiply && t_.is_fpga())
     w.lane_area.dsp = multiply_dsp_slices(i, false);
   const Opcode op = m_.opcode(i);
@@ -274,6 +279,18 @@ Work WorkModel::contraction(InstrId i, int64_t outputs, int64_t terms) {
   w.mul_depth = t_.unit(mac_multiplier(mac)).latency;
   w.depth = t_.unit(mac_adder(mac)).latency;
   w.ports = 2;
+  // FPGA float MAC: rtl's IEEE-754 multiplier and adder in the result type (the operands
+  // converted to it, as ir's hardware accumulation order computes)
+  const ElementType result = array_type(m_.shape(i));
+  const auto mul = float_unit_key(Opcode::kMultiply, result, result), add = float_unit_key(Opcode::kAdd, result, result);
+  const FloatUnitCost* fm = mac == UnitClass::kFpMac && t_.is_fpga() && mul ? t_.float_unit(mul->unit, mul->format) : nullptr;
+  const FloatUnitCost* fa = fm && add ? t_.float_unit(add->unit, add->format) : nullptr;
+  if (fm && fa) {
+    w.mul_depth = fm->latency;
+    w.depth = fa->latency;
+    w.lane_area = float_lane_area(*fm);
+    w.lane_area += float_lane_area(*fa);
+  }
   if (mac == UnitClass::kIntMac && t_.is_fpga() && m_.operands(i).size() >= 2)
     w.lane_area.dsp = mac_dsp_slices(t_, stored_type(m_, m_.operand(i, 0)), stored_type(m_, m_.operand(i, 1)),
                                      array_type(m_.shape(i)));
