@@ -34,15 +34,6 @@ ir::Module retyped(const std::filesystem::path& file, const std::string& type) {
   return frontend::load_yaml_design(replace_all(read_file(file), "f32", type), file.string()).module;
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
 void expect_cosim(const ir::Module& m, const std::string& name, int64_t lanes = 0, int vectors = 8) {
   rtl::EmitOptions o;
   if (lanes > 0) o.estimate.lanes = lanes;
@@ -212,16 +203,8 @@ namespace {
 TEST(FloatRandomGraphs, EmittedOnesMatchTheHardwareOrderReference) {
   int emitted = 0, refused = 0;
   for (uint64_t seed = 1; seed <= 60 && emitted < 8; ++seed) {
-    ir::RandomModuleOptions o;
-    o.seed = seed;
-    o.instructions = 8 + static_cast<int>(seed % 8);
-    o.floats = true;
+    ir::RandomModuleOptions o = small_rtl_graph_options(seed, 8 + static_cast<int>(seed % 8), true, false);
     o.integers = seed % 3 == 0;
-    o.control_flow = false;
-    o.calls = false;
-    o.max_rank = 2;
-    o.max_dim = 4;
-    o.outputs = 2;
     ir::Module m = ir::random_module(o);
     m.set_name(fmt::format("rfloat_{}", seed));
     if (seed % 2 == 0) passes::Registry::global().find("fusion")->make()->run(m);

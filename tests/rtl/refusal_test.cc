@@ -14,15 +14,6 @@
 namespace hlsgym::testing {
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
 // f32, f16 and bf16 have IEEE-754 units (float_designs_test.cc); other float types need
 // --fixed.
 TEST(Refusal, FloatTypeWithoutUnitsNamesFixed) {
