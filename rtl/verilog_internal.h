@@ -111,10 +111,10 @@ std::optional<FloatUnit> node_float_unit(const Expr& x, int n);
 // Whether some node of the expression is a float unit (the task is evaluated in stages).
 bool has_float_unit(const Expr& x);
 // An instance of unit `u` named `name` whose result is the wire `name`_y (declared):
-// operands `a` (and `b`; `sub` for fadd) presented at stage s give it at stage
-// s + latency - 1, for the reader's register. Adds the module to e.float_modules.
+// operands `a` (and `b`; `sub`, a bit expression, for fadd) presented at stage s give it
+// at stage s + latency - 1, for the reader's register. Adds the module to e.float_modules.
 std::string float_instance(Emitter& e, const FloatUnit& u, const std::string& name, const std::string& a,
-                           const std::string& b = "", bool sub = false);
+                           const std::string& b = "", const std::string& sub = "1'b0");
 
 // One task's expression on one lane evaluated stage by stage: leaves at `leaf_stage`,
 // logic (integer ops, select) combinational where its operands are, a float unit's
@@ -128,6 +128,10 @@ class Stager {
     std::string name;
     int stage = 0;
   };
+  // Where a unit comes from: (unit, operand stage, operands, subtract) -> its result
+  // wire. Default: an instance of its own, named after the node.
+  using UnitSource = std::function<std::string(const FloatUnit&, int, const std::vector<std::string>&, bool)>;
+  void set_unit_source(UnitSource f) { units_ = std::move(f); }
   // `name` (of `width` bits, valid at stage `from`) at stage `to` >= from.
   std::string at(const std::string& name, int width, int from, int to);
   // The expression's root; `leaf(k)` names leaf k's signal.
@@ -138,6 +142,7 @@ class Stager {
  private:
   Emitter& e_;
   std::string prefix_;
+  UnitSource units_;
   std::map<std::string, int> delayed_;  // signal -> the last stage its delay chain reaches
   std::string regs_, logic_;
 };

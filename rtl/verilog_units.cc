@@ -21,6 +21,7 @@
 #include <functional>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #include "hwmodel/timing.h"
 #include "hwmodel/unit_model.h"
@@ -107,6 +108,7 @@ class UnitEmitter {
       finals_.clear();
       for (int t : u_.tasks)
         if (on_lane(task(t), q) && staged_.count(t)) finals_[t] = emit_staged(task(t), q);
+      emit_pooled_units();
       if (u_.mac) emit_accumulate(q);
       emit_slot_registers(q);
       for (int t : u_.tasks)
@@ -764,12 +766,57 @@ class UnitEmitter {
     return s;
   }
 
+  // The float units of the lane's staged tasks (pool_), one instance each; a unit several
+  // tasks use takes its operands from the one whose item is at its operand stage (by the
+  // tag there: the tasks' issue windows do not overlap, so neither do their items at any
+  // stage). The binding put the tasks on one instance; they share its units.
+  void emit_pooled_units() {
+    for (auto& [key, p] : pool_) {
+      const auto& [cond0, args0, sub0] = p.uses.front();
+      if (p.uses.size() == 1) {
+        float_instance(e_, p.unit, p.name, args0.at(0), args0.size() > 1 ? args0[1] : "", sub0 ? "1'b1" : "1'b0");
+        continue;
+      }
+      const FloatUnitPorts ports = float_unit_ports(p.unit);
+      std::string s = "  always @* begin  // operands of a float unit the lane's tasks share\n";
+      std::vector<std::string> operands;
+      for (int k = 0; k < ports.operands; ++k) {
+        const std::string name = fmt::format("{}_{}", p.name, k == 0 ? "a" : "b");
+        reg(ports.operand_bits, name);
+        s += fmt::format("    {} = {};\n", name, sized(ports.operand_bits, 0));
+        for (const auto& [cond, args, sub] : p.uses) s += fmt::format("    if ({}) {} = {};\n", cond, name, args.at(k));
+        operands.push_back(name);
+      }
+      bool mixed = false;
+      for (const auto& use : p.uses) mixed |= std::get<2>(use) != sub0;
+      std::string sub = sub0 ? "1'b1" : "1'b0";
+      if (mixed) {  // add and subtract share the adder
+        sub = p.name + "_sub";
+        reg(1, sub);
+        s += fmt::format("    {} = 1'b0;\n", sub);
+        for (const auto& [cond, args, is_sub] : p.uses)
+          if (is_sub) s += fmt::format("    if ({}) {} = 1'b1;\n", cond, sub);
+      }
+      e_.text.line(s + "  end");
+      float_instance(e_, p.unit, p.name, operands[0], operands.size() > 1 ? operands[1] : "", sub);
+    }
+    pool_.clear();
+  }
+
   // A staged task (float units) on lane q: its expression stage by stage from the leaves at
   // stage 1, its value brought to the write stage (depth - 1); as first_value, a split
   // chunk's first term and a padding term take a leaf instead. Returns the value's name.
   std::string emit_staged(const TaskPlan& tp, int q) {
     const std::string prefix = fmt::format("{}_q{}", tp.name, q);
     Stager st(e_, prefix);
+    std::map<std::pair<std::string, int>, int> uses;  // this task's units so far, by (module, operand stage)
+    st.set_unit_source([&](const FloatUnit& u, int stage, const std::vector<std::string>& args, bool sub) {
+      const std::string module = float_unit_name(u);
+      PooledUnit& p = pool_[{module, stage, uses[{module, stage}]++}];
+      if (p.name.empty()) p = {u, stage, fmt::format("u{}_q{}_f{}", id_, q, pool_.size() - 1), {}};
+      p.uses.push_back({is_task(tp, q, stage), args, sub});
+      return p.name + "_y";
+    });
     const Stager::Value root = st.evaluate(tp.expr, [&](int leaf) { return leaf_name(tp, q, leaf); }, 1);
     const int last = tp.depth - 1, w = datapath_width(tp.out_type);
     if (root.stage > last)
@@ -1014,7 +1061,7 @@ class UnitEmitter {
             if (const auto u = node_float_unit(x, root)) {
               // a float unit of the adder's depth: the partials are final add_depth - 1
               // cycles before this level's cycle and stay until its result is taken
-              value = float_instance(e_, *u, value, left, right, tp.combiner == ir::Opcode::kSubtract);
+              value = float_instance(e_, *u, value, left, right, tp.combiner == ir::Opcode::kSubtract ? "1'b1" : "1'b0");
             } else {
               reg(w, value);
               e_.text.line("  always @* begin\n" + op_statement(e_, x, root, value, {left, right}) + "  end");
@@ -1042,6 +1089,14 @@ class UnitEmitter {
   std::set<int> staged_;          // tasks with float units, evaluated in stages (Stager), by task index
   bool float_mac_ = false;        // a mac of IEEE-754 units (fmul, then fadd accumulating)
   std::map<int, std::string> finals_;  // staged task on the current lane -> its value at its write stage
+  struct PooledUnit {
+    FloatUnit unit;
+    int stage = 0;     // where its operands are presented
+    std::string name;  // instance; its result is <name>_y
+    std::vector<std::tuple<std::string, std::vector<std::string>, bool>> uses;  // (task tag test, operands, sub)
+  };
+  // The lane's float units by (module, operand stage, k): a task's k-th such unit.
+  std::map<std::tuple<std::string, int, int>, PooledUnit> pool_;
   std::vector<std::string> pacc_writes_;  // per lane: the clocked block of its partial register
   std::set<std::string> const_wires_;
   bool pre_ = false;  // emitting a gather's lead stage (ix_name, issue_var)

@@ -107,6 +107,34 @@ outputs: [d]
   expect_cosim(dot, "dot16_lanes5", 5);  // 5 chunks of 5 (the last of 4), an odd chunk passing a level
 }
 
+// Tasks the binding put on one unit instance share its float units (add and subtract the
+// same adder): as many IEEE-754 instances as the binding has fp_add and fp_mul instances.
+TEST(FloatSharing, TasksOnOneInstanceShareItsUnits) {
+  const ir::Module m = frontend::load_yaml_design(R"(design: chain
+inputs:
+  a: f32[6]
+  b: f32[6]
+  c: f32[6]
+ops:
+  - {name: s1, op: add, args: [a, b]}
+  - {name: s2, op: subtract, args: [s1, c]}
+  - {name: s3, op: add, args: [s2, a]}
+  - {name: s4, op: subtract, args: [s3, b]}
+  - {name: m1, op: multiply, args: [s4, a]}
+  - {name: m2, op: multiply, args: [m1, s2]}
+  - {name: m3, op: multiply, args: [m2, s3]}
+outputs: [m3, s4]
+)", "chain.yaml").module;
+  const rtl::EmittedDesign e = rtl::emit(m, rtl_fpga());
+  int instances = 0;
+  for (const hwmodel::UnitInstance& u : e.estimate.details->binding.units)
+    instances += u.unit == static_cast<uint8_t>(hwmodel::UnitClass::kFpAdd) ||
+                 u.unit == static_cast<uint8_t>(hwmodel::UnitClass::kFpMul);
+  EXPECT_LE(e.inventory.float_units, instances);
+  EXPECT_LT(e.inventory.float_units, 7);  // seven float ops
+  expect_cosim(m, "chain");
+}
+
 // Fused loop bodies: the elementwise chains of each design as one pipeline of units.
 TEST(FloatFusion, FusedBodiesRunAsOnePipeline) {
   for (const std::string name : {"float/elementwise_bf16", "float/saxpy", "mlp_layer"}) {
