@@ -71,15 +71,17 @@ std::string float_instance(Emitter& e, const FloatUnit& u, const std::string& na
 
 std::string Stager::at(const std::string& name, int width, int from, int to) {
   if (to <= from) return name;
+  // the task's own delays: a lane's flags and a unit its tasks share are delayed by each
+  const std::string base = name.rfind(prefix_ + "_", 0) == 0 ? name : prefix_ + "_" + name;
   int& reached = delayed_.try_emplace(name, from).first->second;
   for (int s = reached + 1; s <= to; ++s) {
-    const std::string prev = s == from + 1 ? name : fmt::format("{}_d{}", name, s - 1);
-    e_.text.decl(fmt::format("  reg {}{}_d{};", range(width), name, s));
-    regs_ += fmt::format("    {}_d{} <= {};\n", name, s, prev);
+    const std::string prev = s == from + 1 ? name : fmt::format("{}_d{}", base, s - 1);
+    e_.text.decl(fmt::format("  reg {}{}_d{};", range(width), base, s));
+    regs_ += fmt::format("    {}_d{} <= {};\n", base, s, prev);
     e_.inv.pipeline_bits += width;
   }
   reached = std::max(reached, to);
-  return fmt::format("{}_d{}", name, to);
+  return fmt::format("{}_d{}", base, to);
 }
 
 Stager::Value Stager::evaluate(const Expr& x, const std::function<std::string(int)>& leaf, int leaf_stage) {

@@ -90,12 +90,13 @@ class UnitEmitter {
           skips_ |= task(t).has_skips;
           seeds_ |= task(t).split > 1 && task(t).engine == Engine::kReduce;
         }
-      slots_ = 0;
+      slots_ = slot_depth_ = 0;
       reduce_slots_ = false;
       for (int t : u_.tasks)
         if (on_lane(task(t), q) && task(t).split == 1 &&
             (task(t).engine == Engine::kMac || (task(t).engine == Engine::kReduce && reads_slot(task(t))))) {
           slots_ = std::max<int>(slots_, static_cast<int>(task(t).loops.group));
+          slot_depth_ = std::max(slot_depth_, task(t).depth);  // slot tags travel to its write stage
           reduce_slots_ |= task(t).engine == Engine::kReduce;
         }
       slb_ = bits_for(std::max(slots_, 1) - 1);
@@ -867,7 +868,8 @@ class UnitEmitter {
       reg(ob_, sig(q, "o", s), true);
       valid += fmt::format("      {} <= {};\n", sig(q, "ok", s), sig(q, "ok", s - 1));
       rest += fmt::format("    {} <= {};\n    {} <= {};\n", sig(q, "t", s), sig(q, "t", s - 1), sig(q, "o", s), sig(q, "o", s - 1));
-      if (slots_ > 1) reg(slb_, sig(q, "sl", s), true), rest += fmt::format("    {} <= {};\n", sig(q, "sl", s), sig(q, "sl", s - 1));
+      if (slots_ > 1 && s < slot_depth_)
+        reg(slb_, sig(q, "sl", s), true), rest += fmt::format("    {} <= {};\n", sig(q, "sl", s), sig(q, "sl", s - 1));
       if (s == 1 && seeds_) reg(1, sig(q, "s", 1), true), rest += fmt::format("    {} <= {};\n", sig(q, "s", 1), sig(q, "s", 0));
       if (u_.mac && s <= m) {
         reg(1, sig(q, "f", s), true);
@@ -1083,6 +1085,7 @@ class UnitEmitter {
   bool accumulates_ = false;
   bool skips_ = false, seeds_ = false;  // for the lane being emitted
   int slots_ = 0, slb_ = 1;             // accumulator registers of the lane, bits of a slot tag
+  int slot_depth_ = 0;                  // the deepest task reading them (its slot tag's last stage + 1)
   bool reduce_slots_ = false;           // a reduce reads them as its accumulator leaf
   std::vector<int> lane_width_, lane_depth_, operand_width_;
   std::vector<int> value_depth_;  // per lane: the deepest task whose value rides the lane's v pipeline

@@ -135,6 +135,37 @@ outputs: [m3, s4]
   expect_cosim(m, "chain");
 }
 
+// Two padded f32 pools and two fused bodies on one adder instance (--units fp_add=1):
+// each task delays the lane's padding flag and the shared units' results on its own.
+TEST(FloatSharing, TasksOnOneLaneDelayTheirOwnSignals) {
+  ir::Module m = frontend::load_yaml_design(R"(design: pools
+inputs:
+  x: f32[6,6]
+  y: f32[6,6]
+ops:
+  - {name: zero, op: constant, value: 0, type: f32}
+  - {name: p, op: reduce-window, args: [x, zero], window: "{size=3x3 stride=2x2 pad=1_1x1_1}", to_apply: add}
+  - {name: q, op: reduce-window, args: [y, zero], window: "{size=2x3 stride=1x2 pad=1_0x0_1}", to_apply: add}
+  - {name: xy, op: multiply, args: [x, y]}
+  - {name: s, op: add, args: [xy, x]}
+  - {name: t, op: subtract, args: [s, y]}
+  - {name: yy, op: multiply, args: [y, y]}
+  - {name: u, op: add, args: [yy, x]}
+  - {name: v, op: maximum, args: [u, y]}
+outputs: [p, q, t, v]
+)", "pools.yaml").module;
+  passes::Registry::global().find("fusion")->make()->run(m);
+  ir::verify(m);
+  rtl::EmitOptions o;
+  o.estimate.unit_limits = {{"fp_add", 1}};
+  const rtl::EmittedDesign e = rtl::emit(m, rtl_fpga(), o);
+  rtl::SimOptions so;
+  so.vectors = 8;
+  const rtl::SimResult r = rtl::cosimulate(m, e, rtl_work_dir("float_pools_one_adder"), so);
+  EXPECT_EQ(r.mismatches, 0) << (r.first ? rtl::describe(*r.first) : "");
+  EXPECT_TRUE(r.passed()) << "measured " << r.measured_cycles << ", estimated " << r.estimated_cycles;
+}
+
 // Fused loop bodies: the elementwise chains of each design as one pipeline of units.
 TEST(FloatFusion, FusedBodiesRunAsOnePipeline) {
   for (const std::string name : {"float/elementwise_bf16", "float/saxpy", "mlp_layer"}) {
