@@ -74,8 +74,9 @@ BodyInfo WorkModel::analyze(ir::CompId c) {
         b.pipelineable = false;
         return b;
       }
-      const FloatUnitCost* f = float_unit_cost(t_, m_, i);  // the IEEE-754 unit rtl instantiates
+      const FloatUnitCost* f = float_cost(i);  // the IEEE-754 unit rtl instantiates
       const int lat = f ? f->latency : unit_depth(t_, *unit);
+      b.float_unit = f;
       d += lat;
       ++b.ops;
       b.energy_pj += op_energy_pj(t_, *unit, type);
@@ -89,6 +90,7 @@ BodyInfo WorkModel::analyze(ir::CompId c) {
     depth_[i] = d;
   }
   b.depth = depth_of(comp.root);
+  if (b.ops != 1) b.float_unit = nullptr;
   if (b.ops == 0) {
     const ir::Shape& s = m_.shape(comp.root);
     b.type = s.is_array() ? s.element_type() : ir::ElementType::kU8;
