@@ -211,6 +211,34 @@ outputs: [h]
   EXPECT_TRUE(found);
 }
 
+// A divide and a square root on one fp_div instance cost both units; two divides one
+// (rtl builds one unit per distinct kind on an instance and shares it).
+TEST(FloatEstimate, AnInstanceCostsEachDistinctUnitOnce) {
+  auto fp_div_area = [](const std::string& second) {
+    const ir::Module m = frontend::load_yaml_design(fmt::format(R"(design: dv
+inputs:
+  a: bf16[8]
+  b: bf16[8]
+ops:
+  - {{name: d, op: divide, args: [a, b]}}
+  - {{name: e, op: {}}}
+outputs: [d, e]
+)", second), "dv.yaml").module;
+    hwmodel::EstimateOptions o;
+    o.keep_details = true;
+    o.unit_limits = {{"fp_div", 1}};
+    const hwmodel::Estimate e = hwmodel::estimate(m, rtl_fpga(), o);
+    double lut = 0;
+    for (const hwmodel::UnitInstance& u : e.details->binding.units)
+      if (u.unit == static_cast<uint8_t>(hwmodel::UnitClass::kFpDiv)) lut += u.area.lut;
+    return lut;
+  };
+  const auto fdiv = rtl_fpga().float_unit("fdiv", ir::ElementType::kBF16), fsqrt = rtl_fpga().float_unit("fsqrt", ir::ElementType::kBF16);
+  ASSERT_TRUE(fdiv && fsqrt);
+  EXPECT_DOUBLE_EQ(fp_div_area("sqrt, args: [a]"), fdiv->lut + fsqrt->lut);
+  EXPECT_DOUBLE_EQ(fp_div_area("divide, args: [b, a]"), fdiv->lut);
+}
+
 // Designs whose ops have no unit yet: the message names the op, its type and its line.
 TEST(FloatRefusal, TranscendentalNamesOpTypeAndLine) {
   for (const auto& [design, op] : std::vector<std::pair<std::string, std::string>>{
