@@ -138,8 +138,11 @@ void add_rtl_command(CLI::App& app) {
       "units and registers, plus a C++ Verilator testbench. --sim builds it with Verilator,\n"
       "runs random input vectors and compares every output element with the interpreter and\n"
       "the measured cycles with the estimate; --synth runs Yosys and compares its operator\n"
-      "and DSP/LUT/FF counts with the area estimate. Integer designs only: float designs need\n"
-      "--fixed W,I (quantized to W-bit fixed point with I integer bits first).");
+      "and DSP/LUT/FF counts with the area estimate. Integers, and f32/f16/bf16 through pipelined\n"
+      "IEEE-754 units (add, multiply, divide, sqrt, compare, min/max, abs/negate, converts;\n"
+      "reductions and dots accumulate in the element type, compared bit for bit with the\n"
+      "interpreter's hardware order); transcendentals and other float types need --fixed W,I\n"
+      "(quantized to W-bit fixed point with I integer bits first).");
   cmd->add_option("DESIGN", flags->design, "a .yaml design or a .hlo XLA HLO text file")->required();
   cmd->add_option("-o,--out", flags->out, "output folder for <design>.v, tb_<design>.cpp and the build")->required();
   cmd->add_option("--target", flags->target,

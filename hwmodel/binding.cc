@@ -36,6 +36,10 @@ void bind_units(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s,
                 const std::vector<uint32_t>& order, Binding& b) {
   std::vector<std::vector<Free>> heaps(p.limits.size());
   std::vector<int> count(p.limits.size(), 0);
+  // Per instance: the IEEE-754 units its one-op float tasks are (Task::float_unit), each
+  // priced once at its widest task; the rest of its tasks share one datapath, priced at
+  // the most expensive (rtl: tasks on one instance share its units, distinct ones add).
+  std::vector<std::vector<std::pair<int16_t, Area>>> float_units;
   for (uint32_t t : order) {
     const Task& k = g.tasks[t];
     if (k.unit == kNoUnit || p.busy[t] <= 0 || p.resource[t] == kUnlimited) continue;
@@ -50,17 +54,27 @@ void bind_units(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s,
       b.units.push_back(u);
     }
     UnitInstance& u = b.units[inst];
+    if (float_units.size() < b.units.size()) float_units.resize(b.units.size());
     ++u.tasks;
     u.busy_cycles += p.busy[t];
     u.lanes = std::max(u.lanes, k.lanes);
     u.width = std::max(u.width, k.width);
     u.ports = std::max(u.ports, k.ports);
-    u.area.dsp = std::max(u.area.dsp, k.area.dsp);
-    u.area.lut = std::max(u.area.lut, k.area.lut);
-    u.area.ff = std::max(u.area.ff, k.area.ff);
+    Area* a = &u.area;
+    if (k.float_unit >= 0) {
+      auto& units = float_units[inst];
+      auto it = std::find_if(units.begin(), units.end(), [&](const auto& x) { return x.first == k.float_unit; });
+      if (it == units.end()) it = units.insert(units.end(), {k.float_unit, Area{}});
+      a = &it->second;
+    }
+    a->dsp = std::max(a->dsp, k.area.dsp);
+    a->lut = std::max(a->lut, k.area.lut);
+    a->ff = std::max(a->ff, k.area.ff);
     b.unit_of_task[t] = inst;
     give_back(heaps[r], s.start[t] + p.busy[t], inst);
   }
+  for (size_t k = 0; k < float_units.size(); ++k)
+    for (const auto& [id, area] : float_units[k]) b.units[k].area += area;
   for (UnitInstance& u : b.units) {
     if (tgt.is_fpga() && u.tasks > 1)
       u.mux_lut = static_cast<double>(u.lanes) * u.ports * u.width * std::ceil((u.tasks - 1) / 3.0);

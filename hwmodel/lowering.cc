@@ -262,6 +262,7 @@ class Lowerer {
     k.element_ops = saturating_mul(items, w.ops_per_item);
     k.compute_pj = static_cast<double>(items) * w.energy_per_item;
     k.area = {w.lane_area.dsp * k.lanes, w.lane_area.lut * k.lanes, w.lane_area.ff * k.lanes, 0};
+    k.float_unit = w.float_unit;
     if (k.busy <= 0) k.unit = kNoUnit;  // nothing to do: holds no unit
   }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "hwmodel/chaining.h"
+#include "hwmodel/float_unit_key.h"
 #include "hwmodel/lowering_internal.h"
 
 namespace hlsgym::hwmodel::lowering_detail {
@@ -73,11 +74,13 @@ BodyInfo WorkModel::analyze(ir::CompId c) {
         b.pipelineable = false;
         return b;
       }
-      const int lat = unit_depth(t_, *unit);
+      const FloatUnitCost* f = float_cost(i);  // the IEEE-754 unit rtl instantiates
+      const int lat = f ? f->latency : unit_depth(t_, *unit);
+      b.float_unit = f;
       d += lat;
       ++b.ops;
       b.energy_pj += op_energy_pj(t_, *unit, type);
-      Area a = lane_area(t_, *unit, type);
+      Area a = f ? float_lane_area(*f) : lane_area(t_, *unit, type);
       if (*unit == UnitClass::kIntMul && op == Opcode::kMultiply && t_.is_fpga())
         a.dsp = multiply_dsp_slices(i, true);
       b.lane_area += a;
@@ -87,6 +90,7 @@ BodyInfo WorkModel::analyze(ir::CompId c) {
     depth_[i] = d;
   }
   b.depth = depth_of(comp.root);
+  if (b.ops != 1) b.float_unit = nullptr;
   if (b.ops == 0) {
     const ir::Shape& s = m_.shape(comp.root);
     b.type = s.is_array() ? s.element_type() : ir::ElementType::kU8;

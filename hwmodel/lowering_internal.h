@@ -1,6 +1,8 @@
 // Private to lowering*.cc: what an instruction asks of the hardware before timing.
 #pragma once
 #include <array>
+#include <map>
+#include <tuple>
 #include <optional>
 #include <vector>
 
@@ -31,6 +33,7 @@ struct BodyInfo {
   Area lane_area;            // one lane: every op gets its own unit
   double cpu_cycles_per_vector = 0;
   ir::ElementType type = ir::ElementType::kS32;
+  const FloatUnitCost* float_unit = nullptr;  // FPGA: its one op is this IEEE-754 unit (ops == 1)
 };
 
 // A unit's costs for one element type, memoized per (class, type).
@@ -53,6 +56,7 @@ struct Work {
   double cpu_cycles_per_vector = 0;  // per item, per SIMD vector
   int ports = 1;
   bool alias = false, input = false;
+  int16_t float_unit = -1;  // Task::float_unit
 };
 
 class WorkModel {
@@ -78,6 +82,11 @@ class WorkModel {
   Work contraction(ir::InstrId i, int64_t outputs, int64_t terms);
   Work through_body(ir::InstrId i, Form f, const BodyInfo& b, int64_t n, int64_t k);
   BodyInfo analyze(ir::CompId c);
+ public:
+  // The target's float_units entry of instruction `i` (memoized by op and types), or null.
+  const FloatUnitCost* float_cost(ir::InstrId i);
+ private:
+  int16_t float_unit_id(const FloatUnitCost* f);
 
   const ir::Module& m_;
   const Target& t_;
@@ -88,6 +97,8 @@ class WorkModel {
   uint32_t epoch_ = 0;
   std::vector<std::pair<ir::InstrId, uint32_t>> stack_;
   std::vector<ir::InstrId> body_order_;
+  std::map<std::tuple<ir::Opcode, ir::ElementType, ir::ElementType, int, bool>, const FloatUnitCost*> float_costs_;
+  std::map<const FloatUnitCost*, int16_t> float_ids_;
 };
 
 // The unit class of an elementwise opcode on elements of `type` (the operand type for

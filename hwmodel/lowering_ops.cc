@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "hwmodel/chaining.h"
+#include "hwmodel/float_unit_key.h"
 #include "hwmodel/lowering_internal.h"
 #include "hwmodel/timing.h"
 
@@ -226,6 +227,11 @@ Work WorkModel::elementwise(InstrId i, UnitClass c, ElementType type) {
   w.lane_area = cost.lane_area;
   w.cpu_cycles_per_vector = t_.unit(c).cycles_per_vector;
   w.ports = static_cast<int>(std::min<size_t>(3, m_.operands(i).size()));
+  if (const FloatUnitCost* f = float_cost(i)) {  // the IEEE-754 unit rtl instantiates
+    w.depth = f->latency;
+    w.lane_area = float_lane_area(*f);
+    w.float_unit = float_unit_id(f);
+  }
   if (c == UnitClass::kIntMul && m_.opcode(i) == Opcode::kMultiply && t_.is_fpga())
     w.lane_area.dsp = multiply_dsp_slices(i, false);
   const Opcode op = m_.opcode(i);
@@ -252,6 +258,22 @@ int WorkModel::multiply_dsp_slices(InstrId i, bool in_fused_body) const {
                         multiplier_operand_type(m_, m_.operand(i, 1), in_fused_body), array_type(m_.shape(i)));
 }
 
+const FloatUnitCost* WorkModel::float_cost(InstrId i) {
+  if (!t_.is_fpga() || t_.float_units.empty() || m_.operands(i).empty() || !m_.shape(i).is_array() ||
+      !m_.shape(m_.operand(i, 0)).is_array())
+    return nullptr;
+  const ir::Attributes& a = m_.attrs(i);
+  const auto key = std::make_tuple(m_.opcode(i), m_.shape(m_.operand(i, 0)).element_type(), m_.shape(i).element_type(),
+                                   static_cast<int>(a.direction.value_or(ir::ComparisonDirection::kEq)),
+                                   a.comparison_type == "TOTALORDER");
+  if (auto it = float_costs_.find(key); it != float_costs_.end()) return it->second;
+  return float_costs_[key] = float_unit_cost(t_, m_, i);
+}
+
+int16_t WorkModel::float_unit_id(const FloatUnitCost* f) {
+  return float_ids_.try_emplace(f, static_cast<int16_t>(float_ids_.size())).first->second;
+}
+
 Work WorkModel::move(InstrId i, int64_t elements) {
   Work w = elementwise(i, UnitClass::kMem, array_type(m_.shape(i)));
   w.n = elements;
@@ -274,6 +296,18 @@ Work WorkModel::contraction(InstrId i, int64_t outputs, int64_t terms) {
   w.mul_depth = t_.unit(mac_multiplier(mac)).latency;
   w.depth = t_.unit(mac_adder(mac)).latency;
   w.ports = 2;
+  // FPGA float MAC: rtl's IEEE-754 multiplier and adder in the result type (the operands
+  // converted to it, as ir's hardware accumulation order computes)
+  const ElementType result = array_type(m_.shape(i));
+  const auto mul = float_unit_key(Opcode::kMultiply, result, result), add = float_unit_key(Opcode::kAdd, result, result);
+  const FloatUnitCost* fm = mac == UnitClass::kFpMac && t_.is_fpga() && mul ? t_.float_unit(mul->unit, mul->format) : nullptr;
+  const FloatUnitCost* fa = fm && add ? t_.float_unit(add->unit, add->format) : nullptr;
+  if (fm && fa) {
+    w.mul_depth = fm->latency;
+    w.depth = fa->latency;
+    w.lane_area = float_lane_area(*fm);
+    w.lane_area += float_lane_area(*fa);
+  }
   if (mac == UnitClass::kIntMac && t_.is_fpga() && m_.operands(i).size() >= 2)
     w.lane_area.dsp = mac_dsp_slices(t_, stored_type(m_, m_.operand(i, 0)), stored_type(m_, m_.operand(i, 1)),
                                      array_type(m_.shape(i)));
@@ -299,6 +333,7 @@ Work WorkModel::through_body(InstrId i, Form f, const BodyInfo& b, int64_t n, in
   w.energy_per_item = b.energy_pj;
   w.lane_area = b.lane_area;
   w.cpu_cycles_per_vector = b.cpu_cycles_per_vector;
+  if (b.float_unit && f != Form::kScatter) w.float_unit = float_unit_id(b.float_unit);  // rtl shares it as an op's
   w.ports = static_cast<int>(std::clamp<size_t>(m_.operands(i).size(), 1, 4));
   if (f == Form::kAccumulate) w.ports = 1;  // the init value is loaded once
   if (f == Form::kScatter) {

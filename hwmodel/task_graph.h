@@ -37,6 +37,10 @@ struct Task {
   bool literal = false;           // FPGA: a constant of one value, printed as a literal (no storage)
   bool rom = false;               // FPGA: a small constant array, a ROM in logic (no track; binding.cc)
   bool copies_in = false;         // FPGA while: its copy-in reads each leaf of its operand once
+  // FPGA: the one IEEE-754 unit an elementwise float op is (an id per float_units row and
+  // format, within its graph), or -1. Tasks on one instance with the same id share that
+  // unit (rtl builds one), tasks with different ones each bring theirs (binding.cc).
+  int16_t float_unit = -1;
   int64_t element_ops = 0;        // operations performed (MACs count once)
   int64_t latency = 0;            // cycles from start until its result is complete
   int64_t busy = 0;               // cycles its unit instance is reserved from the start

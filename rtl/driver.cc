@@ -96,6 +96,19 @@ void flatten(const ir::Literal& l, std::vector<const ir::Literal*>& out) {
   for (const ir::Literal& e : l.tuple_elements()) flatten(e, out);
 }
 
+// Integers compare with the interpreter's reference order (wrap-around sums are the same in
+// any order); floats with the order the lanes accumulate in, so bit for bit.
+ir::EvalOptions reference_options(const EmittedDesign& d) {
+  ir::EvalOptions o;
+  if (!d.floating) return o;
+  o.accumulation = ir::AccumulationOrder::kHardware;
+  o.split_of = [splits = d.splits](ir::InstrId i) {
+    const auto it = splits.find(i);
+    return it == splits.end() ? int64_t{1} : it->second;
+  };
+  return o;
+}
+
 // One vector's outputs from the results file, checked against the interpreter.
 void check_vector(std::istream& res, const ir::Module& m, const EmittedDesign& d, const SimOptions& o, int64_t v,
                   SimResult& r) {
@@ -108,7 +121,7 @@ void check_vector(std::istream& res, const ir::Module& m, const EmittedDesign& d
   r.measured_cycles = v == 0 ? cycles : std::max(r.measured_cycles, cycles);
   r.min_measured_cycles = v == 0 ? cycles : std::min(r.min_measured_cycles, cycles);
   const std::vector<ir::Literal> args = ir::random_inputs(m, o.seed + static_cast<uint64_t>(v));
-  const ir::EvalResult want = ir::evaluate(m, args);
+  const ir::EvalResult want = ir::evaluate(m, args, reference_options(d));
   std::vector<const ir::Literal*> leaves;
   flatten(want.value, leaves);
   for (size_t k = 0; k < d.outputs.size(); ++k) {

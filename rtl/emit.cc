@@ -31,6 +31,9 @@ EmittedDesign emit(const ir::Module& m, const hwmodel::Target& t, const EmitOpti
   d.module_name = o.module_name.empty() ? module_name_for(m.name()) : o.module_name;
   const Plan plan = make_plan(m, t, d.estimate, d.module_name);
   d.verilog = verilog_detail::emit_verilog(plan, d.inventory);
+  for (const TaskPlan& tp : plan.tasks)
+    if (tp.split > 1) d.splits[tp.instr] = tp.split;
+  for (const Buffer& b : plan.buffers) d.floating |= ir::is_floating(b.type);
   auto info = [](const Port& p) {
     PortInfo i;
     i.port = p.name;

@@ -2,6 +2,9 @@
 
 #include <fmt/core.h>
 
+#include <map>
+#include <mutex>
+
 #include "ir/error.h"
 #include "rtl/float_unit_builders.h"
 
@@ -13,11 +16,6 @@ using float_detail::Pipeline;
 using float_detail::Sig;
 
 std::string type_name(ElementType t) { return std::string(ir::element_type_name(t)); }
-
-std::string direction_name(ir::ComparisonDirection d) {
-  static const char* const kNames[] = {"eq", "ne", "lt", "le", "gt", "ge"};
-  return kNames[static_cast<int>(d)];
-}
 
 bool is_int(ElementType t) { return ir::is_integral(t); }
 
@@ -65,16 +63,18 @@ Built build(const FloatUnit& u) {
       else y = build_float_to_float(p, float_format(u.type), float_format(u.result_type), a);
       break;
   }
-  p.next_stage();  // every unit's result leaves from a register
+  p.next_stage();  // every unit's result leaves from a register (the reader's, without result_register)
+  const int latency = p.stage();
+  if (!u.result_register) {
+    Pipeline::Rewind last(p, latency - 1);
+    p.output("y", y);
+    return {p.module_text(), latency};
+  }
   p.output("y", y);
-  return {p.module_text(), p.stage()};
+  return {p.module_text(), latency};
 }
 
 }  // namespace
-
-bool has_float_unit_format(ElementType t) {
-  return t == ElementType::kF32 || t == ElementType::kF16 || t == ElementType::kBF16;
-}
 
 FloatFormat float_format(ElementType t) {
   switch (t) {
@@ -117,9 +117,26 @@ FloatUnitPorts float_unit_ports(const FloatUnit& u) {
 }
 
 std::string float_unit_name(const FloatUnit& u) {
-  if (u.op == FloatOp::kConvert) return fmt::format("hg_fcvt_{}_{}", type_name(u.type), type_name(u.result_type));
-  if (u.op == FloatOp::kCompare) return fmt::format("hg_{}_{}", float_unit_key(u).unit, type_name(u.type));
-  return fmt::format("hg_{}_{}", float_op_name(u.op), type_name(u.type));
+  const std::string chain = u.result_register ? "" : "_chain";
+  if (u.op == FloatOp::kConvert) return fmt::format("hg_fcvt_{}_{}{}", type_name(u.type), type_name(u.result_type), chain);
+  if (u.op == FloatOp::kCompare) return fmt::format("hg_{}_{}{}", float_unit_key(u).unit, type_name(u.type), chain);
+  return fmt::format("hg_{}_{}{}", float_op_name(u.op), type_name(u.type), chain);
+}
+
+ir::Opcode float_unit_opcode(FloatOp op) {
+  switch (op) {
+    case FloatOp::kAdd: return ir::Opcode::kAdd;
+    case FloatOp::kMultiply: return ir::Opcode::kMultiply;
+    case FloatOp::kDivide: return ir::Opcode::kDivide;
+    case FloatOp::kSqrt: return ir::Opcode::kSqrt;
+    case FloatOp::kCompare: return ir::Opcode::kCompare;
+    case FloatOp::kMinimum: return ir::Opcode::kMinimum;
+    case FloatOp::kMaximum: return ir::Opcode::kMaximum;
+    case FloatOp::kAbs: return ir::Opcode::kAbs;
+    case FloatOp::kNegate: return ir::Opcode::kNegate;
+    case FloatOp::kConvert: return ir::Opcode::kConvert;
+  }
+  return ir::Opcode::kAdd;
 }
 
 std::vector<FloatUnit> float_unit_catalog() {
@@ -144,13 +161,20 @@ std::vector<FloatUnit> float_unit_catalog() {
 }
 
 FloatUnitKey float_unit_key(const FloatUnit& u) {
-  if (u.op == FloatOp::kCompare) return {(u.total_order ? "fcmp_total_" : "fcmp_") + direction_name(u.direction), u.type};
-  if (u.op != FloatOp::kConvert) return {float_op_name(u.op), u.type};
-  if (is_int(u.type)) return {"fcvt_from_" + type_name(u.type), u.result_type};
-  return {"fcvt_to_" + type_name(u.result_type), u.type};
+  const ElementType to = u.op == FloatOp::kConvert ? u.result_type : u.op == FloatOp::kCompare ? ElementType::kPred : u.type;
+  const auto key = hwmodel::float_unit_key(float_unit_opcode(u.op), u.type, to, u.direction, u.total_order);
+  if (!key) throw Error("float units: no unit " + float_unit_name(u) + " in a target's table");
+  return *key;
 }
 
-int float_unit_latency(const FloatUnit& u) { return build(u).latency; }
+int float_unit_latency(const FloatUnit& u) {
+  static std::mutex mu;
+  static std::map<std::string, int> known;  // building a unit to count its stages takes a while
+  const std::string name = float_unit_name(u);
+  std::lock_guard<std::mutex> lock(mu);
+  if (auto it = known.find(name); it != known.end()) return it->second;
+  return known[name] = build(u).latency;
+}
 
 std::string float_unit_verilog(const FloatUnit& u) {
   const Built b = build(u);

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "hwmodel/float_unit_key.h"
 #include "ir/attributes.h"
 #include "ir/element_type.h"
 
@@ -45,8 +46,8 @@ struct FloatFormat {
 
 // The format of f32, f16 or bf16; throws hlsgym::Error for any other type.
 FloatFormat float_format(ir::ElementType t);
-// Whether float_format(t) is defined.
-bool has_float_unit_format(ir::ElementType t);
+// Whether float_format(t) is defined (hwmodel/float_unit_key.h).
+using hwmodel::has_float_unit_format;
 
 enum class FloatOp : uint8_t {
   kAdd,       // a + b, or a - b while `sub` is high
@@ -69,6 +70,12 @@ struct FloatUnit {
   // compare only: -NaN < -inf < ... < -0 < +0 < ... < inf < NaN by the bits (HLO
   // comparison type TOTALORDER, as sort comparators use it)
   bool total_order = false;
+  // Whether the result leaves from a register (the unit alone, as tests and calibration
+  // build it). A unit inside a design leaves it to the reader: its result is the last
+  // stage's logic, taken by the design's next pipeline register or memory write, so the
+  // unit's `latency` cycles count that register as an integer op's one cycle counts the
+  // register after it (rtl/verilog_float.cc). Module name suffix `_chain`.
+  bool result_register = true;
 };
 
 // Operand and result widths and which ports a unit has.
@@ -98,11 +105,10 @@ std::vector<FloatUnit> float_unit_catalog();
 
 // Where a unit's latency and area sit in a target file's `float_units` table: a row per
 // unit (fadd, fcmp_lt, fcmp_total_lt, fcvt_to_f16, fcvt_to_s32, fcvt_from_u64, ...) and a column per
-// float format (a convert's float side).
-struct FloatUnitKey {
-  std::string unit;
-  ir::ElementType format{};
-};
+// float format (a convert's float side), as hwmodel::float_unit_key names them.
+using hwmodel::FloatUnitKey;
 FloatUnitKey float_unit_key(const FloatUnit& u);
+// The IR opcode a unit computes (fadd: add, or subtract while `sub` is high).
+ir::Opcode float_unit_opcode(FloatOp op);
 
 }  // namespace hlsgym::rtl

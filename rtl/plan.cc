@@ -85,7 +85,7 @@ bool supported_type(ElementType t) {
   switch (t) {
     case ElementType::kPred: case ElementType::kS8: case ElementType::kS16: case ElementType::kS32:
     case ElementType::kS64: case ElementType::kU8: case ElementType::kU16: case ElementType::kU32:
-    case ElementType::kU64:
+    case ElementType::kU64: case ElementType::kF32: case ElementType::kF16: case ElementType::kBF16:
       return true;
     default:
       return false;
@@ -103,15 +103,16 @@ std::optional<ElementType> bad_type(const ir::Shape& s) {
   return std::nullopt;
 }
 
-// Integer types only: floats need --fixed first (the message says so).
+// Integers, pred and the IEEE-754 formats with units (rtl/float_units.h); other floats
+// need --fixed first (the message says so).
 void check_types(const ir::Module& m) {
   for (ir::CompId c : m.computation_post_order())
     for (InstrId i : m.instructions(c)) {
       const auto bad = bad_type(m.shape(i));
       if (!bad) continue;
       const bool fp = ir::is_floating(*bad) || ir::is_complex(*bad);
-      throw Error(fmt::format("rtl: op {} ('{}') has element type {}; the RTL emitter is integer only (pred, s8..s64, "
-                              "u8..u64){}",
+      throw Error(fmt::format("rtl: op {} ('{}') has element type {}; the RTL emitter builds pred, s8..s64, "
+                              "u8..u64, f32, f16 and bf16{}",
                               ir::name(m.opcode(i)), m.name(i), ir::element_type_name(*bad),
                               fp ? ": quantize the design to fixed point with --fixed W,I" : ""),
                   {m.source_file(), m.payload(i).line});
@@ -476,7 +477,7 @@ class Planner {
     for (Unit& u : plan_.units) {
       std::sort(u.tasks.begin(), u.tasks.end(),
                 [&](int a, int b) { return plan_.tasks[a].start < plan_.tasks[b].start; });
-      u.mac = u.cls == "int_mac";
+      u.mac = u.cls == "int_mac" || u.cls == "fp_mac";
       for (size_t s = 0; s < u.tasks.size(); ++s) {
         TaskPlan& tp = plan_.tasks[u.tasks[s]];
         tp.slot = static_cast<int>(s);
@@ -532,11 +533,19 @@ class Planner {
 }  // namespace
 
 namespace {
+// The element type an op works on, for messages: its first operand's (a compare's or
+// convert's source), else its own.
+std::string value_type(const ir::Module& m, InstrId i) {
+  const auto ops = m.operands(i);
+  const ir::Shape& s = !ops.empty() && m.shape(ops[0]).is_array() ? m.shape(ops[0]) : m.shape(i);
+  return s.is_array() ? std::string(ir::element_type_name(s.element_type())) : "a tuple";
+}
+
 void check_ops(const ir::Module& m, ir::CompId c) {
   for (InstrId i : m.instructions(c)) {
     if (!emitter_op(m.opcode(i)))
-      throw Error(fmt::format("rtl: op {} ('{}') is not supported by the RTL emitter (it builds {}){}",
-                              ir::name(m.opcode(i)), m.name(i), kBuiltOps,
+      throw Error(fmt::format("rtl: op {} ('{}') on {} is not supported by the RTL emitter (it builds {}){}",
+                              ir::name(m.opcode(i)), m.name(i), value_type(m, i), kBuiltOps,
                               m.opcode(i) == Opcode::kScatter
                                   ? "; a scatter becomes a counted loop of dynamic-slices and dynamic-update-slices, which "
                                     "it builds, with `hlsgym optimize DESIGN --order scatter_expander -o OUT.hlo`"

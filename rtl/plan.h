@@ -56,6 +56,7 @@ struct Node {
   int leaf = -1;           // kLeaf
   uint64_t bits = 0;       // kConst
   ir::ComparisonDirection direction = ir::ComparisonDirection::kEq;  // compare
+  bool total_order = false;  // compare: HLO comparison type TOTALORDER (a float unit's total order)
 };
 
 struct Expr {
@@ -236,7 +237,8 @@ struct Plan {
 };
 
 // Refuses, before any scheduling, what the emitter cannot build: element types other
-// than pred, s8..s64, u8..u64 (floats: "quantize with --fixed W,I") and ops of the entry
+// than pred, s8..s64, u8..u64, f32, f16 and bf16 (other floats: "quantize with --fixed
+// W,I"; float ops without an IEEE-754 unit are refused when planned) and ops of the entry
 // and of its loops and branches outside its set (sort, scatter, custom-call, ...), naming
 // op and line.
 void check_supported(const ir::Module& m);

@@ -5,6 +5,7 @@
 // the address (index_expr.h) and the Verilog does not grow with the tensors.
 #include <fmt/core.h>
 
+#include "hwmodel/float_unit_key.h"
 #include "rtl/plan_internal.h"
 
 namespace hlsgym::rtl::plan_detail {
@@ -27,12 +28,34 @@ bool supported_elementwise(Opcode op) {
     case Opcode::kShiftLeft: case Opcode::kShiftRightLogical: case Opcode::kShiftRightArithmetic:
     case Opcode::kCompare: case Opcode::kSelect: case Opcode::kClamp: case Opcode::kConvert:
     case Opcode::kPopulationCount: case Opcode::kClz:
+    case Opcode::kSqrt:  // floats only: an IEEE-754 unit (check_float_unit)
       return true;
     default:
       return false;
   }
 }
 
+
+void check_float_unit(const PlanContext& c, InstrId i) {
+  const ir::Module& m = c.m;
+  bool floating = ir::is_floating(m.shape(i).element_type());
+  for (InstrId a : m.operands(i)) floating |= ir::is_floating(m.shape(a).element_type());
+  if (!floating) return;
+  const Opcode o = m.opcode(i);
+  // a select moves float bits as they are (its predicate decides); a same-width bitcast too
+  if (o == Opcode::kSelect || o == Opcode::kBitcastConvert) return;
+  const std::string type(ir::element_type_name(m.shape(m.operand(i, 0)).element_type()));
+  const auto key = hwmodel::float_unit_key(m, i);
+  if (!key)
+    c.refuse(i, fmt::format("no IEEE-754 unit computes it on {}{} (the RTL emitter has units for add, subtract, "
+                            "multiply, divide, sqrt, compare, minimum, maximum, abs, negate and convert on f32, f16 "
+                            "and bf16; select moves float data)",
+                            type, o == Opcode::kConvert ? " -> " + std::string(ir::element_type_name(m.shape(i).element_type())) : ""));
+  const hwmodel::FloatUnitCost* cost = c.t.float_unit(key->unit, key->format);
+  if (!cost)
+    c.refuse(i, fmt::format("target '{}' lists no float unit {}.{} (its `float_units:` table, written by "
+                            "scripts/calibrate_float_units.sh)", c.t.name, key->unit, ir::element_type_name(key->format)));
+}
 
 ExprBuilder::Index ExprBuilder::output_index() {
   Index idx;
@@ -126,6 +149,9 @@ int ExprBuilder::movement(InstrId i, const Index& o) {
   Leaf l;
   l.type = out.element_type();
   if (m.opcode(i) == Opcode::kIota) {
+    if (ir::is_floating(l.type))
+      c_.refuse(i, fmt::format("an iota of {} has no unit (the index is an integer): iota an integer type and "
+                               "convert it", ir::element_type_name(l.type)));
     Alt a;
     a.kind = Alt::kIndex;
     a.index = o[m.attrs(i).iota_dimension];
@@ -174,6 +200,7 @@ int ExprBuilder::movement(InstrId i, const Index& o) {
 int ExprBuilder::elementwise(InstrId i, const Index& idx) {
   const ir::Module& m = c_.m;
   const Opcode o = m.opcode(i);
+  check_float_unit(c_, i);
   if (!supported_elementwise(o))
     c_.refuse(i, "not supported by the RTL emitter (it handles integer elementwise arithmetic, logic, shifts, "
                  "compare, select, clamp, convert, popcnt, clz; broadcast, reshape, transpose, slice, "
@@ -188,7 +215,10 @@ int ExprBuilder::elementwise(InstrId i, const Index& idx) {
   }
   (void)n;
   const int r = op(o, m.shape(i).element_type(), std::move(args));
-  if (o == Opcode::kCompare) tp_.expr.nodes[r].direction = m.attrs(i).direction.value_or(ir::ComparisonDirection::kEq);
+  if (o == Opcode::kCompare) {
+    tp_.expr.nodes[r].direction = m.attrs(i).direction.value_or(ir::ComparisonDirection::kEq);
+    tp_.expr.nodes[r].total_order = m.attrs(i).comparison_type == "TOTALORDER";
+  }
   return r;
 }
 

@@ -57,12 +57,16 @@ void plan_copy(TaskPlan& tp, int src, ir::ElementType type, int64_t elements);
 
 // What the emitter builds, for refusals that name it.
 inline constexpr const char* kBuiltOps =
-    "integer elementwise ops, broadcast, reshape, transpose, slice, concatenate, pad, iota, reverse, copy, dot, "
+    "integer elementwise ops, float add/subtract/multiply/divide/sqrt/compare/min/max/abs/negate/convert on "
+    "f32, f16 and bf16 (no transcendentals), select, broadcast, reshape, transpose, slice, concatenate, pad, iota, reverse, copy, dot, "
     "convolution, reduce, reduce-window, dynamic-slice, dynamic-update-slice, gather, loop fusions, maps, "
     "conditionals and while loops of static trip count; no sort, scatter or custom calls";
 
 // Element-wise ops with a Verilog expression (plan_expr.cc).
 bool supported_elementwise(ir::Opcode op);
+// Refuses an op on float data that no IEEE-754 unit of the target computes, naming the op,
+// its type and its line (select and bitcast-convert move float bits and need none).
+void check_float_unit(const PlanContext& c, ir::InstrId i);
 
 // Builds scalar expressions; nodes for the same (instruction, index) are shared.
 class ExprBuilder {

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 
+#include "hwmodel/float_unit_key.h"
 #include "hwmodel/timing.h"
 #include "ir/error.h"
 #include "rtl/plan_internal.h"
@@ -256,9 +257,30 @@ void plan_gather(const PlanContext& c, TaskPlan& tp) {
   tp.expr.root = b.leaf(one_alt_leaf(in.element_type(), read(c.buffer_of(m.operand(i, 0)), ix.ravel(src, in.dims()))));
 }
 
+// The multiplier's depth: the target's integer multiplier, or for a float MAC its IEEE-754
+// multiplier in the result type (hwmodel lowering_ops.cc contraction reads the same row).
+int mac_multiplier_depth(const PlanContext& c, const TaskPlan& tp, const Leaf& lhs, const Leaf& rhs) {
+  if (!ir::is_floating(tp.out_type) && !ir::is_floating(lhs.type) && !ir::is_floating(rhs.type))
+    return c.t.unit(hwmodel::UnitClass::kIntMul).latency;
+  if (lhs.type != tp.out_type || rhs.type != tp.out_type)
+    c.refuse(tp.instr, fmt::format("a float {} of {} x {} operands into {}: the RTL emitter multiplies and accumulates "
+                                   "in one float type (convert the operands first)",
+                                   ir::name(c.m.opcode(tp.instr)), ir::element_type_name(lhs.type),
+                                   ir::element_type_name(rhs.type), ir::element_type_name(tp.out_type)));
+  for (ir::Opcode op : {Opcode::kMultiply, Opcode::kAdd}) {
+    const auto key = hwmodel::float_unit_key(op, tp.out_type, tp.out_type);
+    if (!key) c.refuse(tp.instr, fmt::format("no IEEE-754 unit multiplies and adds {}", ir::element_type_name(tp.out_type)));
+    if (!c.t.float_unit(key->unit, key->format))
+      c.refuse(tp.instr, fmt::format("target '{}' lists no float unit {}.{} (its `float_units:` table)", c.t.name,
+                                     key->unit, ir::element_type_name(key->format)));
+  }
+  const auto mul = hwmodel::float_unit_key(Opcode::kMultiply, tp.out_type, tp.out_type);
+  return c.t.float_unit(mul->unit, mul->format)->latency;
+}
+
 void finish_mac(const PlanContext& c, TaskPlan& tp, Leaf lhs, Leaf rhs) {
   tp.engine = Engine::kMac;
-  tp.mul_depth = static_cast<int>(hwmodel::kMemoryReadLatency) + c.t.unit(hwmodel::UnitClass::kIntMul).latency;
+  tp.mul_depth = static_cast<int>(hwmodel::kMemoryReadLatency) + mac_multiplier_depth(c, tp, lhs, rhs);
   tp.combiner = Opcode::kAdd;
   tp.simple_combiner = true;
   tp.leaves.push_back(std::move(lhs));

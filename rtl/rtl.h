@@ -6,6 +6,7 @@
 //              --testbench--> tb_<module>.cpp --cosimulate (driver.h)--> measured cycles
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@ struct Inventory {
   int multipliers = 0;      // datapath `*` operators
   int adders = 0;           // datapath `+`/`-` operators (MAC accumulators included)
   int dividers = 0;         // `/` and `%`
+  int float_units = 0;      // IEEE-754 unit instances (rtl/float_units.h)
   int control_adders = 0;   // the cycle counter and one issue counter per unit
   int64_t register_bits = 0;  // tracks the binding put in registers
   int64_t bram_bits = 0;      // tracks the binding put in BRAM (emitted as memories too)
@@ -45,6 +47,12 @@ struct PortInfo {
 
 struct EmittedDesign {
   std::string module_name;
+  // Per reduce/dot/convolution split over several lanes (TaskPlan::split): into how many
+  // chunks its outputs' terms go, for the hardware-order reference (ir::EvalOptions::split_of).
+  std::map<ir::InstrId, int64_t> splits;
+  // Whether some value is a float: cosim compares with ir::evaluate in the hardware's
+  // accumulation order (AccumulationOrder::kHardware), bit for bit.
+  bool floating = false;
   std::string verilog;
   std::vector<PortInfo> inputs, outputs;
   int64_t estimated_cycles = 0;

@@ -10,6 +10,10 @@
 #include <string>
 #include <vector>
 
+#include <functional>
+#include <optional>
+
+#include "rtl/float_units.h"
 #include "rtl/plan.h"
 #include "rtl/rtl.h"
 
@@ -55,6 +59,7 @@ class Emitter {
   };
   std::vector<std::vector<std::vector<PortUse>>> write_ports, read_ports;  // [track][port]
   std::map<std::string, std::string> functions;  // popcount/clz helpers by name
+  std::map<std::string, std::string> float_modules;  // IEEE-754 units instantiated, by module name
   std::set<std::string> unused;              // selects of bits dropped on purpose (truncations)
 
   // `name` resized like resize(); bits a truncation drops are recorded in `unused`.
@@ -96,6 +101,51 @@ inline constexpr int kIndexBits = 32;
 std::string op_statement(Emitter& e, const Expr& x, int n, const std::string& dst, const std::vector<std::string>& args);
 
 void emit_units(Emitter& e);
+
+// ---- IEEE-754 units in the datapath (verilog_float.cc) ----
+
+// The unit expression node `n` takes (rtl/float_units.h, without its result register:
+// the reader's register counts as its last cycle), or nullopt for logic (integer ops,
+// select and bitcast of float data).
+std::optional<FloatUnit> node_float_unit(const Expr& x, int n);
+// Whether some node of the expression is a float unit (the task is evaluated in stages).
+bool has_float_unit(const Expr& x);
+// An instance of unit `u` named `name` whose result is the wire `name`_y (declared):
+// operands `a` (and `b`; `sub`, a bit expression, for fadd) presented at stage s give it
+// at stage s + latency - 1, for the reader's register. Adds the module to e.float_modules.
+std::string float_instance(Emitter& e, const FloatUnit& u, const std::string& name, const std::string& a,
+                           const std::string& b = "", const std::string& sub = "1'b0");
+
+// One task's expression on one lane evaluated stage by stage: leaves at `leaf_stage`,
+// logic (integer ops, select) combinational where its operands are, a float unit's
+// operands at the latest of theirs (a float unit's result registered first), its result
+// `latency - 1` stages later. Signals brought to a later stage pass delay registers,
+// made once per signal and stage.
+class Stager {
+ public:
+  Stager(Emitter& e, std::string prefix) : e_(e), prefix_(std::move(prefix)) {}
+  struct Value {
+    std::string name;
+    int stage = 0;
+  };
+  // Where a unit comes from: (unit, operand stage, operands, subtract) -> its result
+  // wire. Default: an instance of its own, named after the node.
+  using UnitSource = std::function<std::string(const FloatUnit&, int, const std::vector<std::string>&, bool)>;
+  void set_unit_source(UnitSource f) { units_ = std::move(f); }
+  // `name` (of `width` bits, valid at stage `from`) at stage `to` >= from.
+  std::string at(const std::string& name, int width, int from, int to);
+  // The expression's root; `leaf(k)` names leaf k's signal.
+  Value evaluate(const Expr& x, const std::function<std::string(int)>& leaf, int leaf_stage);
+  // Writes the delay registers and the logic (call once, after the last at()).
+  void finish();
+
+ private:
+  Emitter& e_;
+  std::string prefix_;
+  UnitSource units_;
+  std::map<std::string, int> delayed_;  // signal -> the last stage its delay chain reaches
+  std::string regs_, logic_;
+};
 
 // The condition, one cycle before, that cycle `start` of timeline `timeline` comes next:
 // the go pulse of a task or phase starting there.

@@ -21,9 +21,11 @@
 #include <functional>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #include "hwmodel/timing.h"
 #include "hwmodel/unit_model.h"
+#include "ir/error.h"
 #include "rtl/verilog_internal.h"
 
 namespace hlsgym::rtl::verilog_detail {
@@ -48,12 +50,20 @@ class UnitEmitter {
       busy = std::max(busy, tp.busy);
     }
     accumulates_ = u_.mac;  // only a mac reads the first-term flag (a reduce's acc leaf knows)
+    for (int t : u_.tasks) {
+      if (u_.mac && ir::is_floating(task(t).out_type)) float_mac_ = true;
+      else if (!u_.mac && has_float_unit(task(t).expr)) staged_.insert(t);
+    }
     for (int q = 0; q < u_.lanes; ++q) {  // a lane is as wide as the widest task it runs
-      int w = 1, d = 1;
+      int w = 1, d = 1, vd = 0;
       for (int t : u_.tasks)
-        if (on_lane(task(t), q)) w = std::max(w, datapath_width(task(t).out_type)), d = std::max(d, task(t).depth);
+        if (on_lane(task(t), q)) {
+          w = std::max(w, datapath_width(task(t).out_type)), d = std::max(d, task(t).depth);
+          if (!staged_.count(t)) vd = std::max(vd, task(t).depth);
+        }
       lane_width_.push_back(w);
       lane_depth_.push_back(d);  // and as deep as its deepest task
+      value_depth_.push_back(vd);  // the value pipeline: as deep as its deepest task not staged
       int ops = 1;  // a mac's multiplier operands: as wide as the widest stored operand
       if (u_.mac)
         for (int t : u_.tasks)
@@ -80,12 +90,13 @@ class UnitEmitter {
           skips_ |= task(t).has_skips;
           seeds_ |= task(t).split > 1 && task(t).engine == Engine::kReduce;
         }
-      slots_ = 0;
+      slots_ = slot_depth_ = 0;
       reduce_slots_ = false;
       for (int t : u_.tasks)
         if (on_lane(task(t), q) && task(t).split == 1 &&
             (task(t).engine == Engine::kMac || (task(t).engine == Engine::kReduce && reads_slot(task(t))))) {
           slots_ = std::max<int>(slots_, static_cast<int>(task(t).loops.group));
+          slot_depth_ = std::max(slot_depth_, task(t).depth);  // slot tags travel to its write stage
           reduce_slots_ |= task(t).engine == Engine::kReduce;
         }
       slb_ = bits_for(std::max(slots_, 1) - 1);
@@ -95,6 +106,10 @@ class UnitEmitter {
       emit_issue(q);
       emit_pipeline(q);
       emit_operands(q);
+      finals_.clear();
+      for (int t : u_.tasks)
+        if (on_lane(task(t), q) && staged_.count(t)) finals_[t] = emit_staged(task(t), q);
+      emit_pooled_units();
       if (u_.mac) emit_accumulate(q);
       emit_slot_registers(q);
       for (int t : u_.tasks)
@@ -682,7 +697,7 @@ class UnitEmitter {
   static const Node* lone_multiply(const TaskPlan& tp) {
     if (tp.split > 1 || tp.has_skips || tp.expr.root < 0) return nullptr;
     const Node& r = tp.expr.nodes[static_cast<size_t>(tp.expr.root)];
-    if (r.kind != Node::kOp || r.op != ir::Opcode::kMultiply || r.args.size() != 2) return nullptr;
+    if (r.kind != Node::kOp || r.op != ir::Opcode::kMultiply || r.args.size() != 2 || ir::is_floating(r.type)) return nullptr;
     for (int a : r.args)
       if (tp.expr.nodes[static_cast<size_t>(a)].kind != Node::kLeaf) return nullptr;
     return &r;
@@ -736,28 +751,105 @@ class UnitEmitter {
     return s;
   }
 
+  // A task not staged: its value after the leaves, for the lane's value pipeline.
+  bool rides_values(int t, int q) const { return on_lane(task(t), q) && !staged_.count(t); }
+
   std::string first_values(int q) {
+    if (value_depth_[q] == 0) return "";  // every task on the lane is staged (emit_staged)
     reg(lw(q), sig(q, "v", 1));
     if (auto shared = shared_product(q)) return *shared;
     std::string s;
     for (int t : u_.tasks)
-      if (on_lane(task(t), q)) s += expression(task(t), q);
+      if (rides_values(t, q)) s += expression(task(t), q);
     s += fmt::format("    {} = {};\n", sig(q, "v", 1), sized(lw(q), 0));
     for (int t : u_.tasks)
-      if (on_lane(task(t), q)) s += fmt::format("    if ({}) {} = {};\n", is_task(task(t), q, 1), sig(q, "v", 1), first_value(task(t), q));
+      if (rides_values(t, q)) s += fmt::format("    if ({}) {} = {};\n", is_task(task(t), q, 1), sig(q, "v", 1), first_value(task(t), q));
     return s;
+  }
+
+  // The float units of the lane's staged tasks (pool_), one instance each; a unit several
+  // tasks use takes its operands from the one whose item is at its operand stage (by the
+  // tag there: the tasks' issue windows do not overlap, so neither do their items at any
+  // stage). The binding put the tasks on one instance; they share its units.
+  void emit_pooled_units() {
+    for (auto& [key, p] : pool_) {
+      const auto& [cond0, args0, sub0] = p.uses.front();
+      if (p.uses.size() == 1) {
+        float_instance(e_, p.unit, p.name, args0.at(0), args0.size() > 1 ? args0[1] : "", sub0 ? "1'b1" : "1'b0");
+        continue;
+      }
+      const FloatUnitPorts ports = float_unit_ports(p.unit);
+      std::string s = "  always @* begin  // operands of a float unit the lane's tasks share\n";
+      std::vector<std::string> operands;
+      for (int k = 0; k < ports.operands; ++k) {
+        const std::string name = fmt::format("{}_{}", p.name, k == 0 ? "a" : "b");
+        reg(ports.operand_bits, name);
+        s += fmt::format("    {} = {};\n", name, sized(ports.operand_bits, 0));
+        for (const auto& [cond, args, sub] : p.uses) s += fmt::format("    if ({}) {} = {};\n", cond, name, args.at(k));
+        operands.push_back(name);
+      }
+      bool mixed = false;
+      for (const auto& use : p.uses) mixed |= std::get<2>(use) != sub0;
+      std::string sub = sub0 ? "1'b1" : "1'b0";
+      if (mixed) {  // add and subtract share the adder
+        sub = p.name + "_sub";
+        reg(1, sub);
+        s += fmt::format("    {} = 1'b0;\n", sub);
+        for (const auto& [cond, args, is_sub] : p.uses)
+          if (is_sub) s += fmt::format("    if ({}) {} = 1'b1;\n", cond, sub);
+      }
+      e_.text.line(s + "  end");
+      float_instance(e_, p.unit, p.name, operands[0], operands.size() > 1 ? operands[1] : "", sub);
+    }
+    pool_.clear();
+  }
+
+  // A staged task (float units) on lane q: its expression stage by stage from the leaves at
+  // stage 1, its value brought to the write stage (depth - 1); as first_value, a split
+  // chunk's first term and a padding term take a leaf instead. Returns the value's name.
+  std::string emit_staged(const TaskPlan& tp, int q) {
+    const std::string prefix = fmt::format("{}_q{}", tp.name, q);
+    Stager st(e_, prefix);
+    std::map<std::pair<std::string, int>, int> uses;  // this task's units so far, by (module, operand stage)
+    st.set_unit_source([&](const FloatUnit& u, int stage, const std::vector<std::string>& args, bool sub) {
+      const std::string module = float_unit_name(u);
+      PooledUnit& p = pool_[{module, stage, uses[{module, stage}]++}];
+      if (p.name.empty()) p = {u, stage, fmt::format("u{}_q{}_f{}", id_, q, pool_.size() - 1), {}};
+      p.uses.push_back({is_task(tp, q, stage), args, sub});
+      return p.name + "_y";
+    });
+    const Stager::Value root = st.evaluate(tp.expr, [&](int leaf) { return leaf_name(tp, q, leaf); }, 1);
+    const int last = tp.depth - 1, w = datapath_width(tp.out_type);
+    if (root.stage > last)
+      throw Error(fmt::format("rtl: task {} computes its value at stage {}, after its write at stage {}: the target's "
+                              "float_units latencies are below the generated units' (scripts/calibrate_float_units.sh "
+                              "rewrites the table)", tp.name, root.stage, last));
+    std::string value = root.stage < 0 ? root.name : st.at(root.name, w, root.stage, last);
+    auto leaf_at = [&](int leaf) { return st.at(leaf_name(tp, q, leaf), datapath_width(tp.leaves[leaf].type), 1, last); };
+    if (tp.split > 1)
+      value = fmt::format("{} ? {} : {}", st.at(sig(q, "s", 1), 1, 1, last), leaf_at(1), value);
+    else if (tp.has_skips)
+      value = fmt::format("{} ? {} : {}", st.at(sig(q, "k", 1), 1, 1, last), leaf_at(0), value);
+    st.finish();
+    const std::string name = prefix + "_fin";
+    e_.text.decl(fmt::format("  wire {}{} = {};", range(w), name, value));
+    return name;
   }
 
   std::string mac_products(int q) {
     reg(lw(q), sig(q, "a"));
     reg(lw(q), sig(q, "b"));
-    reg(lw(q), sig(q, "p", 1));
+    if (!float_mac_) reg(lw(q), sig(q, "p", 1));
     std::string s = fmt::format("    {} = {};\n    {} = {};\n", sig(q, "a"), sized(lw(q), 0), sig(q, "b"), sized(lw(q), 0));
     for (int t : u_.tasks) {
       const TaskPlan& tp = task(t);
       if (on_lane(tp, q))
         s += fmt::format("    if ({}) begin\n      {} = {};\n      {} = {};\n    end\n", is_task(tp, q, 1), sig(q, "a"),
                          mac_operand(tp, q, 0), sig(q, "b"), mac_operand(tp, q, 1));
+    }
+    if (float_mac_) {  // the IEEE-754 multiplier; its product is registered at stage mul_depth
+      float_instance(e_, lane_float_unit(q, FloatOp::kMultiply), sig(q, "fmul"), sig(q, "a"), sig(q, "b"));
+      return s;
     }
     ++e_.inv.multipliers;
     if (narrow_multiplier(q))  // operands sign-extended from operand_width_: synthesis drops the copies
@@ -776,17 +868,21 @@ class UnitEmitter {
       reg(ob_, sig(q, "o", s), true);
       valid += fmt::format("      {} <= {};\n", sig(q, "ok", s), sig(q, "ok", s - 1));
       rest += fmt::format("    {} <= {};\n    {} <= {};\n", sig(q, "t", s), sig(q, "t", s - 1), sig(q, "o", s), sig(q, "o", s - 1));
-      if (slots_ > 1) reg(slb_, sig(q, "sl", s), true), rest += fmt::format("    {} <= {};\n", sig(q, "sl", s), sig(q, "sl", s - 1));
+      if (slots_ > 1 && s < slot_depth_)
+        reg(slb_, sig(q, "sl", s), true), rest += fmt::format("    {} <= {};\n", sig(q, "sl", s), sig(q, "sl", s - 1));
       if (s == 1 && seeds_) reg(1, sig(q, "s", 1), true), rest += fmt::format("    {} <= {};\n", sig(q, "s", 1), sig(q, "s", 0));
       if (u_.mac && s <= m) {
         reg(1, sig(q, "f", s), true);
         rest += fmt::format("    {} <= {};\n", sig(q, "f", s), sig(q, "f", s - 1));
         if (s >= 2) {
-          reg(lw(q), sig(q, "p", s), true);
-          rest += fmt::format("    {} <= {};\n", sig(q, "p", s), sig(q, "p", s - 1));
+          // a float multiplier pipelines its product itself: its result is registered at m
+          if (!float_mac_ || s == m) {
+            reg(lw(q), sig(q, "p", s), true);
+            rest += fmt::format("    {} <= {};\n", sig(q, "p", s), float_mac_ ? sig(q, "fmul_y") : sig(q, "p", s - 1));
+          }
           if (skips_) reg(1, sig(q, "k", s), true), rest += fmt::format("    {} <= {};\n", sig(q, "k", s), sig(q, "k", s - 1));
         }
-      } else if (s >= 2) {
+      } else if (s >= 2 && s < value_depth_[q] && !float_mac_) {
         reg(value_width(q, s), sig(q, "v", s), true);
         const bool sum = u_.mac && s == m + 1;
         const std::string from = e_.narrow(sum ? sig(q, "sum") : sig(q, "v", s - 1), value_width(q, s - 1), false,
@@ -805,7 +901,7 @@ class UnitEmitter {
     if (st <= 1 || (u_.mac && st <= u_.mul_depth)) return lw(q);
     int w = 1;
     for (int t : u_.tasks)
-      if (on_lane(task(t), q) && task(t).depth - 1 >= st) w = std::max(w, datapath_width(task(t).out_type));
+      if (rides_values(t, q) && task(t).depth - 1 >= st) w = std::max(w, datapath_width(task(t).out_type));
     return w;
   }
 
@@ -822,7 +918,6 @@ class UnitEmitter {
   void emit_accumulate(int q) {
     const int m = u_.mul_depth;
     reg(lw(q), sig(q, "acc"));
-    reg(lw(q), sig(q, "sum"));
     std::string s = fmt::format("  always @* begin\n    {} = {};\n", sig(q, "acc"), sized(lw(q), 0));
     for (int t : u_.tasks) {
       const TaskPlan& tp = task(t);
@@ -831,6 +926,14 @@ class UnitEmitter {
       s += fmt::format("    if ({}) {} = {};\n", is_task(tp, q, m), sig(q, "acc"), v);
     }
     s += fmt::format("    if ({}) {} = {};\n", sig(q, "f", m), sig(q, "acc"), sized(lw(q), 0));
+    if (float_mac_) {  // the IEEE-754 adder; a padding term adds -0, which leaves every sum as it is
+      e_.text.line(s + "  end");
+      const std::string negative_zero = sized(lw(q), uint64_t{1} << (lw(q) - 1));
+      const std::string addend = skips_ ? fmt::format("{} ? {} : {}", sig(q, "k", m), negative_zero, sig(q, "p", m)) : sig(q, "p", m);
+      float_instance(e_, lane_float_unit(q, FloatOp::kAdd), sig(q, "fadd"), sig(q, "acc"), addend);
+      return;
+    }
+    reg(lw(q), sig(q, "sum"));
     const std::string sum = fmt::format("{} + {}", sig(q, "acc"), sig(q, "p", m));
     s += skips_ ? fmt::format("    {} = {} ? {} : {};\n", sig(q, "sum"), sig(q, "k", m), sig(q, "acc"), sum)
                 : fmt::format("    {} = {};\n", sig(q, "sum"), sum);
@@ -838,11 +941,35 @@ class UnitEmitter {
     e_.text.line(s + "  end");
   }
 
+  // The float mac lane's multiplier or adder: one type for every task on the lane.
+  FloatUnit lane_float_unit(int q, FloatOp op) const {
+    ir::ElementType type{};
+    for (int t : u_.tasks)
+      if (on_lane(task(t), q)) {
+        if (type != ir::ElementType{} && type != task(t).out_type)
+          throw Error(fmt::format("rtl: unit {} #{} multiplies {} and {}: one float mac lane computes one type",
+                                  u_.cls, u_.index, ir::element_type_name(type), ir::element_type_name(task(t).out_type)));
+        type = task(t).out_type;
+      }
+    FloatUnit u;
+    u.op = op;
+    u.type = u.result_type = type;
+    u.result_register = false;
+    return u;
+  }
+
   // A task's result at its last stage (depth - 1): the mac's sum when the adder takes one
   // cycle, else the pipeline's value register; and when it is written.
   std::string written_value(const TaskPlan& tp, int q) const {
     const int st = tp.depth - 1;
+    if (float_mac_) return sig(q, "fadd_y");
     return u_.mac && st == u_.mul_depth ? sig(q, "sum") : sig(q, "v", st);
+  }
+  // That value at `to` bits (a staged task's from its own final signal).
+  std::string written(const TaskPlan& tp, int q, int to) const {
+    if (const auto f = finals_.find(static_cast<int>(tp.task)); f != finals_.end())
+      return resize(f->second, datapath_width(tp.out_type), false, to);
+    return resize(written_value(tp, q), value_width(q, tp.depth - 1), false, to);
   }
   std::string write_enable(const TaskPlan& tp, int q) const {
     return fmt::format("{} && {}", sig(q, "ok", tp.depth - 1), is_task(tp, q, tp.depth - 1));
@@ -857,7 +984,7 @@ class UnitEmitter {
       const TaskPlan& tp = task(t);
       if (!on_lane(tp, q) || tp.split > 1 || tp.engine == Engine::kStream) continue;
       if (tp.engine == Engine::kReduce && !reads_slot(tp)) continue;
-      const std::string value = resize(written_value(tp, q), value_width(q, tp.depth - 1), false, lw(q));
+      const std::string value = written(tp, q, lw(q));
       const std::string when = write_enable(tp, q);
       for (int k = 0; k < slots_; ++k)
         s += fmt::format("    if ({}{}) u{}_q{}_accr{} <= {};\n", when,
@@ -870,14 +997,12 @@ class UnitEmitter {
   void emit_writes(int t, int q) {
     const TaskPlan& tp = task(t);
     const int st = tp.depth - 1;
-    const std::string stage_value = written_value(tp, q);
     const std::string when = write_enable(tp, q);
     if (tp.split > 1) {
-      pacc_writes_[q] += fmt::format("    if ({}) {} <= {};  // {} partial\n", when, sig(q, "pacc"),
-                                     resize(stage_value, value_width(q, st), false, lw(q)), tp.name);
+      pacc_writes_[q] += fmt::format("    if ({}) {} <= {};  // {} partial\n", when, sig(q, "pacc"), written(tp, q, lw(q)), tp.name);
       return;
     }
-    const std::string value = resize(stage_value, value_width(q, st), false, datapath_width(tp.out_type));
+    const std::string value = written(tp, q, datapath_width(tp.out_type));
     e_.write(tp.out_buffer, q, when, out_address(tp, sig(q, "o", st)), value, fmt::format("{} lane {}", tp.name, q));
   }
 
@@ -934,10 +1059,15 @@ class UnitEmitter {
           std::string value = e_.narrow(sig(ql, "pacc"), lw(ql), false, w);
           if (partner) {
             value = fmt::format("{}_tree_o{}_l{}_c{}", tp.name, o, level, c);
-            reg(w, value);
-            e_.text.line("  always @* begin\n" +
-                         op_statement(e_, x, root, value, {e_.narrow(sig(ql, "pacc"), lw(ql), false, w),
-                                                           e_.narrow(sig(qr, "pacc"), lw(qr), false, w)}) + "  end");
+            const std::string left = e_.narrow(sig(ql, "pacc"), lw(ql), false, w), right = e_.narrow(sig(qr, "pacc"), lw(qr), false, w);
+            if (const auto u = node_float_unit(x, root)) {
+              // a float unit of the adder's depth: the partials are final add_depth - 1
+              // cycles before this level's cycle and stay until its result is taken
+              value = float_instance(e_, *u, value, left, right, tp.combiner == ir::Opcode::kSubtract ? "1'b1" : "1'b0");
+            } else {
+              reg(w, value);
+              e_.text.line("  always @* begin\n" + op_statement(e_, x, root, value, {left, right}) + "  end");
+            }
           }
           if (level == levels)
             e_.write(tp.out_buffer, static_cast<int>(o), when, sized(e_.addr_bits(tp.out_buffer), static_cast<uint64_t>(o)), value,
@@ -955,8 +1085,21 @@ class UnitEmitter {
   bool accumulates_ = false;
   bool skips_ = false, seeds_ = false;  // for the lane being emitted
   int slots_ = 0, slb_ = 1;             // accumulator registers of the lane, bits of a slot tag
+  int slot_depth_ = 0;                  // the deepest task reading them (its slot tag's last stage + 1)
   bool reduce_slots_ = false;           // a reduce reads them as its accumulator leaf
   std::vector<int> lane_width_, lane_depth_, operand_width_;
+  std::vector<int> value_depth_;  // per lane: the deepest task whose value rides the lane's v pipeline
+  std::set<int> staged_;          // tasks with float units, evaluated in stages (Stager), by task index
+  bool float_mac_ = false;        // a mac of IEEE-754 units (fmul, then fadd accumulating)
+  std::map<int, std::string> finals_;  // staged task on the current lane -> its value at its write stage
+  struct PooledUnit {
+    FloatUnit unit;
+    int stage = 0;     // where its operands are presented
+    std::string name;  // instance; its result is <name>_y
+    std::vector<std::tuple<std::string, std::vector<std::string>, bool>> uses;  // (task tag test, operands, sub)
+  };
+  // The lane's float units by (module, operand stage, k): a task's k-th such unit.
+  std::map<std::tuple<std::string, int, int>, PooledUnit> pool_;
   std::vector<std::string> pacc_writes_;  // per lane: the clocked block of its partial register
   std::set<std::string> const_wires_;
   bool pre_ = false;  // emitting a gather's lead stage (ix_name, issue_var)

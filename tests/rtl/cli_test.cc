@@ -31,10 +31,18 @@ TEST(RtlCli, EmitOnlyAndTrace) {
   EXPECT_GT(std::filesystem::file_size(dir / "trace.vcd"), 1000u);
 }
 
-TEST(RtlCli, FloatDesignRefused) {
-  const CliResult r = run_cli("rtl " + design_path("mlp_layer") + " --target fpga -o " + rtl_work_dir("cli_float").string());
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("--fixed"), std::string::npos) << r.err;
+// An f32 design reaches RTL through its IEEE-754 units and cosimulates bit for bit with
+// the hardware-order reference; a transcendental is refused by op, type and line.
+TEST(RtlCli, FloatDesignCosimulates) {
+  const CliResult r = run_cli("rtl " + design_path("mlp_layer") + " --target fpga --sim --vectors 2 -o " +
+                              rtl_work_dir("cli_float").string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("0 mismatching output elements"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(agree)"), std::string::npos) << r.out;
+  const CliResult t = run_cli("rtl " + design_path("softmax") + " --target fpga -o " + rtl_work_dir("cli_softmax").string());
+  EXPECT_EQ(t.exit_code, 1);
+  EXPECT_NE(t.err.find("softmax.yaml:10"), std::string::npos) << t.err;
+  EXPECT_NE(t.err.find("exponential ('e') on f32"), std::string::npos) << t.err;
 }
 
 TEST(RtlCli, BadFixedFormat) {

@@ -1,4 +1,4 @@
-// Bad input gets one clear message: float designs (naming --fixed), ops outside the
+// Bad input gets one clear message: float types without units (naming --fixed), ops outside the
 // emitter's set (naming the op and the design line), CPU targets, missing tools (naming
 // the Debian package), Verilator build failures (log path and first error). And the
 // cosimulation is not vacuous: a wrong operator or a task issued before its operands
@@ -14,21 +14,21 @@
 namespace hlsgym::testing {
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
-TEST(Refusal, FloatDesignNamesFixed) {
-  const frontend::Design d = rtl_design("mlp_layer");
+// f32, f16 and bf16 have IEEE-754 units (float_designs_test.cc); other float types need
+// --fixed.
+TEST(Refusal, FloatTypeWithoutUnitsNamesFixed) {
+  const frontend::Design d = frontend::load_yaml_design(R"(design: wide
+inputs:
+  x: f64[4]
+ops:
+  - {name: y, op: multiply, args: [x, x]}
+outputs: [y]
+)",
+                                                        "wide.yaml");
   const std::string msg = error_of([&] { rtl::emit(d.module, rtl_fpga()); });
-  EXPECT_NE(msg.find("f32"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("f64"), std::string::npos) << msg;
   EXPECT_NE(msg.find("--fixed"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("mlp_layer.yaml"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("wide.yaml:3"), std::string::npos) << msg;
 }
 
 TEST(Refusal, UnsupportedOpNamesOpAndLine) {

@@ -13,6 +13,7 @@
 
 #include "frontend/load.h"
 #include "hwmodel/target.h"
+#include "ir/error.h"
 #include "ir/random_module.h"
 #include "ir/verifier.h"
 #include "passes/registry.h"
@@ -67,20 +68,37 @@ inline const std::vector<std::string>& designs_where(bool integer) {
 inline const std::vector<std::string>& integer_designs() { return designs_where(true); }
 inline const std::vector<std::string>& float_designs() { return designs_where(false); }
 
-// A small integer graph (no floats; no control flow, or with `loops` counted while loops
-// but no calls) after a random order of `passes` passes from the registry; the names
-// applied go to `order`.
-inline ir::Module random_rtl_graph(uint64_t seed, int passes, std::vector<std::string>& order, bool loops = false) {
+// The message of the hlsgym::Error `f` throws ("" when it throws none).
+inline std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Random graphs small enough for a quick Verilator build: rank <= 2, dims <= 4, two
+// outputs, no calls; `floats` (f32 with f16/bf16 and integer converts) and `loops`
+// (counted while loops) as asked.
+inline ir::RandomModuleOptions small_rtl_graph_options(uint64_t seed, int instructions, bool floats, bool loops) {
   ir::RandomModuleOptions o;
   o.seed = seed;
-  o.instructions = 10 + static_cast<int>(seed % 15);
-  o.floats = false;
+  o.instructions = instructions;
+  o.floats = floats;
   o.control_flow = loops;
   o.calls = false;
   o.max_rank = 2;
   o.max_dim = 4;
   o.outputs = 2;
-  ir::Module m = ir::random_module(o);
+  return o;
+}
+
+// A small integer graph (no floats; no control flow, or with `loops` counted while loops
+// but no calls) after a random order of `passes` passes from the registry; the names
+// applied go to `order`.
+inline ir::Module random_rtl_graph(uint64_t seed, int passes, std::vector<std::string>& order, bool loops = false) {
+  ir::Module m = ir::random_module(small_rtl_graph_options(seed, 10 + static_cast<int>(seed % 15), false, loops));
   m.set_name("random_" + std::to_string(seed));
   const auto& all = passes::Registry::global().all();
   std::mt19937_64 rng(seed * 7919 + 13);

@@ -1,0 +1,63 @@
+#include "hwmodel/float_unit_key.h"
+
+namespace hlsgym::hwmodel {
+using ir::ElementType;
+using ir::Opcode;
+
+namespace {
+
+std::string type_name(ElementType t) { return std::string(ir::element_type_name(t)); }
+
+std::string direction_name(ir::ComparisonDirection d) {
+  static const char* const kNames[] = {"eq", "ne", "lt", "le", "gt", "ge"};
+  return kNames[static_cast<int>(d)];
+}
+
+bool integer(ElementType t) { return ir::is_integral(t) && t != ElementType::kPred; }
+
+}  // namespace
+
+bool has_float_unit_format(ElementType t) {
+  return t == ElementType::kF32 || t == ElementType::kF16 || t == ElementType::kBF16;
+}
+
+std::optional<FloatUnitKey> float_unit_key(Opcode op, ElementType from, ElementType to, ir::ComparisonDirection direction,
+                                           bool total_order) {
+  if (op == Opcode::kConvert) {
+    const bool ff = has_float_unit_format(from), tf = has_float_unit_format(to);
+    if (ff && tf && from != to) return FloatUnitKey{"fcvt_to_" + type_name(to), from};
+    if (ff && integer(to)) return FloatUnitKey{"fcvt_to_" + type_name(to), from};
+    if (integer(from) && tf) return FloatUnitKey{"fcvt_from_" + type_name(from), to};
+    return std::nullopt;
+  }
+  if (!has_float_unit_format(from)) return std::nullopt;
+  switch (op) {
+    case Opcode::kAdd: case Opcode::kSubtract: return FloatUnitKey{"fadd", from};
+    case Opcode::kMultiply: return FloatUnitKey{"fmul", from};
+    case Opcode::kDivide: return FloatUnitKey{"fdiv", from};
+    case Opcode::kSqrt: return FloatUnitKey{"fsqrt", from};
+    case Opcode::kMinimum: return FloatUnitKey{"fmin", from};
+    case Opcode::kMaximum: return FloatUnitKey{"fmax", from};
+    case Opcode::kAbs: return FloatUnitKey{"fabs", from};
+    case Opcode::kNegate: return FloatUnitKey{"fneg", from};
+    case Opcode::kCompare:
+      return FloatUnitKey{(total_order ? "fcmp_total_" : "fcmp_") + direction_name(direction), from};
+    default: return std::nullopt;
+  }
+}
+
+std::optional<FloatUnitKey> float_unit_key(const ir::Module& m, ir::InstrId i) {
+  const auto ops = m.operands(i);
+  if (ops.empty() || !m.shape(i).is_array() || !m.shape(ops[0]).is_array()) return std::nullopt;
+  const ir::Attributes& a = m.attrs(i);
+  return float_unit_key(m.opcode(i), m.shape(ops[0]).element_type(), m.shape(i).element_type(),
+                        a.direction.value_or(ir::ComparisonDirection::kEq), a.comparison_type == "TOTALORDER");
+}
+
+const FloatUnitCost* float_unit_cost(const Target& t, const ir::Module& m, ir::InstrId i) {
+  if (!t.is_fpga() || t.float_units.empty()) return nullptr;
+  const auto key = float_unit_key(m, i);
+  return key ? t.float_unit(key->unit, key->format) : nullptr;
+}
+
+}  // namespace hlsgym::hwmodel

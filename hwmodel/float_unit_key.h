@@ -1,0 +1,41 @@
+// Which IEEE-754 unit (rtl/float_units.h) an op on f32, f16 or bf16 takes on an FPGA, as
+// the target's `float_units` table names it: the estimate reads the unit's latency and
+// area from that row, and rtl instantiates the unit the same row describes (one source of
+// truth: rtl checks that the row's latency is the generated unit's).
+#pragma once
+#include <optional>
+#include <string>
+
+#include "hwmodel/target.h"
+#include "ir/attributes.h"
+#include "ir/module.h"
+
+namespace hlsgym::hwmodel {
+
+// A row (fadd, fmul, fdiv, fsqrt, fcmp_lt, fcmp_total_lt, fmin, fmax, fabs, fneg,
+// fcvt_to_f16, fcvt_to_s32, fcvt_from_u8, ...) and a column (the float format; a
+// convert's float side, its source when both sides are float).
+struct FloatUnitKey {
+  std::string unit;
+  ir::ElementType format{};
+};
+
+// Whether f32, f16 or bf16 (the formats with units).
+bool has_float_unit_format(ir::ElementType t);
+
+// The row and column of `op` on operands of type `from` giving `to` (a convert's types;
+// the others take from == to, a compare gives pred), or nullopt when no unit computes it
+// (an op without a unit, a format without units, a convert between integers or to itself).
+// add and subtract share fadd (its `sub` input); compare needs `direction`, and
+// `total_order` for HLO's comparison type TOTALORDER.
+std::optional<FloatUnitKey> float_unit_key(ir::Opcode op, ir::ElementType from, ir::ElementType to,
+                                           ir::ComparisonDirection direction = ir::ComparisonDirection::kEq,
+                                           bool total_order = false);
+
+// The key of instruction `i` (its operand and result types, direction and comparison type).
+std::optional<FloatUnitKey> float_unit_key(const ir::Module& m, ir::InstrId i);
+
+// The target's entry for instruction `i` (FPGA targets that list it), or nullptr.
+const FloatUnitCost* float_unit_cost(const Target& t, const ir::Module& m, ir::InstrId i);
+
+}  // namespace hlsgym::hwmodel
