@@ -135,18 +135,12 @@ class UnitEmitter {
   // The issue counter restarts at every task's first cycle; act_s marks task s's window.
   void emit_counter() {
     const Timeline& tl = timeline();
-    const int cw = bits_for(tl.cycles);
     std::string desc, restarts = tl.go();
     for (int t : u_.tasks) {
       const TaskPlan& tp = task(t);
       desc += fmt::format(" {} [{}, {})", tp.name, tp.start, tp.start + tp.busy);
-      std::string w = tl.run();
-      if (tp.start > 0) {
-        w += fmt::format(" && {} >= {}", tl.cyc(), sized(cw, static_cast<uint64_t>(tp.start)));
-        restarts += " || " + restart(tp);
-      }
-      w += fmt::format(" && {} < {}", tl.cyc(), sized(cw, static_cast<uint64_t>(tp.start + tp.busy)));
-      e_.text.decl(fmt::format("  wire {} = {};", act(tp.slot), w));
+      if (tp.start > 0) restarts += " || " + restart(tp);
+      e_.text.decl(fmt::format("  wire {} = {};", act(tp.slot), in_window(e_.plan, u_.timeline, tp.start, tp.start + tp.busy)));
     }
     e_.text.line(fmt::format("\n  // ---- unit {} #{}: {} lane(s), depth {}; tasks [issue window{}):{}", u_.cls, u_.index,
                              u_.lanes, u_.depth, tl.name.empty() ? "" : " on " + tl.name, desc));
@@ -916,8 +910,6 @@ class UnitEmitter {
   // for c a multiple of 2^l; an empty chunk (past the last term) leaves its partner as is.
   void emit_tree(const TaskPlan& tp) {
     const int w = datapath_width(tp.out_type), levels = hwmodel::ceil_log2(tp.split);
-    const Timeline& tl = timeline();
-    const int cw = bits_for(tl.cycles);
     Expr x;
     x.add({Node::kLeaf, {}, tp.out_type, {}, 0});
     x.add({Node::kLeaf, {}, tp.out_type, {}, 1});
@@ -925,7 +917,7 @@ class UnitEmitter {
     for (int64_t o = 0; o < tp.outputs; ++o)
       for (int level = 1; level <= levels; ++level) {
         const int step = 1 << (level - 1);
-        const std::string when = fmt::format("{} && {} == {}", tl.run(), tl.cyc(), sized(cw, static_cast<uint64_t>(tp.start + tp.tree_cycle(level))));
+        const std::string when = at_cycle(e_.plan, u_.timeline, tp.start + tp.tree_cycle(level));
         for (int c = 0; c < tp.split; c += 2 * step) {
           const int ql = static_cast<int>(o * tp.split + c), qr = ql + step;
           if (c * tp.chunk >= tp.terms) break;  // empty chunks from here on
