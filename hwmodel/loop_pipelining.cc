@@ -164,11 +164,12 @@ PipelineProblem pipeline_problem(const ir::Module& m, ir::InstrId w, const TaskG
   // Per leaf: its readers of the old value; per buffer: the readers of its value.
   for (uint32_t r = 0; r < g.size(); ++r) {
     if (!v.computes(r)) continue;
-    std::vector<uint32_t> seen;
+    std::vector<int64_t> seen;  // what it reads: a state leaf k as -1 - k, else a buffer's task
     for (uint32_t d : g.deps_of(r)) {
       const uint32_t s = v.storage(d);
-      if (std::find(seen.begin(), seen.end(), s) != seen.end()) continue;
-      seen.push_back(s);
+      const int64_t what = v.leaf(d) != kNone ? -1 - int64_t{v.leaf(d)} : int64_t{s};
+      if (std::find(seen.begin(), seen.end(), what) != seen.end()) continue;
+      seen.push_back(what);
       if (const int32_t k = v.leaf(d); k != kNone) {  // reads state leaf k's old value
         const int32_t w_k = out.leaf_writer[static_cast<size_t>(k)];
         if (w_k == kNone) continue;  // never rewritten

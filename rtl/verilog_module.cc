@@ -289,7 +289,10 @@ void emit_pipelined_loop(Emitter& e, const LoopPlan& lp) {
     emit_counter(e, body, c, c == 0 ? fmt::format("{} || ({})", kick, own) : own);
     any += (c ? " || " : "") + body.go(c);
   }
-  if (S > 1) e.text.decl(fmt::format("  wire {} = {};", body.go(), any));
+  if (S > 1) {  // read by the units whose tasks start at cycle 0, if any
+    e.text.decl(fmt::format("  wire {} = {};", body.go(), any));
+    e.unused.insert(body.go());
+  }
 }
 
 // A while loop: copy-in -> condition -> decide -> (pred) body -> copy-back -> condition
