@@ -127,6 +127,13 @@ bool pipeline_disabled(const ir::Module& m, ir::InstrId w) {
   return v && *v == "off";
 }
 
+int64_t pipeline_target_ii(const ir::Module& m, ir::InstrId w) {
+  const auto v = ir::frontend_attribute(m.attrs(w), "pipeline");
+  if (!v || v->empty() || v->size() > 10 || !std::all_of(v->begin(), v->end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return 0;
+  return std::stoll(*v);
+}
+
 PipelineProblem pipeline_problem(const ir::Module& m, ir::InstrId w, const TaskGraph& g, const ScheduleProblem& p) {
   PipelineProblem out;
   ModuloProblem& mp = out.problem;
@@ -207,7 +214,9 @@ LoopPipeline pipeline_loop(const ir::Module& m, ir::InstrId w, const TaskGraph& 
     lp.why_not = std::move(pp.why_not);
     return lp;
   }
-  lp.schedule = schedule_modulo(pp.problem);
+  ModuloOptions o;
+  o.target_ii = pipeline_target_ii(m, w);
+  lp.schedule = schedule_modulo(pp.problem, o);
   if (!lp.schedule.found) {
     lp.why_not = "no modulo schedule found: " + lp.schedule.reason;
     return lp;

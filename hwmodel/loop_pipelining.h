@@ -66,11 +66,14 @@ struct LoopPipeline {
   int64_t ii() const { return built ? schedule.ii : 0; }
 };
 
-// Whether `while_instr` carries the directive pipeline="off" (YAML: directives: {pipeline: off}).
+// The loop's `pipeline` frontend attribute (YAML: directives: {pipeline: off | on | II}):
+// whether it says off, and the II it asks for (0: none, the smallest the scheduler finds).
 bool pipeline_disabled(const ir::Module& m, ir::InstrId while_instr);
+int64_t pipeline_target_ii(const ir::Module& m, ir::InstrId while_instr);
 
-// The body `p` (lowered as `body`) as a pipeline, if legal: the modulo schedule, verified
-// (a schedule the verifier rejects is an internal error). Profitability is the caller's.
+// The body `p` (lowered as `body`) as a pipeline, if legal: the modulo schedule at the
+// loop's target II or above, verified (a schedule the verifier rejects is an internal
+// error). Profitability is the caller's.
 LoopPipeline pipeline_loop(const ir::Module& m, ir::InstrId while_instr, const TaskGraph& body, const ScheduleProblem& p);
 
 }  // namespace hlsgym::hwmodel
