@@ -10,6 +10,8 @@
 #include "hwmodel/loop_pipelining.h"
 #include "hwmodel/modulo_verifier.h"
 #include "ir/frontend_attributes.h"
+#include "ir/printer.h"
+#include "passes/registry.h"
 #include "tests/hwmodel/hwmodel_test_util.h"
 
 namespace hlsgym::testing {
@@ -112,6 +114,18 @@ TEST(LoopPipelining, TheDirectiveTurnsItOffAndATargetIiIsAimedAt) {
   ASSERT_TRUE(t.pipeline().built);
   EXPECT_EQ(t.pipeline().schedule.ii, best + 3);
   EXPECT_EQ(t.pipeline().schedule.limit, hwmodel::IiLimit::kRequested);
+}
+
+TEST(LoopPipelining, TheEnvironmentsDirectivePassesTurnItOffAndBack) {
+  ir::Module m = loop_design("counted_sum.yaml");
+  const std::string original = ir::print_module(m);
+  const auto& registry = passes::Registry::global();
+  ASSERT_TRUE(registry.create("loop-pipeline-off")->run(m));
+  EXPECT_FALSE(registry.create("loop-pipeline-off")->run(m));  // nothing left to change
+  EXPECT_EQ(estimate_loop(m).e.cycles, estimate_loop(loop_design("counted_sum.yaml"), false).e.cycles);
+  ASSERT_TRUE(registry.create("loop-pipeline-on")->run(m));
+  EXPECT_EQ(ir::print_module(m), original);  // undone exactly
+  EXPECT_FALSE(registry.create("loop-pipeline-on")->run(m));
 }
 
 // A body as HLO text around `ops`, over state (s32[] i, s32[8] v); it returns (i1, `v1`).
