@@ -135,11 +135,15 @@ class UnitEmitter {
   // The issue counter restarts at every task's first cycle; act_s marks task s's window.
   void emit_counter() {
     const Timeline& tl = timeline();
-    std::string desc, restarts = tl.go();
+    // A pipelined body's go starts an iteration while the previous ones still issue: only
+    // its tasks' own starts restart the counter there.
+    bool at_zero = false;
+    for (int t : u_.tasks) at_zero |= task(t).start == 0;
+    std::string desc, restarts = at_zero || tl.period == 0 ? tl.go() : "";
     for (int t : u_.tasks) {
       const TaskPlan& tp = task(t);
       desc += fmt::format(" {} [{}, {})", tp.name, tp.start, tp.start + tp.busy);
-      if (tp.start > 0) restarts += " || " + restart(tp);
+      if (tp.start > 0) restarts += (restarts.empty() ? "" : " || ") + restart(tp);
       e_.text.decl(fmt::format("  wire {} = {};", act(tp.slot), in_window(e_.plan, u_.timeline, tp.start, tp.start + tp.busy)));
     }
     e_.text.line(fmt::format("\n  // ---- unit {} #{}: {} lane(s), depth {}; tasks [issue window{}):{}", u_.cls, u_.index,
