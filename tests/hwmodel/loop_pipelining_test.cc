@@ -3,9 +3,14 @@
 // schedule passes the verifier, its latency is copy-in + (trips - 1) II + one iteration
 // and beats running iterations one after another; the directive and the option turn it
 // off; the state's read/write orders that one copy cannot serve are refused by name.
+#include <fmt/core.h>
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
+
 #include "frontend/hlo_parser.h"
+#include "frontend/yaml_design.h"
 #include "hwmodel/control_flow.h"
 #include "hwmodel/loop_pipelining.h"
 #include "hwmodel/modulo_verifier.h"
@@ -38,6 +43,15 @@ Loop estimate_loop(ir::Module m, bool pipeline = true) {
 
 ir::Module loop_design(const std::string& file) {
   return frontend::load_design((source_dir() / "designs/loops" / file).string()).module;
+}
+
+// designs/loops/counted_sum.yaml with `directives: <d>` on its while op.
+std::string yaml_with_loop_directive(const std::string& d) {
+  std::ifstream in(source_dir() / "designs/loops/counted_sum.yaml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string op = "condition: cond, body: body";
+  text.replace(text.find(op), op.size(), op + ", directives: " + d);
+  return text;
 }
 
 // The loop's task latency in the entry's schedule.
@@ -114,6 +128,17 @@ TEST(LoopPipelining, TheDirectiveTurnsItOffAndATargetIiIsAimedAt) {
   ASSERT_TRUE(t.pipeline().built);
   EXPECT_EQ(t.pipeline().schedule.ii, best + 3);
   EXPECT_EQ(t.pipeline().schedule.limit, hwmodel::IiLimit::kRequested);
+
+  // a target below the bounds: built at the II reached, and the reason says what holds it
+  const Loop low = estimate_loop(frontend::load_yaml_design(yaml_with_loop_directive("{pipeline: 1}"), "c.yaml").module);
+  ASSERT_TRUE(low.pipeline().built);
+  EXPECT_EQ(low.pipeline().schedule.ii, best);
+  EXPECT_EQ(low.pipeline().schedule.reason.rfind(fmt::format("target II 1 not met, II {} reached: recurrence", best), 0), 0u)
+      << low.pipeline().schedule.reason;
+  // the YAML directive off
+  const Loop yoff = estimate_loop(frontend::load_yaml_design(yaml_with_loop_directive("{pipeline: off}"), "c.yaml").module);
+  EXPECT_FALSE(yoff.pipeline().built);
+  EXPECT_EQ(yoff.e.cycles, estimate_loop(loop_design("counted_sum.yaml"), false).e.cycles);
 }
 
 TEST(LoopPipelining, TheEnvironmentsDirectivePassesTurnItOffAndBack) {
