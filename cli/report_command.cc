@@ -21,7 +21,7 @@ struct ReportFlags {
   std::string design, target, schedule = "list", gantt, units;
   int lanes = 0;
   int64_t node_limit = hwmodel::kDefaultExactNodeLimit;
-  bool json = false, lenient = false;
+  bool json = false, lenient = false, no_pipeline = false;
 };
 
 std::map<std::string, int> parse_units(const std::string& spec) {
@@ -61,6 +61,7 @@ void run_report(const ReportFlags& flags) {
   o.unit_limits = parse_units(flags.units);
   o.exact_node_limit = flags.node_limit;
   o.keep_details = true;
+  o.pipeline_loops = !flags.no_pipeline;
   const hwmodel::Estimate e = hwmodel::estimate(d.module, target, o);
 
   if (!flags.gantt.empty()) {
@@ -81,8 +82,8 @@ void add_report_command(CLI::App& app) {
       "initiation interval, peak live memory, BRAM, energy (compute, on-chip memory,\n"
       "DRAM, static) and area (DSP, LUT, FF, BRAM18K) with utilization, the critical path\n"
       "and Fmax on targets with a timing model (ice40), and per loop its trips, latency and\n"
-      "II (a counted while loop also the II its iterations could overlap at, not built), as\n"
-      "an HLS-style report; --gantt writes the schedule as an SVG Gantt chart.");
+      "II (a counted while loop: pipelined at its II, or why not), as an HLS-style report;\n"
+      "--gantt writes the schedule as an SVG Gantt chart.");
   cmd->add_option("DESIGN", flags->design, "a .yaml design or a .hlo XLA HLO text file")->required();
   cmd->add_option("--target", flags->target,
                   "fpga, cpu (designs/targets/NAME.yaml) or a target .yaml file;\n"
@@ -96,6 +97,9 @@ void add_report_command(CLI::App& app) {
   cmd->add_flag("--lenient", flags->lenient,
                 "cost ops without a cost model as memory moves, loops with unknown trip counts\n"
                 "as one trip, and report designs that do not fit instead of failing");
+  cmd->add_flag("--no-pipeline", flags->no_pipeline,
+                "run every while loop's iterations one after another (no loop pipelining; per loop:\n"
+                "the YAML directive pipeline: off)");
   cmd->add_flag("--json", flags->json, "print one JSON object instead of the report");
   cmd->add_option("--gantt", flags->gantt, "write the schedule as an SVG Gantt chart to this file");
   cmd->callback([flags] { run_report(*flags); });

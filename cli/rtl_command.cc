@@ -27,7 +27,7 @@ struct RtlFlags {
   int vectors = 16, lanes = 0;
   double timeout = 600;
   uint64_t seed = 1;
-  bool sim = false, trace = false, synth = false, pnr = false, json = false;
+  bool sim = false, trace = false, synth = false, pnr = false, json = false, no_pipeline = false;
 };
 
 nlohmann::json sim_json(const rtl::SimResult& r) {
@@ -87,6 +87,7 @@ void run_rtl(const RtlFlags& flags) {
   if (!kind) throw Error("--schedule: expected asap, alap, list or exact, got '" + flags.schedule + "'");
   o.estimate.scheduler = *kind;
   o.estimate.lanes = flags.lanes;
+  o.estimate.pipeline_loops = !flags.no_pipeline;
   o.module_name = rtl::module_name_for(d.name.empty() ? m.name() : d.name);
   const rtl::EmittedDesign e = rtl::emit(m, *target, o);
   const rtl::Files files = rtl::write_files(e, flags.out);
@@ -151,6 +152,8 @@ void add_rtl_command(CLI::App& app) {
   cmd->add_option("--schedule", flags->schedule, "asap, alap, list or exact")->capture_default_str();
   cmd->add_option("--lanes", flags->lanes, "parallel lanes per op (default: the target's default_lanes)")
       ->check(CLI::Range(1, 1 << 12));
+  cmd->add_flag("--no-pipeline", flags->no_pipeline,
+                "run every while loop's iterations one after another (no loop pipelining)");
   cmd->add_flag("--sim", flags->sim, "build with Verilator, simulate and compare with the interpreter");
   cmd->add_option("--timeout", flags->timeout,
                   "stop a Verilator build, or each Yosys/nextpnr run of --pnr, that runs longer than this many seconds "

@@ -130,7 +130,7 @@ void add_search_command(CLI::App& app) {
       ->check(CLI::Range(1, 1000000));
   cmd->add_flag("--no-directives", f->no_directives,
                 "search the optimization passes only, without the HLS directive passes (unroll-x2,\n"
-                "unroll-halve): what the directives gain is the difference");
+                "unroll-halve, loop-pipeline-off, loop-pipeline-on): what the directives gain is the difference");
   cmd->add_flag("--json", f->json, "print one JSON object");
   cmd->callback([f] {
     if (int rc = run_search(*f); rc != 0) throw CLI::RuntimeError(rc);

@@ -203,7 +203,7 @@ class Loader {
   }
 
   void read_op(const YAML::Node& n, CompId c, std::unordered_map<std::string, InstrId>& names);
-  void read_directives(const YAML::Node& d, const std::string& op_name, ir::Attributes& attrs);
+  void read_directives(const YAML::Node& d, const std::string& op_name, Opcode op, ir::Attributes& attrs);
   void read_attributes(const YAML::Node& n, Opcode op, ir::Attributes& attrs, std::vector<CompId>& called,
                        CompId c, const std::vector<InstrId>& args);
   CompId resolve_to_apply(const YAML::Node& n, const std::vector<InstrId>& args, Opcode op);
@@ -351,19 +351,33 @@ void Loader::read_attributes(const YAML::Node& n, Opcode op, ir::Attributes& att
     fail(kv.first, "op '" + n["name"].as<std::string>() + "': unknown attribute '" + key + "' for " +
                        std::string(ir::name(op)));
   }
-  if (directives) read_directives(*directives, n["name"].as<std::string>(), attrs);
+  if (directives) read_directives(*directives, n["name"].as<std::string>(), op, attrs);
 }
 
 // `directives: {unroll: N}`, the HLS directives a user sets per op. Every tensor op is
 // already a loop pipelined at II 1, and unrolling it by N gives it N lanes with its arrays
 // partitioned cyclically into N banks: the `lanes` frontend attribute hwmodel reads.
-void Loader::read_directives(const YAML::Node& d, const std::string& op_name, ir::Attributes& attrs) {
+// A while loop takes `pipeline: off` (its iterations one after another), `on` (the
+// default: pipelined where legal and faster) or an II to aim for: the `pipeline`
+// frontend attribute (hwmodel/loop_pipelining.h).
+void Loader::read_directives(const YAML::Node& d, const std::string& op_name, Opcode op, ir::Attributes& attrs) {
   if (!d.IsMap()) fail(d, "op '" + op_name + "': directives must be a map, e.g. {unroll: 4}");
   for (auto kv : d) {
     const std::string key = scalar(kv.first, "directive");
+    if (key == "pipeline" && op == Opcode::kWhile) {
+      const std::string text = scalar(kv.second, "pipeline");
+      int64_t ii = 0;
+      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), ii);
+      const bool number = ec == std::errc() && end == text.data() + text.size();
+      if (text != "off" && text != "on" && (!number || ii < 1 || ii > (int64_t{1} << 30)))
+        fail(kv.second, "op '" + op_name + "': pipeline must be off, on or a target II from 1 to 2^30");
+      ir::set_frontend_attribute(attrs, "pipeline", text == "on" ? "" : text);
+      continue;
+    }
     if (key != "unroll")
       fail(kv.first, "op '" + op_name + "': unknown directive '" + key + "' (expected unroll; every tensor op is "
-                     "already pipelined at II 1, and unroll N also partitions its arrays into N banks)");
+                     "already pipelined at II 1, and unroll N also partitions its arrays into N banks; pipeline "
+                     "applies to while loops)");
     const std::string text = scalar(kv.second, "unroll");
     int64_t factor = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), factor);

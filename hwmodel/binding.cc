@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <cmath>
 #include <numeric>
 
@@ -33,19 +34,24 @@ void give_back(std::vector<Free>& heap, int64_t time, uint32_t id) {
 
 // `order`: every task by (start, index).
 void bind_units(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s, const Target& tgt,
-                const std::vector<uint32_t>& order, Binding& b) {
+                const std::vector<uint32_t>& order, const ModuloBinding* modulo, Binding& b) {
   std::vector<std::vector<Free>> heaps(p.limits.size());
   std::vector<int> count(p.limits.size(), 0);
   // Per instance: the IEEE-754 units its one-op float tasks are (Task::float_unit), each
   // priced once at its widest task; the rest of its tasks share one datapath, priced at
   // the most expensive (rtl: tasks on one instance share its units, distinct ones add).
   std::vector<std::vector<std::pair<int16_t, Area>>> float_units;
+  std::map<std::pair<uint16_t, int>, uint32_t> given;  // modulo: (resource, instance) -> unit
   for (uint32_t t : order) {
     const Task& k = g.tasks[t];
     if (k.unit == kNoUnit || p.busy[t] <= 0 || p.resource[t] == kUnlimited) continue;
     const uint16_t r = p.resource[t];
-    uint32_t inst = take_free(heaps[r], s.start[t]);
+    uint32_t inst = kNoInstance;
+    if (!modulo) inst = take_free(heaps[r], s.start[t]);
+    else if (const int x = modulo->instance[t]; x >= 0)
+      if (const auto it = given.find({r, x}); it != given.end()) inst = it->second;
     if (inst == kNoInstance) {
+      if (modulo && modulo->instance[t] >= 0) given[{r, modulo->instance[t]}] = static_cast<uint32_t>(b.units.size());
       inst = static_cast<uint32_t>(b.units.size());
       UnitInstance u;
       u.resource = r;
@@ -112,7 +118,7 @@ std::vector<uint32_t> buffer_order(const TaskGraph& g, const std::vector<uint32_
 }
 
 void bind_buffers(const TaskGraph& g, const Schedule& s, const Target& tgt, const std::vector<uint32_t>& owners,
-                  Binding& b) {
+                  bool share, Binding& b) {
   std::vector<Free> reg_heap, bram_heap;
   for (uint32_t t : owners) {
     const Task& k = g.tasks[t];
@@ -124,7 +130,7 @@ void bind_buffers(const TaskGraph& g, const Schedule& s, const Target& tgt, cons
     const bool regs = tgt.in_registers(k.footprint);
     auto& heap = regs ? reg_heap : bram_heap;
     const int64_t start = buffer_start(k, s, t);
-    uint32_t track = take_free(heap, start);
+    uint32_t track = share ? take_free(heap, start) : kNoInstance;
     if (track == kNoInstance) {
       track = static_cast<uint32_t>(b.tracks.size());
       b.tracks.push_back({regs, 0, 0, 0, 0, 0, 0, {}});
@@ -172,7 +178,8 @@ std::vector<int64_t> register_storage_bits(const TaskGraph& g, const Binding& b)
 // a task reading a buffer on the track during its issue window, through aliases; an
 // output is read after the schedule. One window per (task, track): a track's buffers never
 // overlap in time, so a task reads at most one of them at once.
-void size_tracks(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s, const Target& tgt, Binding& b) {
+void size_tracks(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s, const Target& tgt, bool pipelined,
+                 Binding& b) {
   b.alias_tracks = tracks_through_aliases(g, b);
   const std::vector<std::vector<uint32_t>>& via = b.alias_tracks;
   std::vector<std::vector<std::pair<int64_t, int>>> events(b.tracks.size());
@@ -226,7 +233,7 @@ void size_tracks(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s
     // a one-word register file's readers share one port (rtl: every port would register
     // the same word)
     const bool one_word = tr.registers && tr.words == 1;
-    tr.read_ports = std::max(one_word ? 1 : tr.registers ? readers : peak, 1);
+    tr.read_ports = std::max(one_word ? 1 : tr.registers || pipelined ? readers : peak, 1);
     if (tr.registers) {
       // a port per reader, each multiplexing the words its address reaches
       tr.area.ff = static_cast<double>(storage_bits[k]) + static_cast<double>(tr.read_ports) * tr.bits;
@@ -331,7 +338,8 @@ double bram_blocks(const Target& t, int64_t bytes, int elem_bits, int banks) {
   return static_cast<double>(nb * best);
 }
 
-Binding bind(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s, const Target& t) {
+Binding bind(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s, const Target& t,
+             const ModuloBinding* modulo) {
   Binding b;
   b.unit_of_task.assign(g.size(), kNoInstance);
   b.track_of_task.assign(g.size(), kNoInstance);
@@ -344,10 +352,10 @@ Binding bind(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s, co
       return s.start[x] != s.start[y] ? s.start[x] < s.start[y] : x < y;
     });
   }
-  bind_units(g, p, s, t, order, b);
+  bind_units(g, p, s, t, order, modulo, b);
   const std::vector<uint32_t> owners = buffer_order(g, order);
-  bind_buffers(g, s, t, owners, b);
-  size_tracks(g, p, s, t, b);
+  bind_buffers(g, s, t, owners, modulo == nullptr, b);
+  size_tracks(g, p, s, t, modulo != nullptr, b);
   if (t.is_fpga()) rom_area(g, p, b);
   b.peak_live_bytes = peak_live(g, p, s, b, order);
   return b;

@@ -27,6 +27,7 @@
 //   included) plus the scratch of running loops.
 #pragma once
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "hwmodel/schedule_problem.h"
@@ -83,7 +84,19 @@ struct Binding {
   }
 };
 
-Binding bind(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s, const Target& t);
+// A pipelined loop body (loop_pipelining.h): iterations start every `ii` cycles, so the
+// flat schedule's gaps are not free. Each task keeps the instance of its resource the
+// modulo schedule gave it (`instance`, per task; -1: one of its own), every buffer has a
+// track of its own (the next iteration rewrites it only after this one's readers, as
+// the modulo problem requires), and block RAM readers share no port (their windows
+// recur every II cycles), as register files' readers never do.
+struct ModuloBinding {
+  int64_t ii = 0;
+  std::span<const int> instance;
+};
+
+Binding bind(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s, const Target& t,
+             const ModuloBinding* modulo = nullptr);
 
 // Elements of the buffer a task allocates (one per word of its track; at least 1).
 int64_t elements_of(const Task& k);

@@ -58,8 +58,8 @@ int readers(const ir::Module& m, InstrId value, std::span<const int64_t> path) {
   return n;
 }
 
-// The instruction and tuple path a value's leaf comes from, through tuple and
-// get-tuple-element.
+}  // namespace
+
 std::pair<InstrId, std::vector<int64_t>> leaf_source(const ir::Module& m, InstrId v, std::vector<int64_t> path) {
   for (;;) {
     if (m.opcode(v) == Opcode::kTuple && !path.empty()) {
@@ -74,12 +74,11 @@ std::pair<InstrId, std::vector<int64_t>> leaf_source(const ir::Module& m, InstrI
   }
 }
 
-}  // namespace
-
 int64_t WhileLoop::latency() const {
   // saturates like the lowering's other loop products (absurd trip counts)
   constexpr int64_t kCap = int64_t{1} << 50;
   const auto mul = [&](int64_t a, int64_t b) { return b > 0 && a > kCap / b ? kCap : a * b; };
+  if (ii > 0) return std::min(kCap, copy_in + (trips > 0 ? mul(trips - 1, ii) + body : 0));
   return std::min(kCap, copy_in + mul(trips + 1, condition + kDecide) + mul(trips, body + copy_back));
 }
 
@@ -89,25 +88,41 @@ int64_t state_copy_cycles(const Target& t, int64_t elements) {
   return stream_timing(elements, 1, state_copy_depth(t)).latency;
 }
 
-WhileLoop while_loop(const ir::Module& m, InstrId w, const Target& t, int64_t trips, int64_t condition_cycles,
-                     int64_t body_cycles) {
-  WhileLoop l;
+std::vector<StateLeaf> state_leaves(const ir::Module& m, InstrId w) {
+  std::vector<StateLeaf> leaves;
   std::vector<int64_t> path;
-  collect_leaves(m.shape(w), path, l.leaves, m, w);
+  collect_leaves(m.shape(w), path, leaves, m, w);
+  const ir::Computation& body = m.computation(m.called(w)[1]);
+  const InstrId body_param = body.params.empty() ? ir::kNoId : body.params[0];
+  for (StateLeaf& s : leaves) {
+    const auto [from, rest] = leaf_source(m, body.root, s.path);
+    s.copy_back = !(from == body_param && rest == s.path);
+  }
+  return leaves;
+}
+
+WhileLoop while_loop(const ir::Module& m, InstrId w, const Target& t, int64_t trips, int64_t condition_cycles,
+                     int64_t body_cycles, int64_t pipeline_ii) {
+  WhileLoop l;
+  l.leaves = state_leaves(m, w);
   l.trips = trips;
-  l.condition = condition_cycles;
+  l.condition = pipeline_ii > 0 ? 0 : condition_cycles;
   l.body = body_cycles;
+  l.ii = pipeline_ii;
   const auto& called = m.called(w);  // condition, body
   const ir::Computation& cond = m.computation(called[0]);
   const ir::Computation& body = m.computation(called[1]);
   const InstrId body_param = body.params.empty() ? ir::kNoId : body.params[0];
   for (StateLeaf& s : l.leaves) {
-    const auto [from, rest] = leaf_source(m, body.root, s.path);
-    s.copy_back = !(from == body_param && rest == s.path);
     s.readers = readers(m, w, s.path);
-    if (!cond.params.empty()) s.readers += readers(m, cond.params[0], s.path);
     if (body_param != ir::kNoId) s.readers += readers(m, body_param, s.path);
     l.copy_in = std::max(l.copy_in, state_copy_cycles(t, s.elements));
+    if (pipeline_ii > 0) {
+      // no condition; the body's readers of the new value read it here too
+      if (s.copy_back) s.readers += readers(m, leaf_source(m, body.root, s.path).first, {});
+      continue;
+    }
+    if (!cond.params.empty()) s.readers += readers(m, cond.params[0], s.path);
     if (s.copy_back) l.copy_back = std::max(l.copy_back, state_copy_cycles(t, s.elements));
   }
   return l;
@@ -160,8 +175,8 @@ Area state_area(const Target& t, const WhileLoop& loop) {
   for (const StateLeaf& s : loop.leaves) {
     a += leaf_memory(t, s);
     const Area lane = copy_lane(t, s);
-    a += lane;                   // copy-in
-    if (s.copy_back) a += lane;  // copy-back
+    a += lane;                                   // copy-in
+    if (s.copy_back && loop.ii == 0) a += lane;  // copy-back (pipelined: the body's writer)
     a.lut += write_mux_luts(s, s.copy_back ? 2 : 1);
   }
   return a;
@@ -172,7 +187,7 @@ double state_copy_pj(const Target& t, const WhileLoop& loop) {
   for (const StateLeaf& s : loop.leaves) {
     const double b = static_cast<double>(s.elements * ir::byte_width(s.type));
     bytes += 2 * b;                                                   // copy-in: read + write
-    if (s.copy_back) bytes += 2 * b * static_cast<double>(loop.trips);  // every iteration
+    if (s.copy_back && loop.ii == 0) bytes += 2 * b * static_cast<double>(loop.trips);  // every iteration
   }
   return copy_pj(t, bytes);
 }

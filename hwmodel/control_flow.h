@@ -16,6 +16,12 @@
 //   then condition again.
 // latency = copy_in + (trips + 1) (condition + 1) + trips (body + copy_back)
 //
+// PIPELINED WHILE (loop_pipelining.h; `ii` > 0). Copy-in as above, then iteration n
+// starts at cycle n * ii of the kernel (a trip counter: the condition is not built) and
+// runs the body's modulo schedule, `body` cycles long; the task computing a leaf's new
+// value writes it into the state memory in place (no copy-back).
+// latency = copy_in + (trips - 1) ii + body
+//
 // CONDITIONAL. Each branch reads its operand where the caller keeps it (no copy in); the
 // result is memories of its own, one per leaf, which the caller's readers read. Phases:
 //   decide     one cycle: the selector is read (a pred: true -> branch 0; an index out of
@@ -46,18 +52,29 @@ struct StateLeaf {
   int readers = 0;            // tasks reading it (condition, body, the loop's users)
 };
 
+// The leaves of loop `w`'s state in depth-first order, with types, sizes and copy_back
+// (readers left 0). Throws hlsgym::Error for a leaf that is not an array.
+std::vector<StateLeaf> state_leaves(const ir::Module& m, ir::InstrId w);
+// The instruction and tuple path a value's leaf at `path` comes from, through tuple and
+// get-tuple-element.
+std::pair<ir::InstrId, std::vector<int64_t>> leaf_source(const ir::Module& m, ir::InstrId v, std::vector<int64_t> path);
+
 struct WhileLoop {
   std::vector<StateLeaf> leaves;
   int64_t trips = 0;
   int64_t copy_in = 0, condition = 0, body = 0, copy_back = 0;
+  int64_t ii = 0;  // pipelined: cycles between iteration starts (0: one after another)
   static constexpr int64_t kDecide = 1;
   int64_t latency() const;
 };
 
 // The loop `w` with `trips` iterations whose condition and body schedules take the given
-// cycles. Throws hlsgym::Error for a state leaf that is not an array.
+// cycles; with `pipeline_ii` > 0 pipelined (body_cycles: one iteration's length), its
+// leaves written in place by the body (copy_back false) and read by the body's readers
+// of their old and new values and the loop's users. Throws hlsgym::Error for a state
+// leaf that is not an array.
 WhileLoop while_loop(const ir::Module& m, ir::InstrId w, const Target& t, int64_t trips, int64_t condition_cycles,
-                     int64_t body_cycles);
+                     int64_t body_cycles, int64_t pipeline_ii = 0);
 
 // A state copy of `elements` elements: its pipeline depth (read stage + memory) and cycles.
 int state_copy_depth(const Target& t);

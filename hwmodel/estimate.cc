@@ -3,7 +3,11 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <optional>
+#include <set>
 #include <unordered_map>
+
+#include "hwmodel/control_flow.h"
 
 #include "ir/error.h"
 
@@ -64,9 +68,14 @@ class SubCosting {
     TaskGraph g = lower(m_, c, t_, lo_, self, &cache_);
     ScheduleProblem p = make_target_problem(g, t_, o_);
     Schedule s = run_scheduler(o_.scheduler, p, o_.exact_node_limit);
-    Binding b = bind(g, p, s, t_);
+    std::shared_ptr<LoopPipeline> pipe = pipeline_if_faster(c, g, p, s);
+    const bool built = pipe && pipe->built;
+    const ModuloBinding modulo{built ? pipe->schedule.ii : 0, built ? std::span<const int>(pipe->schedule.instance)
+                                                                   : std::span<const int>()};
+    Binding b = bind(g, p, s, t_, built ? &modulo : nullptr);
     SubCost out;
     out.cycles = s.length;
+    out.pipeline_ii = built ? pipe->schedule.ii : 0;
     for (const Task& k : g.tasks) {
       out.element_ops += k.element_ops;
       out.compute_pj += k.compute_pj;
@@ -82,7 +91,7 @@ class SubCosting {
     if (t_.is_fpga() && t_.timing.present()) out.clock = estimate_clock(m_, g, b, t_);
     if (o_.keep_details)  // the last use of g, p, s, b
       details_[c] = std::make_shared<const EstimateDetails>(
-          EstimateDetails{std::move(g), std::move(p), std::move(s), std::move(b), {}});
+          EstimateDetails{std::move(g), std::move(p), std::move(s), std::move(b), {}, std::move(pipe)});
     return memo_.emplace(c, out).first->second;
   }
 
@@ -94,11 +103,66 @@ class SubCosting {
   LoweringCache cache_;
   std::unordered_map<ir::CompId, SubCost> memo_;
   std::map<ir::CompId, std::shared_ptr<const EstimateDetails>> details_;  // with keep_details
+  std::optional<std::unordered_map<ir::CompId, ir::InstrId>> loop_of_body_;  // see loop_of_body
+  std::set<ir::CompId> unbuilt_;  // conditions of pipelined loops (a trip counter instead)
+
+  // The while loop whose body `c` is, when that is its only use (kNoId otherwise).
+  ir::InstrId loop_of_body(ir::CompId c) {
+    if (!loop_of_body_) {
+      std::unordered_map<ir::CompId, int> uses;
+      std::unordered_map<ir::CompId, ir::InstrId> loops;
+      for (ir::CompId k : m_.computation_post_order())
+        for (ir::InstrId i : m_.instructions(k)) {
+          const auto& called = m_.called(i);
+          for (ir::CompId x : called) ++uses[x];
+          if (m_.opcode(i) == ir::Opcode::kWhile && called.size() == 2) loops[called[1]] = i;
+        }
+      loop_of_body_.emplace();
+      for (const auto& [body, w] : loops)
+        if (uses[body] == 1) loop_of_body_->emplace(body, w);
+    }
+    const auto it = loop_of_body_->find(c);
+    return it == loop_of_body_->end() ? ir::kNoId : it->second;
+  }
+
+  // FPGA: body `c` of a counted loop as a pipeline (loop_pipelining.h) when legal and
+  // faster than iterations one after another; then `s` becomes its modulo schedule and the
+  // tasks writing state leaves in place own no buffer. Null when `c` is no loop's body.
+  std::shared_ptr<LoopPipeline> pipeline_if_faster(ir::CompId c, TaskGraph& g, const ScheduleProblem& p, Schedule& s) {
+    if (!t_.is_fpga()) return nullptr;
+    const ir::InstrId w = loop_of_body(c);
+    if (w == ir::kNoId) return nullptr;
+    auto lp = std::make_shared<LoopPipeline>();
+    const auto trips = while_trip_count(m_, w);
+    if (!o_.pipeline_loops || pipeline_disabled(m_, w)) lp->why_not = "pipelining turned off (directive pipeline: off)";
+    else if (!trips) lp->why_not = "its trip count is not statically known";
+    else if (*trips < 1) lp->why_not = "it runs no iteration";
+    if (!lp->why_not.empty()) return lp;
+    *lp = pipeline_loop(m_, w, g, p);
+    if (!lp->built) return lp;
+    const int64_t cond = (*this)(m_.called(w)[0]).cycles;
+    const int64_t sequential = while_loop(m_, w, t_, *trips, cond, s.length).latency();
+    const int64_t pipelined = while_loop(m_, w, t_, *trips, cond, lp->schedule.length, lp->schedule.ii).latency();
+    if (pipelined >= sequential) {
+      lp->built = false;
+      lp->why_not = fmt::format("no gain: {} cycles pipelined at II {}, {} one iteration after another", pipelined,
+                                lp->schedule.ii, sequential);
+      return lp;
+    }
+    s = Schedule{};
+    s.start = lp->schedule.start;
+    s.length = lp->schedule.length;
+    for (int32_t writer : lp->leaf_writer)
+      if (writer >= 0) g.tasks[static_cast<size_t>(writer)].footprint = 0;  // it writes the state memory
+    unbuilt_.insert(m_.called(w)[0]);
+    return lp;
+  }
 
  public:
   // The slowest path of every computation costed so far, folded into `c`.
   void merge_clocks(ClockEstimate& c) const {
-    for (const auto& [comp, cost] : memo_) c.merge(cost.clock);
+    for (const auto& [comp, cost] : memo_)
+      if (!unbuilt_.count(comp)) c.merge(cost.clock);
   }
   // Every computation costed so far with its details (keep_details), handed over once.
   std::map<ir::CompId, std::shared_ptr<const EstimateDetails>> take_details() { return std::move(details_); }

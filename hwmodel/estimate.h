@@ -22,6 +22,7 @@
 
 #include "hwmodel/binding.h"
 #include "hwmodel/clock.h"
+#include "hwmodel/loop_pipelining.h"
 #include "hwmodel/lowering.h"
 #include "hwmodel/schedule_problem.h"
 #include "hwmodel/schedulers/schedulers.h"
@@ -38,6 +39,9 @@ struct EstimateOptions {
   std::map<std::string, int> unit_limits;
   int64_t exact_node_limit = kDefaultExactNodeLimit;
   bool keep_details = false;  // keep graph, problem, schedule and binding (reports)
+  // FPGA: pipeline counted while loops where legal and faster (loop_pipelining.h); a loop
+  // with the directive pipeline="off" never is.
+  bool pipeline_loops = true;
 };
 
 struct EnergyBreakdown {
@@ -53,6 +57,9 @@ struct EstimateDetails {
   // The separately scheduled computations (loop conditions and bodies, branches) of the
   // module, each with its own details; filled in the entry's details only.
   std::map<ir::CompId, std::shared_ptr<const EstimateDetails>> subs;
+  // A while loop's body on an FPGA: whether it is pipelined (then `schedule` is its modulo
+  // schedule's flat view, one iteration, and `binding` the modulo binding) or why not.
+  std::shared_ptr<const LoopPipeline> pipeline;
 };
 
 struct Estimate {

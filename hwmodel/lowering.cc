@@ -386,10 +386,11 @@ void Lowerer::lower_while(InstrId i) {
   }
   const SubCost& cond = sub_(called[0]);
   const SubCost& body = sub_(called[1]);
+  const bool pipelined = body.pipeline_ii > 0;  // the condition is not built: a trip counter
   Task k = base_task(i, Work{});
   fill_memory(i, k);
   if (t_.is_fpga()) {
-    const WhileLoop loop = while_loop(m_, i, t_, *trips, cond.cycles, body.cycles);
+    const WhileLoop loop = while_loop(m_, i, t_, *trips, cond.cycles, body.cycles, body.pipeline_ii);
     k.latency = std::min(kCycleCap, loop.latency());
     k.footprint = 0;
     k.copies_in = true;
@@ -399,9 +400,9 @@ void Lowerer::lower_while(InstrId i) {
     k.latency = std::min(kCycleCap, saturating_mul(*trips, cond.cycles + body.cycles) + cond.cycles);
   }
   absorb(body, *trips, k);
-  absorb(cond, *trips + 1, k);
+  if (!pipelined) absorb(cond, *trips + 1, k);
   g_.own_datapaths += body.area;
-  g_.own_datapaths += cond.area;
+  if (!pipelined) g_.own_datapaths += cond.area;
   finish_macro(k);
   emit(i, k);
 }

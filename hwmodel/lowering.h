@@ -48,7 +48,8 @@ struct LoweringOptions {
 
 // What a separately scheduled computation (a loop body, a branch) costs.
 struct SubCost {
-  int64_t cycles = 0;
+  int64_t cycles = 0;       // one iteration's length when pipelined
+  int64_t pipeline_ii = 0;  // a while body pipelined at this II (loop_pipelining.h); 0: not
   int64_t element_ops = 0;
   double compute_pj = 0, onchip_pj = 0, dram_pj = 0;
   Area area;  // its whole datapath: units, multiplexers, registers, memories

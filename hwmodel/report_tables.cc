@@ -32,20 +32,28 @@ std::vector<LoopRow> loop_rows(const ir::Module& m, const Target& tgt, const Est
     const auto trips = while_trip_count(m, i);
     const auto cond = d.subs.find(m.called(i)[0]), body = d.subs.find(m.called(i)[1]);
     if (!trips || cond == d.subs.end() || body == d.subs.end()) continue;  // lenient: no honest row
-    const WhileLoop w = while_loop(m, i, tgt, *trips, cond->second->schedule.length, body->second->schedule.length);
+    const LoopPipeline* pipe = body->second->pipeline.get();
+    const bool built = pipe && pipe->built;
+    const WhileLoop w = while_loop(m, i, tgt, *trips, cond->second->schedule.length, body->second->schedule.length,
+                                   built ? pipe->schedule.ii : 0);
     LoopRow r;
     r.name = m.name(i);
     r.op = "while";
     r.unit = "own datapath";
     r.trips = w.trips;
     r.issue_cycles = d.problem.latency[t];
-    r.iteration_latency = w.condition + WhileLoop::kDecide + w.body + w.copy_back;
-    r.ii = static_cast<double>(r.iteration_latency);
+    r.iteration_latency = built ? w.body : w.condition + WhileLoop::kDecide + w.body + w.copy_back;
+    r.ii = static_cast<double>(built ? w.ii : r.iteration_latency);
     r.start = d.schedule.start[t];
-    r.pipelined = false;
-    if (const auto ms = pipeline_bound(m, i, *body->second); ms && ms->found) {
-      r.pipeline_ii = ms->ii;
-      r.pipeline_reason = ms->reason.empty() ? std::string(ii_limit_name(ms->limit)) : ms->reason;
+    r.pipelined = built;
+    if (pipe) {
+      r.target_ii = pipe->schedule.target_ii;
+      if (pipe->schedule.found) {
+        r.pipeline_ii = pipe->schedule.ii;
+        r.pipeline_reason = pipe->schedule.reason.empty() ? std::string(ii_limit_name(pipe->schedule.limit))
+                                                          : pipe->schedule.reason;
+      }
+      r.not_pipelined_because = pipe->why_not;
     }
     loops.push_back(std::move(r));
   }
@@ -121,10 +129,18 @@ std::string tables_text(const ir::Module& m, const Target& t, const Estimate& e)
     out += fmt::format("    {:<18}{:<14}{:<14}{:>9}{:>6}{:>10}{:>9.2f}{:>7}{:>10}\n", r.name.substr(0, 17),
                        r.op.substr(0, 13), r.unit.substr(0, 13), r.trips, r.lanes, r.iteration_latency, r.ii, r.start,
                        r.pipelined ? "yes" : "no");
-  for (const LoopRow& r : loops)
-    if (r.pipeline_ii > 0)
-      out += fmt::format("    {}: iterations could overlap at II {} instead of {} (not built; {})\n", r.name,
-                         r.pipeline_ii, r.iteration_latency, r.pipeline_reason);
+  for (const LoopRow& r : loops) {
+    if (r.op != "while") continue;
+    const std::string target = r.target_ii > 0 ? fmt::format("target II {}, ", r.target_ii) : "";
+    if (r.pipelined)
+      out += fmt::format("    {}: pipelined at II {} ({}{} trips, iteration latency {}; {})\n", r.name, r.pipeline_ii,
+                         target, r.trips, r.iteration_latency,
+                         r.pipeline_ii > 1 ? "II above 1: " + r.pipeline_reason : "II 1");
+    else if (!r.not_pipelined_because.empty())
+      out += fmt::format("    {}: not pipelined: {}{}\n", r.name, r.not_pipelined_because,
+                         r.pipeline_ii > 0 ? fmt::format(" (its modulo schedule: II {}; {})", r.pipeline_ii, r.pipeline_reason)
+                                           : std::string());
+  }
   out += "\n+ Memories (binding tracks; one element per word):\n";
   out += fmt::format("    {:<6}{:<10}{:>14}{:>7}{:>9}{:>8}{:>8}  {}\n", "track", "kind", "words x bits", "ports", "BRAM18K",
                      "FF", "LUT", "holds");
@@ -144,6 +160,19 @@ std::string tables_text(const ir::Module& m, const Target& t, const Estimate& e)
   return out;
 }
 
+namespace {
+// A while loop's pipelining fields: the II reached (null when no modulo schedule was
+// found or tried), the target (null: the smallest), what holds the II above 1, and why
+// it is not pipelined (null when it is).
+std::string while_json(const LoopRow& r) {
+  return fmt::format(", \"pipeline_ii\": {}, \"target_ii\": {}, \"pipeline_limit\": {}, \"not_pipelined_because\": {}",
+                     r.pipeline_ii > 0 ? std::to_string(r.pipeline_ii) : "null",
+                     r.target_ii > 0 ? std::to_string(r.target_ii) : "null",
+                     r.pipeline_ii > 0 ? quote(r.pipeline_reason) : "null",
+                     r.pipelined ? "null" : quote(r.not_pipelined_because));
+}
+}  // namespace
+
 std::string tables_json(const ir::Module& m, const Target& t, const Estimate& e) {
   if (!e.details) return "";
   const EstimateDetails& d = *e.details;
@@ -154,9 +183,7 @@ std::string tables_json(const ir::Module& m, const Target& t, const Estimate& e)
                        "\"iteration_latency\": {}, \"ii\": {}, \"start\": {}, \"pipelined\": {}{}}}",
                        first ? "" : ",", quote(r.name), quote(r.op), quote(r.unit), r.trips, r.lanes, r.issue_cycles,
                        r.iteration_latency, num(r.ii), r.start, r.pipelined ? "true" : "false",
-                       r.pipeline_ii > 0 ? fmt::format(", \"pipeline_ii_not_built\": {}, \"pipeline_limit\": {}",
-                                                       r.pipeline_ii, quote(r.pipeline_reason))
-                                         : std::string());
+                       r.op == "while" ? while_json(r) : std::string());
     first = false;
   }
   out += "\n  ],\n  \"memories\": [";

@@ -20,11 +20,14 @@ struct LoopRow {
   int64_t iteration_latency = 0;  // read, then the unit's pipeline
   int64_t start = 0;
   double ii = 1;                  // issue cycles per iteration on one lane (idle slots included)
-  bool pipelined = true;          // a task's loop nest is; a while loop's iterations are not
-  // A while loop: the II its iterations could overlap at (loop_pipelining.h; not built),
-  // and what keeps it there; 0 when not computed.
+  bool pipelined = true;          // a task's loop nest is; a while loop's when built so
+  // A while loop (loop_pipelining.h): the II asked for (0: the smallest), the II its
+  // modulo schedule reaches (built or not; 0 when none was found or tried), what keeps
+  // that above 1, and why it is not built when it is not.
+  int64_t target_ii = 0;
   int64_t pipeline_ii = 0;
   std::string pipeline_reason;
+  std::string not_pipelined_because;
 };
 
 struct MemoryRow {
@@ -44,8 +47,9 @@ struct PortRow {
   bool scalar = false;
 };
 
-// A row per computing task's loop nest, then one per while loop (control_flow.h): its
-// iteration (condition, decide, body, copy-back) one after the other, not pipelined.
+// A row per computing task's loop nest, then one per while loop (control_flow.h):
+// pipelined at its II, or its iterations (condition, decide, body, copy-back) one after
+// the other.
 std::vector<LoopRow> loop_rows(const ir::Module& m, const Target& t, const EstimateDetails& d);
 std::vector<MemoryRow> memory_rows(const ir::Module& m, const EstimateDetails& d);
 std::vector<PortRow> port_rows(const ir::Module& m);

@@ -10,6 +10,8 @@ PassPtr make_fusion();
 PassPtr make_loop_unroll_by_2();
 PassPtr make_unroll_x2();
 PassPtr make_unroll_halve();
+PassPtr make_loop_pipeline_off();
+PassPtr make_loop_pipeline_on();
 
 void register_hls_passes(Registry& r) {
   register_factories(r, {
@@ -24,6 +26,7 @@ void register_hls_passes(Registry& r) {
 // After every earlier action (registry.h), so stored policies keep their indices.
 void register_directive_passes(Registry& r) {
   register_factories(r, {make_unroll_x2, make_unroll_halve}, kDirectiveActions);
+  register_factories(r, {make_loop_pipeline_off, make_loop_pipeline_on}, kLoopPipelineActions);
 }
 
 }  // namespace hlsgym::passes

@@ -15,9 +15,10 @@ namespace hlsgym::passes {
 // group kFirstActions is the 55 passes of the first action list, sorted by name; each
 // later group comes after every earlier one, sorted by name within:
 //   kDirectiveActions  unroll-halve, unroll-x2 (HLS directives, passes/unroll_directives.cc)
+//   kLoopPipelineActions  loop-pipeline-off, loop-pipeline-on (passes/pipeline_directives.cc)
 // A new pass joins a new group at the end (never an existing one), so a file written for
 // the actions of an older build names a prefix of this build's list (rl/action_names.h).
-enum ActionGroup : int { kFirstActions = 0, kDirectiveActions = 1 };
+enum ActionGroup : int { kFirstActions = 0, kDirectiveActions = 1, kLoopPipelineActions = 2 };
 
 struct PassInfo {
   std::string name;

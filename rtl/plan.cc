@@ -319,7 +319,12 @@ class Planner {
     tp.lanes = std::max(1, k.lanes);
     tp.depth = static_cast<int>(tp.latency - tp.busy + 1);
     tp.out_type = m_.shape(i).element_type();
-    tp.out_buffer = new_buffer(t, i, Buffer::kTask);
+    if (writes_state_ && (*writes_state_)[t] >= 0) {  // a pipelined loop's writer: in place
+      tp.out_buffer = (*writes_state_)[t];
+      c_.loc[i].buffer = tp.out_buffer;
+    } else {
+      tp.out_buffer = new_buffer(t, i, Buffer::kTask);
+    }
     plan_task(c_, tp);
     plan_.tasks.push_back(std::move(tp));
   }
@@ -393,8 +398,9 @@ class Planner {
     const auto& called = m_.called(i);
     const hwmodel::EstimateDetails& cond = sub_details(called[0]);
     const hwmodel::EstimateDetails& body = sub_details(called[1]);
-    const hwmodel::WhileLoop loop =
-        hwmodel::while_loop(m_, i, c_.t, *trips, cond.schedule.length, body.schedule.length);
+    const hwmodel::LoopPipeline* pipe = body.pipeline && body.pipeline->built ? body.pipeline.get() : nullptr;
+    const hwmodel::WhileLoop loop = hwmodel::while_loop(m_, i, c_.t, *trips, cond.schedule.length, body.schedule.length,
+                                                        pipe ? pipe->schedule.ii : 0);
     check_latency(i, t, loop.latency());
     LoopPlan lp;
     lp.name = loop_names_("lp_" + sanitize(m_.name(i)));
@@ -405,16 +411,33 @@ class Planner {
     std::vector<int64_t> path;
     const Loc state = state_loc(m_.shape(i), lp.name, path);
     lp.copy_in = add_timeline(lp.name + "_in", loop.copy_in);
-    lp.condition = add_timeline(lp.name + "_cond", loop.condition);
-    lp.decide = add_timeline(lp.name + "_dec", hwmodel::WhileLoop::kDecide);
-    lp.body = add_timeline(lp.name + "_body", loop.body);
-    lp.copy_back = add_timeline(lp.name + "_back", loop.copy_back);
     add_copies(lp.name + "_in", i, lp.copy_in, loop.leaves, c_.loc[m_.operand(i, 0)], state, false);
-    plan_computation(called[0], cond, lp.condition, &state);
-    const Loc pred = c_.loc[m_.computation(called[0]).root];
-    lp.pred_buffer = c_.buffer_of_loc(pred, i);
-    plan_computation(called[1], body, lp.body, &state);
-    add_copies(lp.name + "_back", i, lp.copy_back, loop.leaves, c_.loc[m_.computation(called[1]).root], state, true);
+    if (pipe) {  // a trip counter starts the iterations; the writers store into the state
+      lp.ii = pipe->schedule.ii;
+      lp.body = add_timeline(lp.name + "_body", loop.body);
+      plan_.timelines[lp.body].copies = static_cast<int>(std::max<int64_t>(1, pipe->schedule.stages));
+      plan_.timelines[lp.body].period = lp.ii;
+      std::vector<int> writes(body.graph.size(), -1);
+      for (size_t k = 0; k < loop.leaves.size(); ++k)
+        if (const int32_t w = pipe->leaf_writer[k]; w >= 0) writes[static_cast<size_t>(w)] = at_path(state, loop.leaves[k].path).buffer;
+      const std::vector<int>* saved = writes_state_;
+      writes_state_ = &writes;
+      plan_computation(called[1], body, lp.body, &state);
+      writes_state_ = saved;
+    } else {
+      lp.condition = add_timeline(lp.name + "_cond", loop.condition);
+      lp.decide = add_timeline(lp.name + "_dec", hwmodel::WhileLoop::kDecide);
+      lp.body = add_timeline(lp.name + "_body", loop.body);
+      lp.copy_back = add_timeline(lp.name + "_back", loop.copy_back);
+      const std::vector<int>* saved = writes_state_;
+      writes_state_ = nullptr;
+      plan_computation(called[0], cond, lp.condition, &state);
+      const Loc pred = c_.loc[m_.computation(called[0]).root];
+      lp.pred_buffer = c_.buffer_of_loc(pred, i);
+      plan_computation(called[1], body, lp.body, &state);
+      writes_state_ = saved;
+      add_copies(lp.name + "_back", i, lp.copy_back, loop.leaves, c_.loc[m_.computation(called[1]).root], state, true);
+    }
     c_.loc[i] = state;
     plan_.loops.push_back(std::move(lp));
   }
@@ -528,6 +551,9 @@ class Planner {
   const hwmodel::EstimateDetails* d_ = nullptr;
   int track_base_ = 0, unit_base_ = 0, timeline_ = 0;
   const Loc* param_ = nullptr;
+  // Planning a pipelined loop's body: per task, the state buffer it writes in place (-1:
+  // a buffer of its own); null otherwise.
+  const std::vector<int>* writes_state_ = nullptr;
 };
 
 }  // namespace

@@ -14,6 +14,8 @@
 // - TaskPlan: one computing task: when it issues, on which unit, the loop nest it runs on
 //   each lane, and its operands as index expressions over the loop counters.
 #pragma once
+#include <fmt/core.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -192,12 +194,21 @@ struct Port {
 
 // A schedule's own cycle counter, restarted by its go pulse: the entry's (timeline 0:
 // signals start_fire, running, cyc), or one phase of a while loop (tl<k>_go/_run/_cyc).
+// A pipelined loop's body (period = II > 0) has `copies` counters, one per iteration in
+// flight: iteration n runs on copy n mod copies (<name>_r<c>_go/_run/_cyc), and <name>_go
+// is the pulse before any iteration's first cycle.
 struct Timeline {
   std::string name;
   int64_t cycles = 0;
+  int copies = 1;
+  int64_t period = 0;
   std::string go() const { return name.empty() ? "start_fire" : name + "_go"; }
   std::string run() const { return name.empty() ? "running" : name + "_run"; }
   std::string cyc() const { return name.empty() ? "cyc" : name + "_cyc"; }
+  // Copy c's signals (the timeline's own when it has one copy).
+  std::string go(int c) const { return copies == 1 ? go() : fmt::format("{}_r{}_go", name, c); }
+  std::string run(int c) const { return copies == 1 ? run() : fmt::format("{}_r{}_run", name, c); }
+  std::string cyc(int c) const { return copies == 1 ? cyc() : fmt::format("{}_r{}_cyc", name, c); }
 };
 
 // A while loop (hwmodel/control_flow.h): its phases' timelines and the condition's result.
@@ -208,6 +219,9 @@ struct LoopPlan {
   int64_t start = 0, trips = 0;
   int copy_in = -1, condition = -1, decide = -1, body = -1, copy_back = -1;  // timelines
   int pred_buffer = -1;  // the condition's result
+  // Pipelined (hwmodel/loop_pipelining.h): iterations start every `ii` cycles on the body
+  // timeline's copies; no condition, decide or copy-back phase (their timelines -1).
+  int64_t ii = 0;
 };
 
 // A conditional (hwmodel/control_flow.h): its decide cycle, each branch's timeline and

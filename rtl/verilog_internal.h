@@ -91,6 +91,9 @@ class Emitter {
   // (same_timeline), however their cycles compare.
   static int64_t window(int timeline, int64_t c) { return timeline * (int64_t{1} << 40) + c; }
   static bool same_timeline(int64_t a, int64_t b) { return (a >> 40) == (b >> 40); }
+  // A window on a pipelined loop's body recurs every II cycles: its readers share no port
+  // (hwmodel/binding.h, ModuloBinding).
+  bool recurring(int64_t w) const { return plan.timelines[static_cast<size_t>(w >> 40)].period > 0; }
 };
 
 // Bits of the signed index arithmetic (index_expr.h) in the emitted Verilog.
@@ -150,6 +153,9 @@ class Stager {
 // The condition, one cycle before, that cycle `start` of timeline `timeline` comes next:
 // the go pulse of a task or phase starting there.
 std::string start_of(const Plan& p, int timeline, int64_t start);
+// That timeline (any copy of it, plan.h) is in cycle `c`; in a cycle of [from, to).
+std::string at_cycle(const Plan& p, int timeline, int64_t c);
+std::string in_window(const Plan& p, int timeline, int64_t from, int64_t to);
 
 // The whole module; fills `inv`.
 std::string emit_verilog(const Plan& p, Inventory& inv);

@@ -107,7 +107,7 @@ std::string Emitter::read_port(int buffer, ir::ElementType type, const std::stri
   // Sharing a register file's port between readers puts an address multiplexer in front
   // of its read multiplexer, which synthesis flattens into one much larger tree (Yosys,
   // 32 x 32 bits: 1,190 LUTs for two readers on one port, 938 on two ports).
-  const bool shared_ok = plan.tracks[b.track].bram;
+  const bool shared_ok = plan.tracks[b.track].bram && !recurring(from);
   // A one-word register file: every port would register the same word each cycle (and
   // synthesis merges such copies), so all its readers share one port.
   const bool one_word = !shared_ok && track_depth[b.track] == 1;
@@ -128,9 +128,37 @@ std::string Emitter::read_port(int buffer, ir::ElementType type, const std::stri
 }
 
 std::string start_of(const Plan& p, int parent, int64_t start) {
-  const Timeline& x = p.timelines[parent];
-  if (start == 0) return x.go();
-  return fmt::format("({} && {} == {})", x.run(), x.cyc(), sized(bits_for(x.cycles), static_cast<uint64_t>(start - 1)));
+  if (start == 0) return p.timelines[parent].go();
+  return at_cycle(p, parent, start - 1);
+}
+
+namespace {
+// `each(copy)` joined by || over the timeline's copies, in parentheses when several.
+template <typename F>
+std::string any_copy(const Timeline& x, F each) {
+  if (x.copies == 1) return each(0);
+  std::string s;
+  for (int c = 0; c < x.copies; ++c) s += (c ? " || " : "") + each(c);
+  return "(" + s + ")";
+}
+}  // namespace
+
+std::string at_cycle(const Plan& p, int tl, int64_t c) {
+  const Timeline& x = p.timelines[tl];
+  return any_copy(x, [&](int k) {
+    return fmt::format("({} && {} == {})", x.run(k), x.cyc(k), sized(bits_for(x.cycles), static_cast<uint64_t>(c)));
+  });
+}
+
+std::string in_window(const Plan& p, int tl, int64_t from, int64_t to) {
+  const Timeline& x = p.timelines[tl];
+  const int cw = bits_for(x.cycles);
+  return any_copy(x, [&](int k) {
+    std::string w = x.run(k);
+    if (from > 0) w += fmt::format(" && {} >= {}", x.cyc(k), sized(cw, static_cast<uint64_t>(from)));
+    w += fmt::format(" && {} < {}", x.cyc(k), sized(cw, static_cast<uint64_t>(to)));
+    return x.copies == 1 ? w : "(" + w + ")";
+  });
 }
 
 namespace {
@@ -198,32 +226,79 @@ std::string timeline_end(const Plan& p, int tl) {
   return start_of(p, tl, x.cycles);    // cycle cycles - 1: the one before cycle `cycles`
 }
 
-// Timeline `tl`'s go wire, running flag and counter.
-void emit_timeline(Emitter& e, int tl, const std::string& go) {
-  const Timeline& x = e.plan.timelines[tl];
-  e.text.decl(fmt::format("  wire {} = {};", x.go(), go));
+// Timeline `tl`'s go wire, running flag and counter (copy `c` of a pipelined body's).
+void emit_counter(Emitter& e, const Timeline& x, int c, const std::string& go) {
+  e.text.decl(fmt::format("  wire {} = {};", x.go(c), go));
   if (x.cycles == 0) return;
-  e.text.decl(fmt::format("  reg {};", x.run()));
+  e.text.decl(fmt::format("  reg {};", x.run(c)));
   e.inv.control_bits += 1;
   if (x.cycles == 1) {
-    e.text.line(fmt::format("  always @(posedge clk) {} <= !rst && {};", x.run(), x.go()));
+    e.text.line(fmt::format("  always @(posedge clk) {} <= !rst && {};", x.run(c), x.go(c)));
     return;
   }
   const int cw = bits_for(x.cycles);
-  e.text.decl(fmt::format("  reg {}{};  // 0 .. {}", range(cw), x.cyc(), x.cycles - 1));
+  e.text.decl(fmt::format("  reg {}{};  // 0 .. {}", range(cw), x.cyc(c), x.cycles - 1));
   e.text.line(fmt::format(
       "  always @(posedge clk) begin\n"
       "    if (rst) {0} <= 1'b0;\n"
       "    else if ({2}) begin\n      {0} <= 1'b1;\n      {1} <= {3};\n    end else if ({0}) begin\n"
       "      if ({1} == {4}) {0} <= 1'b0;\n      {1} <= {1} + {5};\n    end\n  end",
-      x.run(), x.cyc(), x.go(), sized(cw, 0), sized(cw, static_cast<uint64_t>(x.cycles - 1)), sized(cw, 1)));
+      x.run(c), x.cyc(c), x.go(c), sized(cw, 0), sized(cw, static_cast<uint64_t>(x.cycles - 1)), sized(cw, 1)));
   e.inv.control_bits += cw;
   e.inv.control_adders += 1;
+}
+
+void emit_timeline(Emitter& e, int tl, const std::string& go) { emit_counter(e, e.plan.timelines[tl], 0, go); }
+
+// A pipelined loop (hwmodel/loop_pipelining.h): copy-in, then a trip counter starts
+// iteration n at kernel cycle n * II on body copy n mod copies; each copy's counter runs
+// the body's modulo schedule once. The caller's schedule has reserved exactly its cycles.
+void emit_pipelined_loop(Emitter& e, const LoopPlan& lp) {
+  const Plan& p = e.plan;
+  const Timeline& body = p.timelines[lp.body];
+  const int S = body.copies;
+  e.text.line(fmt::format("\n  // ---- while loop {} ({} trips), pipelined: copy-in {} cycles, then an iteration every {} "
+                          "cycles, each {} cycles on one of {} counters",
+                          lp.name, lp.trips, p.timelines[lp.copy_in].cycles, lp.ii, body.cycles, S));
+  emit_timeline(e, lp.copy_in, start_of(p, lp.parent, lp.start));
+  const std::string k = lp.name + "_k", n = lp.name + "_n", r = lp.name + "_r", issuing = lp.name + "_issuing",
+                    kick = lp.name + "_kernel_go";
+  const int kb = bits_for(lp.ii - 1), nb = bits_for(lp.trips), rb = bits_for(S - 1);
+  e.text.decl(fmt::format("  wire {} = {};", kick, timeline_end(p, lp.copy_in)));
+  e.text.decl(fmt::format("  reg {};\n  reg {}{};  // kernel cycle mod II\n  reg {}{};  // iterations started\n  reg {}{};  // "
+                          "the next iteration's counter",
+                          issuing, range(kb), k, range(nb), n, range(rb), r));
+  const std::string next = fmt::format("{} && {} == {}", issuing, k, sized(kb, static_cast<uint64_t>(lp.ii - 1)));
+  e.text.line(fmt::format(
+      "  always @(posedge clk) begin  // {0}: its trip counter\n"
+      "    if (rst) {1} <= 1'b0;\n"
+      "    else if ({2}) begin\n      {1} <= {3};\n      {4} <= {5};\n      {6} <= {7};\n      {8} <= {9};\n    end\n"
+      "    else if ({10}) begin\n      {1} <= {6} + {11} < {12};\n      {4} <= {5};\n      {6} <= {6} + {11};\n"
+      "      {8} <= {13};\n    end else if ({1}) {4} <= {4} + {14};\n  end",
+      lp.name, issuing, kick, lp.trips > 1 ? "1'b1" : "1'b0", k, sized(kb, 0), n, sized(nb, 1), r, sized(rb, S > 1 ? 1 : 0),
+      next, sized(nb, 1), sized(nb, static_cast<uint64_t>(lp.trips)),
+      S > 1 ? fmt::format("{} == {} ? {} : {} + {}", r, sized(rb, static_cast<uint64_t>(S - 1)), sized(rb, 0), r, sized(rb, 1))
+            : sized(rb, 0),
+      sized(kb, 1)));
+  e.inv.control_bits += 1 + kb + nb + rb;
+  e.inv.control_adders += 2 + (S > 1 ? 1 : 0);
+  if (S == 1) e.unused.insert(r);
+  std::string any;
+  for (int c = 0; c < S; ++c) {
+    const std::string own = S == 1 ? next : fmt::format("{} && {} == {}", next, r, sized(rb, static_cast<uint64_t>(c)));
+    emit_counter(e, body, c, c == 0 ? fmt::format("{} || ({})", kick, own) : own);
+    any += (c ? " || " : "") + body.go(c);
+  }
+  if (S > 1) {  // read by the units whose tasks start at cycle 0, if any
+    e.text.decl(fmt::format("  wire {} = {};", body.go(), any));
+    e.unused.insert(body.go());
+  }
 }
 
 // A while loop: copy-in -> condition -> decide -> (pred) body -> copy-back -> condition
 // ...; a false pred ends the loop (its caller's schedule has reserved exactly its cycles).
 void emit_loop(Emitter& e, const LoopPlan& lp) {
+  if (lp.ii > 0) return emit_pipelined_loop(e, lp);
   const Plan& p = e.plan;
   const std::string pred = e.read(lp.pred_buffer, ir::ElementType::kPred, sized(e.addr_bits(lp.pred_buffer), 0));
   e.text.line(fmt::format("\n  // ---- while loop {} ({} trips): copy-in {}, condition {}, decide 1, body {}, copy-back {} cycles",

@@ -150,18 +150,16 @@ class UnitEmitter {
   // The issue counter restarts at every task's first cycle; act_s marks task s's window.
   void emit_counter() {
     const Timeline& tl = timeline();
-    const int cw = bits_for(tl.cycles);
-    std::string desc, restarts = tl.go();
+    // A pipelined body's go starts an iteration while the previous ones still issue: only
+    // its tasks' own starts restart the counter there.
+    bool at_zero = false;
+    for (int t : u_.tasks) at_zero |= task(t).start == 0;
+    std::string desc, restarts = at_zero || tl.period == 0 ? tl.go() : "";
     for (int t : u_.tasks) {
       const TaskPlan& tp = task(t);
       desc += fmt::format(" {} [{}, {})", tp.name, tp.start, tp.start + tp.busy);
-      std::string w = tl.run();
-      if (tp.start > 0) {
-        w += fmt::format(" && {} >= {}", tl.cyc(), sized(cw, static_cast<uint64_t>(tp.start)));
-        restarts += " || " + restart(tp);
-      }
-      w += fmt::format(" && {} < {}", tl.cyc(), sized(cw, static_cast<uint64_t>(tp.start + tp.busy)));
-      e_.text.decl(fmt::format("  wire {} = {};", act(tp.slot), w));
+      if (tp.start > 0) restarts += (restarts.empty() ? "" : " || ") + restart(tp);
+      e_.text.decl(fmt::format("  wire {} = {};", act(tp.slot), in_window(e_.plan, u_.timeline, tp.start, tp.start + tp.busy)));
     }
     e_.text.line(fmt::format("\n  // ---- unit {} #{}: {} lane(s), depth {}; tasks [issue window{}):{}", u_.cls, u_.index,
                              u_.lanes, u_.depth, tl.name.empty() ? "" : " on " + tl.name, desc));
@@ -891,6 +889,9 @@ class UnitEmitter {
       }
     }
     if (lane_depth_[q] <= 1) return;
+    // the slot tag reaches the lane's last stage, which an accumulating task shallower
+    // than the lane's deepest task never reads
+    if (slots_ > 1) e_.unused.insert(sig(q, "sl", lane_depth_[q] - 1));
     e_.text.line(fmt::format("  always @(posedge clk) begin\n    if (rst) begin\n{}    end else begin\n{}    end\n{}  end",
                              reset_lines(q), valid, rest));
   }
@@ -1041,8 +1042,6 @@ class UnitEmitter {
   // for c a multiple of 2^l; an empty chunk (past the last term) leaves its partner as is.
   void emit_tree(const TaskPlan& tp) {
     const int w = datapath_width(tp.out_type), levels = hwmodel::ceil_log2(tp.split);
-    const Timeline& tl = timeline();
-    const int cw = bits_for(tl.cycles);
     Expr x;
     x.add({Node::kLeaf, {}, tp.out_type, {}, 0});
     x.add({Node::kLeaf, {}, tp.out_type, {}, 1});
@@ -1050,7 +1049,7 @@ class UnitEmitter {
     for (int64_t o = 0; o < tp.outputs; ++o)
       for (int level = 1; level <= levels; ++level) {
         const int step = 1 << (level - 1);
-        const std::string when = fmt::format("{} && {} == {}", tl.run(), tl.cyc(), sized(cw, static_cast<uint64_t>(tp.start + tp.tree_cycle(level))));
+        const std::string when = at_cycle(e_.plan, u_.timeline, tp.start + tp.tree_cycle(level));
         for (int c = 0; c < tp.split; c += 2 * step) {
           const int ql = static_cast<int>(o * tp.split + c), qr = ql + step;
           if (c * tp.chunk >= tp.terms) break;  // empty chunks from here on

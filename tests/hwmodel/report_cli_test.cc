@@ -38,7 +38,7 @@ TEST(ReportCli, TableNamesAreEscaped) {
 // copy-back) and not pipelined; the loop's trips x iteration plus copy-in and the last
 // condition is the whole design here (control_flow.h).
 TEST(ReportCli, WhileLoopRow) {
-  CliResult r = run_cli("report --json " + design("loops/cordic.yaml"));
+  CliResult r = run_cli("report --json --no-pipeline " + design("loops/cordic.yaml"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json j = json::parse(r.out);
   ASSERT_EQ(j["loops"].size(), 1u) << j["loops"].dump();  // scalar state: no other loop nests in the entry
@@ -50,8 +50,24 @@ TEST(ReportCli, WhileLoopRow) {
   const int64_t iteration = w["iteration_latency"];
   // 3 (copy-in of scalars) + 17 x (condition + 1) + 16 x (body + copy-back), condition 2
   EXPECT_EQ(3 + 17 * 3 + 16 * (iteration - 3), j["cycles"].get<int64_t>());
-  CliResult text = run_cli("report " + design("loops/cordic.yaml"));
+  EXPECT_EQ(w["not_pipelined_because"], "pipelining turned off (directive pipeline: off)");
+  CliResult text = run_cli("report --no-pipeline " + design("loops/cordic.yaml"));
   EXPECT_NE(text.out.find("while         own datapath         16"), std::string::npos) << text.out;
+  // pipelined (hwmodel/loop_pipelining.h): the recurrence through x and y every 2 trips
+  CliResult p = run_cli("report --json " + design("loops/cordic.yaml"));
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  const json pj = json::parse(p.out);
+  const json& pw = pj["loops"][0];
+  EXPECT_EQ(pw["pipelined"], true);
+  EXPECT_EQ(pw["pipeline_ii"], 6);
+  EXPECT_EQ(pw["ii"], 6);
+  EXPECT_EQ(pw["not_pipelined_because"], nullptr);
+  EXPECT_NE(pw["pipeline_limit"].get<std::string>().find("recurrence"), std::string::npos);
+  // 3 (copy-in) + 15 x II + one iteration
+  EXPECT_EQ(3 + 15 * 6 + pw["iteration_latency"].get<int64_t>(), pj["cycles"].get<int64_t>());
+  CliResult ptext = run_cli("report " + design("loops/cordic.yaml"));
+  EXPECT_NE(ptext.out.find("loop: pipelined at II 6 (16 trips, iteration latency 7; II above 1: recurrence"),
+            std::string::npos) << ptext.out;
 }
 
 TEST(ReportCli, JsonOfFir8) {

@@ -40,9 +40,11 @@ TEST(ActionList, TheShippedPolicysActionsComeFirstAndTheDirectivesAfter) {
   const int first = passes::Registry::global().count_through(passes::kFirstActions);
   ASSERT_EQ(static_cast<int>(p.actions.size()), first);
   for (int a = 0; a < first; ++a) EXPECT_EQ(Env::action_name(a), p.actions[static_cast<size_t>(a)]) << a;
-  ASSERT_EQ(Env::action_count(), first + 2);
+  ASSERT_EQ(Env::action_count(), first + 4);
   EXPECT_EQ(Env::action_name(first), "unroll-halve");
   EXPECT_EQ(Env::action_name(first + 1), "unroll-x2");
+  EXPECT_EQ(Env::action_name(first + 2), "loop-pipeline-off");
+  EXPECT_EQ(Env::action_name(first + 3), "loop-pipeline-on");
 }
 
 TEST(ActionList, APolicyForAPrefixSeesOnlyItsActions) {
@@ -57,7 +59,10 @@ TEST(ActionList, APolicyForAPrefixSeesOnlyItsActions) {
   // Its orders on every design (unroll-x2 changes each of them) hold none of the new passes.
   for (const auto& path : testing::all_designs()) {
     const std::vector<std::string> order = policy_order(p, design(path.stem().string()), EnvOptions{});
-    for (const auto& pass : order) EXPECT_EQ(pass.rfind("unroll-", 0), std::string::npos) << path << ": " << pass;
+    for (const auto& pass : order) {
+      EXPECT_EQ(pass.rfind("unroll-", 0), std::string::npos) << path << ": " << pass;
+      EXPECT_EQ(pass.rfind("loop-pipeline-", 0), std::string::npos) << path << ": " << pass;
+    }
   }
 }
 
@@ -71,8 +76,9 @@ TEST(ActionList, AListThatIsNotAPrefixIsRefused) {
                                                   "' in this build"),
             std::string::npos);
   std::vector<std::string> skipped = names;
-  skipped.erase(skipped.end() - 2);  // unroll-x2 where this build has unroll-halve
-  EXPECT_NE(load_error_with_actions(skipped).find("action " + std::to_string(names.size() - 2) +
+  const size_t halve = names.size() - 4;
+  skipped.erase(skipped.begin() + static_cast<std::ptrdiff_t>(halve));  // unroll-x2 where this build has unroll-halve
+  EXPECT_NE(load_error_with_actions(skipped).find("action " + std::to_string(halve) +
                                                   " was 'unroll-x2' when written but is 'unroll-halve'"),
             std::string::npos)
       << load_error_with_actions(skipped);
