@@ -889,9 +889,10 @@ class UnitEmitter {
       }
     }
     if (lane_depth_[q] <= 1) return;
-    // the slot tag reaches the lane's last stage, which an accumulating task shallower
-    // than the lane's deepest task never reads
-    if (slots_ > 1) e_.unused.insert(sig(q, "sl", lane_depth_[q] - 1));
+    // the slot tag's last register (it travels as deep as its deepest reader, and no
+    // deeper than the lane) may be unread: an accumulating task shallower than the lane's
+    // deepest task never reads it
+    if (slots_ > 1) e_.unused.insert(sig(q, "sl", std::min(lane_depth_[q], slot_depth_) - 1));
     e_.text.line(fmt::format("  always @(posedge clk) begin\n    if (rst) begin\n{}    end else begin\n{}    end\n{}  end",
                              reset_lines(q), valid, rest));
   }
