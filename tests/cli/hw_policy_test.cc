@@ -71,6 +71,20 @@ TEST(HwPolicy, ShippedPoliciesBeatTheDefaultOrderOnAHeldOutDesign) {
   EXPECT_NE(std::find(order.begin(), order.end(), "unroll-x2"), order.end()) << order;
 }
 
+// Every held-out kernel loads, is costed on both targets, and keeps its outputs under the
+// shipped FPGA policy's order (unrolled as the policy chose).
+TEST(HwPolicy, TheHeldOutKernelsAreCheckedUnderThePolicy) {
+  int designs = 0;
+  for (const auto& e : fs::directory_iterator(source_dir() / "designs" / "heldout")) {
+    ++designs;
+    const auto j = optimize_json(e.path().string() + " --order learned --reward cycles --target fpga --check");
+    ASSERT_FALSE(j.is_null()) << e.path();
+    EXPECT_EQ(j["check"], "passed") << e.path();
+    EXPECT_TRUE(j["hardware"]["after"]["fits"].get<bool>()) << e.path();
+  }
+  EXPECT_EQ(designs, 5);
+}
+
 TEST(HwPolicy, EvaluatePicksTheShippedPolicyToo) {
   const CliResult r = run_cli("evaluate --graphs " + heldout("conv1d") + " " + heldout("box_blur3x3") +
                               " --policy learned --reward cycles --target fpga --no-baselines --json");
