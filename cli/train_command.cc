@@ -37,7 +37,7 @@ namespace fs = std::filesystem;
 struct TrainFlags {
   std::vector<std::string> graphs;
   std::string reward = "opcount", target, algo = "ppo", observation = "opcount", hidden = "64,64", output, dataset;
-  std::string reward_scale;  // empty: the reward's default (reward_scale_of)
+  std::string reward_scale;  // empty: the reward's default (set_reward_scale)
   int64_t steps = 200000;
   int episode_len = 30, workers = 1, envs = 0;  // envs 0: one per worker
   uint64_t seed = 1;

@@ -15,9 +15,10 @@
 // scale is the initial cost. With log_ratio instead, the reward is log(cost(s) / cost(s')):
 // an episode's return is log(initial / final cost) whatever the graph's size, so a design
 // of 3 cycles and one of 2,600 weigh alike and a speed-up of 2x is worth the same on both
-// (the robust choice for hardware costs, which span orders of magnitude; README "shipped
-// hardware policies"). It needs positive costs: a state of cost <= 0 is an Error. With shaping (Ganai et al.), reward += gamma*phi(s') -
-// phi(s), phi(s) = -(flops(s) + 2 transcendentals(s)) / (flops(s0) + 2 transcendentals(s0)),
+// (the robust choice for hardware costs, which span orders of magnitude; README "Shipped
+// hardware policies"). It needs positive costs: a state of cost <= 0 is an Error.
+// With shaping (Ganai et al.), reward += gamma*phi(s') - phi(s),
+// phi(s) = -(flops(s) + 2 transcendentals(s)) / (flops(s0) + 2 transcendentals(s0)),
 // and phi = 0 after the episode's last step (terminal): potential-based, so the optimal
 // order is unchanged (Ng et al. 1999).
 //
