@@ -76,7 +76,7 @@ int run_collect(const CollectFlags& f) {
     co.epsilon = 1;
     if (f.epsilon >= 0 && f.epsilon != 1) throw Error("--epsilon applies to a policy behavior; random is epsilon 1");
   } else {
-    const std::string path = resolve_policy(f.behavior);
+    const std::string path = resolve_policy(f.behavior, f.reward, f.target);
     if (!rl::is_policy_file(path))
       throw Error("--behavior " + f.behavior + ": neither `random` nor a policy file from `hlsgym train`");
     const rl::PolicyFile probe = rl::load_policy(path);
@@ -126,11 +126,11 @@ void add_collect_command(CLI::App& app) {
       "done). The file is CSV with a '# hlsgym-dataset' header line (pandas:\n"
       "read_csv(path, comment='#')); `train --dataset DATA.csv --algo dqn` learns from it\n"
       "without running the compiler. Deterministic per seed, whatever --threads.");
-  cmd->add_option("--graphs", f->graphs, "folders of .hlo/.yaml graphs, or graph files")->required();
+  cmd->add_option("--graphs", f->graphs, "folders of .hlo/.yaml graphs, graph files, or .txt lists of them (one a line)")->required();
   cmd->add_option("-o,--output", f->output, "the dataset file to write (CSV)")->required();
   cmd->add_option("--behavior", f->behavior,
-                  "random (uniform over passes), a policy file, or learned (the shipped policy),\n"
-                  "acting greedily except with probability --epsilon")
+                  "random (uniform over passes), a policy file, or learned (the shipped policy for\n"
+                  "--reward and --target), acting greedily except with probability --epsilon")
       ->capture_default_str();
   cmd->add_option("--epsilon", f->epsilon, "exploration rate of a policy behavior (default 0.1)")
       ->check(CLI::Range(0.0, 1.0));

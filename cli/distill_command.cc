@@ -30,7 +30,7 @@ int run_distill(const DistillFlags& f) {
   const auto t0 = std::chrono::steady_clock::now();
   if (f.clusters_given && f.clusters <= 0)
     throw Error(fmt::format("--clusters must be a positive number of clusters (got {})", f.clusters));
-  const std::string policy_path = resolve_policy(f.policy);
+  const std::string policy_path = resolve_policy(f.policy, "opcount", "");
   std::error_code ec;
   if (!std::filesystem::is_regular_file(policy_path, ec)) throw Error(policy_path + ": no such policy file");
   if (!rl::is_policy_file(policy_path))
@@ -108,9 +108,10 @@ void add_distill_command(CLI::App& app) {
       "`evaluate --policy MAPPING.yaml` evaluates the table like a policy. A graph alone in its\n"
       "cluster keeps exactly the policy's order, so with --clusters >= the number of graphs\n"
       "the table reproduces the policy on every training graph.");
-  cmd->add_option("--policy", f->policy, "a policy file from `hlsgym train`, or `learned` (the shipped policy)")
+  cmd->add_option("--policy", f->policy, "a policy file from `hlsgym train`, or `learned` (the shipped op-count\n"
+                  "policy, designs/policies/learned.policy)")
       ->required();
-  cmd->add_option("--graphs", f->graphs, "folders of .hlo/.yaml graphs, or graph files")->required();
+  cmd->add_option("--graphs", f->graphs, "folders of .hlo/.yaml graphs, graph files, or .txt lists of them (one a line)")->required();
   cmd->add_option("--clusters", f->clusters,
                   "number of clusters K (at most the number of distinct feature vectors); default:\n"
                   "min(8, distinct policy orders, distinct feature vectors): few clusters\n"

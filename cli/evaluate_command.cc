@@ -97,7 +97,7 @@ int run_evaluate(const EvaluateFlags& f) {
   if (rl::needs_hardware(rl::parse_reward_space(f.reward)) || !f.target.empty()) eo.target = load_cli_target(f.target, "");
   const auto graphs = load_graphs(f.graphs);
   rl::OrderPolicy policy;
-  const std::string path = resolve_policy(f.policy);
+  const std::string path = resolve_policy(f.policy, f.reward, f.target);
   if (rl::is_policy_file(path)) {
     auto file = std::make_shared<rl::PolicyFile>(rl::load_policy(path));
     if (file->reward != f.reward && dist::is_root())
@@ -155,9 +155,10 @@ void add_evaluate_command(CLI::App& app) {
       "Evaluate a policy's pass orders against XLA's default order on a set of graphs: per\n"
       "graph I (initial), D (default order), R (policy) and (I-R)/(I-D); the geomean; the share\n"
       "of graphs where R <= D; random and greedy search at the policy's wall-clock per graph.");
-  cmd->add_option("--graphs", f->graphs, "folders of .hlo/.yaml graphs, or graph files")->required();
+  cmd->add_option("--graphs", f->graphs, "folders of .hlo/.yaml graphs, graph files, or .txt lists of them (one a line)")->required();
   cmd->add_option("--policy", f->policy,
-                  "a policy file from `hlsgym train`, `learned` (the shipped policy), a mapping from\n"
+                  "a policy file from `hlsgym train`, `learned` (the shipped policy for --reward and\n"
+                  "--target: designs/policies/README.md), a mapping from\n"
                   "`hlsgym distill`, or a search policy: greedy, beam, random, ga, default (the\n"
                   "flattened default order)")
       ->capture_default_str();

@@ -3,7 +3,9 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
+#include <fstream>
 
 #include "dist/world.h"
 #include "frontend/load.h"
@@ -12,7 +14,34 @@
 namespace hlsgym::cli {
 namespace fs = std::filesystem;
 
-std::vector<std::pair<std::string, ir::Module>> load_graphs(const std::vector<std::string>& args) {
+// The entries of a split file: one graph file or folder per line, relative to the list's
+// folder; blank lines and lines starting with # are left out.
+std::vector<std::string> split_entries(const fs::path& list) {
+  std::ifstream in(list);
+  if (!in) throw Error(list.string() + ": cannot read the graph list");
+  std::vector<std::string> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.pop_back();
+    if (line.empty() || line[0] == '#') continue;
+    const fs::path p = list.parent_path() / line;
+    if (!fs::exists(p)) throw Error(list.string() + ": lists " + line + ", which does not exist");
+    out.push_back(p.string());
+  }
+  if (out.empty()) throw Error(list.string() + ": the graph list is empty");
+  return out;
+}
+
+std::vector<std::pair<std::string, ir::Module>> load_graphs(const std::vector<std::string>& given) {
+  std::vector<std::string> args;  // a list file's entries in its place
+  for (const auto& a : given) {
+    if (fs::is_regular_file(a) && fs::path(a).extension() == ".txt") {
+      const auto entries = split_entries(a);
+      args.insert(args.end(), entries.begin(), entries.end());
+    } else {
+      args.push_back(a);
+    }
+  }
   std::vector<fs::path> files;
   for (const auto& a : args) {
     if (fs::is_directory(a)) {

@@ -1,5 +1,7 @@
 // The graph sets `train` and `evaluate` take: folders (every .hlo and .yaml inside,
-// sorted) and single files, each loaded with frontend::load_design and named by its stem.
+// sorted), single files, each loaded with frontend::load_design and named by its stem, and
+// graph lists (.txt: one file or folder per line, relative to the list; # comments), which
+// name a documented split such as designs/splits/hw-train.txt.
 #pragma once
 #include <string>
 #include <utility>

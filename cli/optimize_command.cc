@@ -33,6 +33,7 @@ namespace {
 
 struct OptimizeFlags {
   std::string design, order, output, target, inputs;
+  std::string reward = "opcount";  // which shipped policy `--order learned` means
   bool check = false, json = false;
   uint64_t seed = 1;
   int input_sets = 2, samples = 48;
@@ -140,13 +141,14 @@ struct ChosenOrder {
   passes::Order order;
   std::optional<nlohmann::json> mapping;
   std::optional<rl::GuidedResult> refined;  // --refine-budget: the policy's order and the search's
+  std::string policy_file;  // the policy that chose the order (`learned`: the shipped one picked)
 };
 
 // `default`, a list, an order file, a trained policy file (rl/policy_file.h), whose
 // greedy episode on this design gives the order, or a mapping from `hlsgym distill`
 // (rl/distill.h), whose nearest centroid to this design's features gives it.
 ChosenOrder order_from_spec(const std::string& given, const ir::Module& design, const OptimizeFlags& flags) {
-  const std::string spec = resolve_policy(given);
+  const std::string spec = resolve_policy(given, flags.reward, flags.target);
   ChosenOrder chosen;
   chosen.order.spec = given;
   if (rl::is_mapping_file(spec)) {
@@ -158,8 +160,11 @@ ChosenOrder order_from_spec(const std::string& given, const ir::Module& design, 
                                     {"distance", match.distance}, {"members", c.members}};
   } else if (rl::is_policy_file(spec)) {
     rl::PolicyFile policy = rl::load_policy(spec);
+    chosen.policy_file = spec;
     rl::EnvOptions eo;
-    if (rl::needs_hardware(rl::parse_reward_space(policy.reward))) eo.target = load_cli_target("", "");
+    // The policy acts on the target it was trained for (its cost observation and fixed-point
+    // rounds read that target's costs); --target only chooses what the table reports.
+    if (rl::needs_hardware(rl::parse_reward_space(policy.reward))) eo.target = load_cli_target(policy.target, "");
     if (flags.refine_budget > 0) {
       rl::GuidedOptions go;
       go.budget_steps = flags.refine_budget, go.top_k = flags.refine_top_k, go.seed = flags.seed;
@@ -230,6 +235,7 @@ int run_optimize(const OptimizeFlags& flags) {
     j["order_spec"] = order.spec;
     j["order"] = order.names;
     if (chosen.mapping) j["mapping"] = *chosen.mapping;
+    if (!chosen.policy_file.empty()) j["policy_file"] = chosen.policy_file;
     if (chosen.refined)
       j["refined"] = {{"policy_order", chosen.refined->policy_order}, {"pass_runs", chosen.refined->evaluations},
                       {"policy_pass_runs", chosen.refined->policy_evaluations}, {"searched", chosen.refined->searched},
@@ -264,6 +270,8 @@ int run_optimize(const OptimizeFlags& flags) {
       fmt::print("mapping           cluster {} of {} (distance {:.4g}; distilled on {})\n", mj["cluster"].get<int>(),
                  mj["clusters"].get<size_t>(), mj["distance"].get<double>(), fmt::join(members, ", "));
     }
+    if (!chosen.policy_file.empty() && chosen.policy_file != order.spec)
+      fmt::print("policy            {}\n", chosen.policy_file);
     if (chosen.refined) {
       const rl::GuidedResult& g = *chosen.refined;
       fmt::print("refined           from the policy's order ({} passes: {}) by a beam over its top {} actions: {} "
@@ -307,10 +315,15 @@ void add_optimize_command(CLI::App& app) {
   cmd->add_option("--order", flags->order,
                   "`default` (XLA's CPU pipeline order), a comma-separated list of pass names,\n"
                   "a file of pass names, a policy file from `hlsgym train`, `learned` (the\n"
-                  "shipped policy, designs/policies/learned.policy), or a mapping from\n"
+                  "shipped policy for --reward and --target: op count designs/policies/learned.policy,\n"
+                  "cycles on fpga fpga-cycles.policy, cycles on cpu cpu-cycles.policy), or a mapping from\n"
                   "`hlsgym distill` (the sequence of the cluster nearest this design's\n"
                   "features; --json names the cluster); default: the design's `passes:` or\n"
                   "`default`");
+  cmd->add_option("--reward", flags->reward,
+                  "the cost `--order learned` was trained to lower: picks the shipped policy (opcount\n"
+                  "or cycles; other rewards have none)")
+      ->capture_default_str();
   cmd->add_option("--refine-budget", flags->refine_budget,
                   "with a policy: refine its order by a beam search seeded with it over its top-k\n"
                   "actions per state, within this many pass runs in all (the policy's own included);\n"

@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "ir/error.h"
+#include "rl/policy_file.h"
 
 namespace hlsgym::cli {
 namespace fs = std::filesystem;
@@ -35,6 +36,8 @@ std::string shipped_policy_path(const std::string& name) {
   throw Error("the shipped policy '" + name + "' was not found (designs/policies/" + name + ".policy)");
 }
 
-std::string resolve_policy(const std::string& spec) { return spec == "learned" ? shipped_policy_path(spec) : spec; }
+std::string resolve_policy(const std::string& spec, const std::string& reward, const std::string& target) {
+  return spec == "learned" ? shipped_policy_path(rl::shipped_policy_name(reward, target)) : spec;
+}
 
 }  // namespace hlsgym::cli

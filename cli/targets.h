@@ -19,7 +19,8 @@ std::shared_ptr<const hwmodel::Target> load_cli_target(const std::string& name_o
 
 // designs/policies/NAME.policy beside the targets (`--order learned`); throws when absent.
 std::string shipped_policy_path(const std::string& name);
-// What a policy argument names: `learned` is the shipped policy, anything else a path.
-std::string resolve_policy(const std::string& spec);
+// What a policy argument names: `learned` is the shipped policy for `reward` on `target`
+// (rl::shipped_policy_name; an Error naming the shipped ones if none), anything else a path.
+std::string resolve_policy(const std::string& spec, const std::string& reward, const std::string& target);
 
 }  // namespace hlsgym::cli

@@ -37,6 +37,7 @@ namespace fs = std::filesystem;
 struct TrainFlags {
   std::vector<std::string> graphs;
   std::string reward = "opcount", target, algo = "ppo", observation = "opcount", hidden = "64,64", output, dataset;
+  std::string reward_scale;  // empty: the reward's default (set_reward_scale)
   int64_t steps = 200000;
   int episode_len = 30, workers = 1, envs = 0;  // envs 0: one per worker
   uint64_t seed = 1;
@@ -59,6 +60,20 @@ std::vector<int> parse_sizes(const std::string& s) {
   }
   if (out.empty()) throw Error("--hidden " + s + ": expected layer sizes in 1..8192 separated by commas, e.g. 64,64");
   return out;
+}
+
+// How a step's cost decrease becomes its reward (rl::EnvOptions). Unless --reward-scale
+// says otherwise: the log ratio for hardware rewards, whose costs span orders of magnitude
+// across designs (3 to 2,600 cycles on designs/), and the plain difference for opcount, the
+// recipe of the shipped op-count policy. --normalize is --reward-scale default-gain.
+void set_reward_scale(const TrainFlags& f, rl::EnvOptions& eo) {
+  std::string scale = f.reward_scale;
+  if (f.normalize && !scale.empty() && scale != "default-gain")
+    throw Error("--normalize is --reward-scale default-gain; it contradicts --reward-scale " + scale);
+  if (f.normalize) scale = "default-gain";
+  if (scale.empty()) scale = rl::needs_hardware(rl::parse_reward_space(f.reward)) ? "log-ratio" : "difference";
+  eo.normalize_by_default = scale == "default-gain";
+  eo.log_ratio = scale == "log-ratio";
 }
 
 // The learning curve as an SVG line chart (mean return against steps).
@@ -194,7 +209,7 @@ int run_train(const TrainFlags& f) {
   eo.observation = f.observation;
   eo.max_steps = f.episode_len;
   eo.shaping = f.shaping;
-  eo.normalize_by_default = f.normalize;
+  set_reward_scale(f, eo);
   std::optional<rl::Dataset> data;
   std::vector<std::unique_ptr<rl::GraphTrainEnv>> envs;  // one per worker
   int observation_size = 0;
@@ -244,6 +259,7 @@ int run_train(const TrainFlags& f) {
     policy.agent = rl::make_agent(o, observation_size, rl::Env::action_count());
     policy.algo = f.algo;
     policy.observation = eo.observation, policy.reward = eo.reward, policy.max_steps = eo.max_steps;
+    if (eo.target) policy.target = f.target.empty() ? "fpga" : f.target;  // load_cli_target's default
     policy.actions = rl::action_names();
   }
   if (!dist::is_root()) return step_for_the_learner(*policy.agent, envs, env_count, f.workers, !f.fixed_blocks, f.steps);
@@ -313,7 +329,8 @@ void add_train_command(CLI::App& app) {
       "Train a pass-ordering policy (PPO, A2C or DQN) on a set of graphs, or offline on a dataset. Progress on stderr; the\n"
       "learning curve as POLICY.csv and POLICY.svg; checkpoints written atomically, which\n"
       "--resume continues. `optimize --order POLICY` and `evaluate` apply the result.");
-  cmd->add_option("--graphs", f->graphs, "folders of .hlo/.yaml graphs, or graph files (online training)");
+  cmd->add_option("--graphs", f->graphs, "folders of .hlo/.yaml graphs, graph files, or .txt lists of them (one a line;\n"
+                  "designs/splits/hw-train.txt); online training");
   cmd->add_option("--dataset", f->dataset,
                   "train offline from a dataset of `hlsgym collect` (with --algo dqn): --steps counts\n"
                   "gradient steps; observation, reward and episode length come from the dataset");
@@ -352,6 +369,12 @@ void add_train_command(CLI::App& app) {
   cmd->add_flag("--normalize", f->normalize,
                 "divide each graph's rewards by the default order's gain on it (an episode that\n"
                 "matches the default order returns 1), so large graphs do not dominate training");
+  cmd->add_option("--reward-scale", f->reward_scale,
+                  "a step's reward from the cost c before and c' after it: difference (c - c'),\n"
+                  "default-gain ((c - c') / the default order's gain on the graph, as --normalize) or\n"
+                  "log-ratio (log(c / c'): an episode returns log(initial / final), so designs of any\n"
+                  "size weigh alike); default: log-ratio for hardware rewards, difference for opcount")
+      ->check(CLI::IsMember({"difference", "default-gain", "log-ratio"}));
   cmd->add_option("--checkpoint-s", f->checkpoint_s, "at most this many seconds between checkpoints")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);

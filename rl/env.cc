@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "ir/error.h"
 #include "ir/module_hash.h"
@@ -54,6 +55,8 @@ Env::Env(EnvOptions options)
     throw Error(fmt::format("the environment's action count must be in 0..{} (0: all), got {}", action_count(),
                             options_.actions));
   if (!(options_.gamma > 0 && options_.gamma <= 1)) throw Error("gamma must be in (0, 1]");
+  if (options_.log_ratio && options_.normalize_by_default)
+    throw Error("the reward is either log(cost before / cost after) or divided by the default order's gain, not both");
   const bool cost_obs = std::find(obs_kinds_.begin(), obs_kinds_.end(), ObservationKind::kCost) != obs_kinds_.end();
   hardware_reward_ = needs_hardware(reward_kind_);
   need_hardware_ = hardware_reward_ || (cost_obs && options_.target);
@@ -94,6 +97,13 @@ double Env::cost_of(const Metrics& m) const {
     }
   }
   return 0;
+}
+
+double Env::log_ratio_reward(double before, double after) const {
+  if (before <= 0 || after <= 0)
+    throw Error(fmt::format("design '{}': the log-ratio reward needs positive costs, the reward '{}' gave {} and {}",
+                            design_id_, options_.reward, before, after));
+  return before == after ? 0.0 : std::log(before / after);
 }
 
 std::string Env::unknown_cost(const Metrics& m) const {
@@ -187,7 +197,8 @@ StepResult Env::step(int action) {
     ++histogram_[static_cast<size_t>(action)];
   }
   r.truncated = steps_ >= options_.max_steps;
-  r.reward = (cost_of(*before) - cost_of(*metrics_)) / scale_;
+  r.reward = options_.log_ratio ? log_ratio_reward(cost_of(*before), cost_of(*metrics_))
+                                : (cost_of(*before) - cost_of(*metrics_)) / scale_;
   // The state after the last step is terminal, and a terminal state's potential is 0:
   // then the shaped return is the plain return minus phi(s0) for every order, so
   // shaping cannot change which order is best (Ng, Harada & Russell 1999).

@@ -12,8 +12,13 @@
 // quantity and scale is 1, or, with normalize_by_default, the initial cost minus the
 // cost after XLA's default order (so an episode's rewards sum to 1.0 when it matches the
 // default order; CompilerGym's "...Oz" rewards). Where the default order gains nothing,
-// scale is the initial cost. With shaping (Ganai et al.), reward += gamma*phi(s') -
-// phi(s), phi(s) = -(flops(s) + 2 transcendentals(s)) / (flops(s0) + 2 transcendentals(s0)),
+// scale is the initial cost. With log_ratio instead, the reward is log(cost(s) / cost(s')):
+// an episode's return is log(initial / final cost) whatever the graph's size, so a design
+// of 3 cycles and one of 2,600 weigh alike and a speed-up of 2x is worth the same on both
+// (the robust choice for hardware costs, which span orders of magnitude; README "Shipped
+// hardware policies"). It needs positive costs: a state of cost <= 0 is an Error.
+// With shaping (Ganai et al.), reward += gamma*phi(s') - phi(s),
+// phi(s) = -(flops(s) + 2 transcendentals(s)) / (flops(s0) + 2 transcendentals(s0)),
 // and phi = 0 after the episode's last step (terminal): potential-based, so the optimal
 // order is unchanged (Ng et al. 1999).
 //
@@ -51,6 +56,7 @@ struct EnvOptions {
   std::string reward = "opcount";
   HwWeights hw_weights = {{"cycles", 1.0}};
   bool normalize_by_default = false;
+  bool log_ratio = false;  // reward log(cost before / cost after); exclusive with normalize_by_default
   bool shaping = false;
   // The action space is the first `actions` passes of the list (0: all of them): a policy
   // written for an older, shorter list (rl/action_names.h) sees only its own actions, and
@@ -135,6 +141,7 @@ class Env {
 
  private:
   double cost_of(const Metrics& m) const;
+  double log_ratio_reward(double before, double after) const;
   std::string unknown_cost(const Metrics& m) const;  // empty: the reward space can cost m
   bool hardware_reward_ = false;
   double potential(const Metrics& m) const;

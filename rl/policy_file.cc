@@ -19,8 +19,9 @@ constexpr int kFixRounds = 4;
 void save_policy(const PolicyFile& p, const std::string& path) {
   {
     std::ostringstream out;
-    out << kHeader << "\nalgo " << p.algo << "\nobservation " << p.observation << "\nreward " << p.reward
-        << "\nmax_steps " << p.max_steps << "\nactions " << p.actions.size();
+    out << kHeader << "\nalgo " << p.algo << "\nobservation " << p.observation << "\nreward " << p.reward;
+    if (!p.target.empty()) out << "\ntarget " << p.target;
+    out << "\nmax_steps " << p.max_steps << "\nactions " << p.actions.size();
     for (const auto& a : p.actions) out << ' ' << a;
     out << '\n';
     if (!p.agent) throw Error(path + ": no agent to save");
@@ -56,7 +57,9 @@ PolicyFile load_policy(const std::string& path) {
     throw Error(path + ": algo must be ppo, a2c or dqn");
   if (!(in >> key >> p.observation) || key != "observation") throw Error(path + ": missing observation");
   if (!(in >> key >> p.reward) || key != "reward") throw Error(path + ": missing reward");
-  if (!(in >> key >> p.max_steps) || key != "max_steps" || p.max_steps <= 0) throw Error(path + ": bad max_steps");
+  if (!(in >> key)) throw Error(path + ": bad max_steps");
+  if (key == "target" && !(in >> p.target >> key)) throw Error(path + ": bad target");
+  if (key != "max_steps" || !(in >> p.max_steps) || p.max_steps <= 0) throw Error(path + ": bad max_steps");
   if (!(in >> key >> n) || key != "actions" || n > 10000) throw Error(path + ": bad action list");
   p.actions.resize(n);
   for (auto& a : p.actions) in >> a;
@@ -68,6 +71,24 @@ PolicyFile load_policy(const std::string& path) {
     throw Error(path + ": " + e.what());
   }
   return p;
+}
+
+const std::vector<ShippedPolicy>& shipped_policies() {
+  static const std::vector<ShippedPolicy> shipped = {
+      {"learned", "opcount", ""}, {"fpga-cycles", "cycles", "fpga"}, {"cpu-cycles", "cycles", "cpu"}};
+  return shipped;
+}
+
+std::string shipped_policy_name(const std::string& reward, const std::string& target) {
+  const std::string t = target.empty() ? "fpga" : target;
+  std::string known;
+  for (const ShippedPolicy& p : shipped_policies()) {
+    if (p.reward == reward && (p.target.empty() || p.target == t)) return p.name;
+    known += (known.empty() ? "" : ", ") + p.name + " (--reward " + p.reward +
+             (p.target.empty() ? "" : " --target " + p.target) + ")";
+  }
+  throw Error("no shipped policy for --reward " + reward + (needs_hardware(parse_reward_space(reward)) ? " --target " + t : "") +
+              "; the shipped ones are " + known + "; train one with `hlsgym train` and give its file instead of `learned`");
 }
 
 EnvOptions policy_env_options(const PolicyFile& p, EnvOptions base) {

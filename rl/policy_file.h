@@ -1,7 +1,8 @@
 // A trained pass-ordering policy on disk, and applying it to a graph.
 //
 // Format (text, versioned): a header line "hlsgym-policy 1", then key-value lines
-// (algo, observation, reward, max_steps, actions = the pass names the action indices
+// (algo, observation, reward, optionally target = the hardware target a hardware-reward
+// policy was trained for, max_steps, actions = the pass names the action indices
 // meant when training), then the agent's full state (rl/agent.h: PPO, A2C or DQN). Loading checks the header,
 // the version and that every action names a pass this build has (in the same order), so
 // a policy never silently drives the wrong passes. Saved atomically (temp file + rename):
@@ -21,6 +22,7 @@ namespace hlsgym::rl {
 
 struct PolicyFile {
   std::string algo = "ppo", observation = "opcount", reward = "opcount";
+  std::string target;  // `train --target` (fpga, cpu or a file); empty: no hardware in training
   int max_steps = 30;
   std::vector<std::string> actions;
   std::unique_ptr<Agent> agent;
@@ -38,6 +40,19 @@ bool is_policy_file(const std::string& path);     // starts with the header line
 // `pass_runs`, when given, receives the pass runs (environment steps) the episode took.
 std::vector<std::string> policy_order(PolicyFile& p, const ir::Module& graph, const EnvOptions& env_base,
                                       int64_t* pass_runs = nullptr);
+
+// The policies shipped in designs/policies/, one per (reward, target) they were trained
+// for: `--order learned` / `--policy learned` picks the one matching the run's --reward
+// and --target (designs/policies/README.md says how each was trained).
+struct ShippedPolicy {
+  std::string name;    // designs/policies/NAME.policy
+  std::string reward;  // the reward it was trained on
+  std::string target;  // the hardware target; empty: any (a reward without hardware)
+};
+const std::vector<ShippedPolicy>& shipped_policies();
+// The shipped policy for `reward` on `target` (empty target: fpga, the default target);
+// throws hlsgym::Error naming the shipped ones when there is none for the combination.
+std::string shipped_policy_name(const std::string& reward, const std::string& target);
 
 // Environment options matching the policy (observation, reward, episode length).
 EnvOptions policy_env_options(const PolicyFile& p, EnvOptions base);

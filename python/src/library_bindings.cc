@@ -128,6 +128,13 @@ rl::EnvOptions search_env(const std::string& reward, const py::object& target, c
   return eo;
 }
 
+// A policy acts on the target it was trained for (a hardware-reward policy file records it).
+rl::EnvOptions policy_env(const rl::PolicyFile& p) {
+  rl::EnvOptions eo;
+  if (rl::needs_hardware(rl::parse_reward_space(p.reward))) eo.target = load_target(p.target, "");
+  return eo;
+}
+
 std::string policy_path(const std::string& spec) {
   if (spec != "learned") return spec;
   const fs::path p = designs_dir() / "policies" / "learned.policy";
@@ -232,7 +239,7 @@ void bind_library(py::module_& m) {
           bool float_tolerance = false;
           if (rl::is_policy_file(spec)) {
             rl::PolicyFile p = rl::load_policy(spec);
-            names = rl::policy_order(p, d->design.module, {});
+            names = rl::policy_order(p, d->design.module, policy_env(p));
             spec = fmt::format("{}", fmt::join(names, ","));
           }
           passes::Order o = passes::parse_order(spec.empty() ? "default" : spec);
@@ -389,7 +396,7 @@ void bind_library(py::module_& m) {
 
   m.def("policy_order", [](const std::string& policy, const py::object& design) {
           rl::PolicyFile p = rl::load_policy(policy_path(policy));
-          return rl::policy_order(p, as_design(design)->design.module, {});
+          return rl::policy_order(p, as_design(design)->design.module, policy_env(p));
         }, py::arg("policy"), py::arg("design"), "The pass order a policy file (or 'learned') picks for a design.");
 
   m.def("evaluate", [](const py::object& graphs, const std::string& policy, const std::string& reward,

@@ -81,6 +81,15 @@ def test_passes_and_evaluate(hlsgym, cli, designs):
     assert hlsgym.policy_order("learned", designs / "fir8.yaml") == want["graphs"][0]["order"]
 
 
+def test_a_hardware_policy_file_acts_on_its_own_target(hlsgym, cli, designs):
+    # fpga-cycles.policy records `target fpga`; the library runs it there, as the CLI does.
+    design = designs / "heldout" / "conv1d.yaml"
+    policy = designs / "policies" / "fpga-cycles.policy"
+    want = cli("optimize", design, "--order", "learned", "--reward", "cycles", "--target", "fpga", "--json")
+    assert want["policy_file"].endswith("fpga-cycles.policy")
+    assert hlsgym.policy_order(str(policy), design) == want["order"]
+
+
 def test_train_writes_a_policy_the_cli_reads(hlsgym, cli, designs, tmp_path):
     out = tmp_path / "p.policy"
     r = hlsgym.train([designs / "fir8.yaml", designs / "softmax.yaml"], str(out), steps=600, seed=3)

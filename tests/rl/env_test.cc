@@ -176,6 +176,26 @@ TEST(Env, NormalizedRewardsSumToOneForTheDefaultOrder) {
   EXPECT_GT(env.reward_scale(), 0);
 }
 
+// The log-ratio reward telescopes: an episode returns log(initial / final cost) whatever
+// the path, refused and unchanged steps included (they return 0).
+TEST(Env, LogRatioRewardsSumToTheLogOfTheSpeedUp) {
+  EnvOptions o;
+  o.reward = "cycles";
+  o.target = fpga();
+  o.log_ratio = true;
+  o.max_steps = 12;
+  Env env(o);
+  env.reset(design("stencil_3pt"), "stencil_3pt");
+  double sum = 0;
+  for (const char* p : {"fusion", "unroll-x2", "dce", "unroll-x2", "strength-reduction", "unroll-x2", "unroll-halve",
+                        "unroll-x2", "tree-height-reduction"})
+    sum += env.step(p).reward;
+  ASSERT_LT(env.cost(), env.initial_cost());  // the directives made it faster
+  EXPECT_NEAR(sum, std::log(env.initial_cost() / env.cost()), 1e-12);
+  o.normalize_by_default = true;
+  EXPECT_THROW({ Env both(o); }, Error);  // one scale or the other
+}
+
 TEST(Env, ShapingAddsTheDiscountedPotentialDifference) {
   EnvOptions plain, shaped;
   shaped.shaping = true;
