@@ -81,7 +81,8 @@ struct EvalResult {
 };
 
 // Random arguments for the entry's parameters, deterministic per seed: integers over a
-// small range that exercises signs and wrap-around, floats in [-2, 2], pred 0/1.
+// small range that exercises signs and wrap-around, floats in [-2, 2], pred 0/1; a
+// parameter that declares a range (ir/input_range.h) uniform in it, rounded to its type.
 std::vector<Literal> random_inputs(const Module& m, uint64_t seed);
 
 // Evaluates the entry computation. Throws hlsgym::Error naming the op it cannot

@@ -138,7 +138,10 @@ FxBuilder::V FxBuilder::shr(V a, int k) { return push({.op = FxOp::kShr, .width 
 FxBuilder::V FxBuilder::shl(V a, int k) { return push({.op = FxOp::kShl, .width = width(a) + k, .a = a, .shift = k}); }
 FxBuilder::V FxBuilder::shr_var(V a, V amount) { return push({.op = FxOp::kShrVar, .width = width(a), .a = a, .b = amount}); }
 FxBuilder::V FxBuilder::shl_var(V a, V amount, int w) { return push({.op = FxOp::kShlVar, .width = w, .a = a, .b = amount}); }
-FxBuilder::V FxBuilder::resize(V a, int w) { return w == width(a) ? a : slice(a, w - 1, 0); }
+FxBuilder::V FxBuilder::resize(V a, int w) {
+  if (w == width(a)) return a;
+  return w < width(a) ? slice(a, w - 1, 0) : concat(constant(w - width(a), 0), a);
+}
 FxBuilder::V FxBuilder::sext(V a, int w) { return push({.op = FxOp::kSext, .width = w, .a = a}); }
 FxBuilder::V FxBuilder::slice(V a, int hi, int lo) {
   return push({.op = FxOp::kSlice, .width = hi - lo + 1, .a = a, .shift = lo});

@@ -92,6 +92,9 @@ std::string reference_hlo(const FloatUnit& u, bool subtract) {
       root = fmt::format("{}[{}] ", type_name(u.result_type), n);
       op = "convert(a)";
       break;
+    default:  // a transcendental: the interpreter in its unit mode
+      op = std::string(ir::name(ir::opcode_of(*rtl::transcendental_of(u.op)))) + "(a)";
+      break;
   }
   const bool binary = rtl::float_unit_ports(u).operands == 2;
   return fmt::format("HloModule ref\nENTRY e {{\n  a = {0}[{1}] parameter(0)\n{2}  ROOT r = {3}{4}\n}}\n", in, n,
@@ -181,7 +184,9 @@ struct Checked {
       args.emplace_back(m.shape(entry.params[k]));
       for (int64_t c = 0; c < kChunk; ++c) args.back().set_bits(c, in.at(c, k == 0 ? a : b) & mask(ports.operand_bits));
     }
-    const ir::Literal r = ir::evaluate(m, args).value;
+    ir::EvalOptions options;
+    options.transcendentals = ir::TranscendentalEval::kUnit;  // the units' own algorithms
+    const ir::Literal r = ir::evaluate(m, args, options).value;
     std::vector<uint64_t> out(kChunk);
     for (int64_t c = 0; c < kChunk; ++c) out[c] = r.get_bits(c) & mask(ports.result_bits);
     return out;
