@@ -1,7 +1,7 @@
 // The transcendental units' Verilog: ir/transcendental_units.h's datapath, node by node,
 // as pipeline wires (one per node, in the node's stage), so the RTL is the interpreter's
 // unit algorithm by construction; tests/rtl/float_units_test.cc checks it bit for bit.
-// Tables are constant vectors read with an indexed part-select; rounding is the
+// Tables are multiplexer trees over constants; rounding is the
 // normalize / round_and_pack every other float unit ends with.
 #include <map>
 #include <optional>
@@ -117,20 +117,27 @@ class Printer {
     throw std::logic_error("transcendental unit: a shift narrows its operand");
   }
 
+  // A tree of 2:1 multiplexers on the index bits, lowest bit first, over constant leaves
+  // (entries past the table are 0, as ir::run reads them): Yosys folds the constants into
+  // LUTs quickly, where a part-select of one long constant became a wide shifter.
   Sig table(int i, const FxNode& n) {
     const std::vector<u128>& entries = prog_.tables[static_cast<size_t>(n.table)];
     const int w = n.width, iw = width(n.a);
-    const size_t count = size_t{1} << iw;
-    // entry k at bits [k w + w - 1 : k w]; past the table, zeros (as ir::run reads them)
-    std::string rom;
-    for (size_t k = count; k-- > 0;) {
-      const u128 v = k < entries.size() ? entries[k] : 0;
-      rom += (rom.empty() ? "{" : ", ") + wide_constant(w, v);
+    std::vector<std::string> level;
+    for (size_t k = 0; k < (size_t{1} << iw); ++k) level.push_back(wide_constant(w, k < entries.size() ? entries[k] : 0));
+    for (int b = 0; b < iw; ++b) {
+      const std::string sel = read(n.a, b, b);
+      std::string cat;
+      const size_t half = level.size() / 2;
+      for (size_t j = half; j-- > 0;)
+        cat += fmt::format("{}{} ? {} : {}", cat.empty() ? "" : ", ", sel, level[2 * j + 1], level[2 * j]);
+      const Sig s = p_.wire(b + 1 == iw ? name(i) : fmt::format("{}_l{}", name(i), b + 1), static_cast<int>(half) * w,
+                            half == 1 ? cat : "{" + cat + "}");
+      level.assign(half, "");
+      for (size_t j = 0; j < half; ++j) level[j] = fmt::format("{}[{}:{}]", s.name, (j + 1) * w - 1, j * w);
+      if (b + 1 == iw) return s;
     }
-    const Sig bits = p_.wire(name(i) + "_rom", static_cast<int>(count) * w, rom + "}");
-    const int bw = iw + bits_for(w);
-    const Sig base = p_.wire(name(i) + "_base", bw, fmt::format("{} * {}", ext(n.a, bw), constant(bw, static_cast<uint64_t>(w))));
-    return p_.wire(name(i), w, fmt::format("{}[{} +: {}]", bits.name, base.name, w));
+    throw std::logic_error("transcendental unit: a table without index bits");
   }
 
   Sig round(int i, const FxNode& n) {
