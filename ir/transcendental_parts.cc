@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <stdexcept>
@@ -135,18 +136,35 @@ Polynomial segment_polynomial(FxBuilder& b, V index, V t, const SegmentFn& g, in
     if (!ok) continue;
     // h = c_d; h = c_k + h t, from the top coefficient down; each table read in its stage
     const int w = fraction + 3, tb = b.width(t);
-    const V t_signed = b.concat(b.constant(1, 0), t);
     auto table_of = [&](int k) {
       std::vector<u128> entries(static_cast<size_t>(segments));
       for (int64_t j = 0; j < segments; ++j)
         if (!coef[j].empty()) entries[j] = static_cast<u128>(static_cast<__int128>(coef[j][static_cast<size_t>(k)]));
       return b.table(index, std::move(entries), w);
     };
+    // |h| < 2^e before the step that adds c_k: the higher coefficients' magnitudes (t < 1)
+    // and the truncations'. The multiply then needs h's low fraction + e + 2 bits and t's
+    // top fraction + e + 1 (what it drops is below 2^-(fraction + 1)): the high terms,
+    // small on a short segment, take narrow multipliers.
+    auto magnitude_bits = [&](int k) {
+      long double m = std::ldexp(static_cast<long double>(d + 1), -fraction);
+      for (const std::vector<int64_t>& cj : coef) {
+        long double s = 0;
+        for (size_t i = static_cast<size_t>(k + 1); i < cj.size(); ++i) s += std::fabs(std::ldexp(static_cast<long double>(cj[i]), -fraction));
+        m = std::max(m, s + std::ldexp(static_cast<long double>(d + 1), -fraction));
+      }
+      int e = -fraction;
+      while (std::ldexp(1.0L, e) <= m) ++e;
+      return e;
+    };
     V h = table_of(d);
     for (int k = d - 1; k >= 0; --k) {
       b.next_stage();
-      const V product = b.mul_signed(h, t_signed, w + tb + 1);
-      h = b.add(table_of(k), b.slice(product, tb + w - 1, tb), w);
+      const int e = magnitude_bits(k);
+      const int wh = std::clamp(fraction + e + 2, 2, w), tk = std::clamp(fraction + e + 1, 1, tb);
+      const V t_top = b.concat(b.constant(1, 0), b.slice(t, tb - 1, tb - tk));
+      const V product = b.mul_signed(b.resize(h, wh), t_top, wh + tk + 1);
+      h = b.add(table_of(k), b.sext(b.slice(product, tk + wh - 1, tk), w), w);
     }
     return {h, fraction, d};
   }

@@ -73,6 +73,10 @@ Built build(const FloatUnit& u) {
 
 }  // namespace
 
+static_assert(static_cast<int>(FloatOp::kErf) - static_cast<int>(FloatOp::kExp) == static_cast<int>(ir::TranscendentalOp::kErf) &&
+                  static_cast<int>(FloatOp::kLog) - static_cast<int>(FloatOp::kExp) == static_cast<int>(ir::TranscendentalOp::kLog),
+              "FloatOp kExp..kErf follow ir::TranscendentalOp's order");
+
 std::optional<ir::TranscendentalOp> transcendental_of(FloatOp op) {
   if (op < FloatOp::kExp) return std::nullopt;
   return static_cast<ir::TranscendentalOp>(static_cast<int>(op) - static_cast<int>(FloatOp::kExp));

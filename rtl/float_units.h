@@ -1,6 +1,8 @@
 // IEEE-754 functional units as Verilog modules, bit-exact with ir::evaluate for f32, f16
 // and bf16: add/subtract, multiply, divide, square root, compare, minimum/maximum,
-// abs/negate, and converts float <-> float and integer <-> float.
+// abs/negate, converts float <-> float and integer <-> float, and the transcendentals
+// exp, log, tanh, logistic, rsqrt, erf (bit-exact with the interpreter's unit mode,
+// EvalOptions::transcendentals = kUnit: their algorithms are ir/transcendental_units.h).
 //
 // Each unit is one self-contained Verilog-2005 module (Yosys reads it without -sv; it is
 // clean under `verilator --lint-only -Wall`), pipelined with a fixed latency
