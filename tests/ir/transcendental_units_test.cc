@@ -86,7 +86,7 @@ uint64_t in_range_f32(std::mt19937_64& rng) {
 }
 
 // TRANSCENDENTAL_F32_EXHAUSTIVE=exp,log (names of ir::transcendental_name): those f32
-// units over all 2^32 inputs instead of 2^20, on every core (about 20 core-minutes each).
+// units over all 2^32 inputs instead of 2^20, on every core (slow: tens of core-minutes each).
 bool exhaustive_f32(TranscendentalOp op) {
   const char* env = std::getenv("TRANSCENDENTAL_F32_EXHAUSTIVE");
   if (!env) return false;
