@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <optional>
 #include <unordered_map>
 
@@ -15,6 +16,7 @@
 #include "ir/error.h"
 #include "ir/shape_inference.h"
 #include "ir/frontend_attributes.h"
+#include "ir/input_range.h"
 #include "ir/spelling.h"
 #include "ir/verifier.h"
 
@@ -145,6 +147,24 @@ class Loader {
     else fail(n, "passes must be 'default' or a list of pass names");
   }
 
+  // `range: [lo, hi]`: two numbers the input's element type holds, lo <= hi.
+  void read_range(const YAML::Node& r, InstrId p, const std::string& input) {
+    if (!r.IsSequence() || r.size() != 2) fail(r, "input '" + input + "': range must be [lo, hi]");
+    double bounds[2];
+    for (int k = 0; k < 2; ++k) {
+      const std::string text = scalar(r[k], "a range bound");
+      char* end = nullptr;
+      bounds[k] = std::strtod(text.c_str(), &end);
+      if (text.empty() || end != text.c_str() + text.size())
+        fail(r[k], "input '" + input + "': range bound '" + text + "' is not a number");
+    }
+    const ir::Shape& s = m_.shape(p);
+    const std::string problem = s.is_array() ? ir::input_range_problem(s.element_type(), bounds[0], bounds[1])
+                                             : "a range needs an array or scalar input, not a tuple";
+    if (!problem.empty()) fail(r, "input '" + input + "': " + problem);
+    ir::set_input_range(m_, p, {bounds[0], bounds[1]});
+  }
+
   ir::Shape shape_of(const YAML::Node& n) const {
     std::string text = scalar(n, "a type");
     // DESIGN.md writes scalars as a bare element type ("s32"); HLO text needs "s32[]".
@@ -168,9 +188,15 @@ class Loader {
         const std::string n = kv.first.as<std::string>();
         if (names.count(n)) fail(kv.first, "input '" + n + "' is defined twice");
         claim_printed_name(c, n, kv.first);
-        InstrId p = m_.add_parameter(c, k++, shape_of(kv.second), n);
+        const bool detailed = kv.second.IsMap();  // {type: T, range: [lo, hi]}
+        if (detailed)
+          for (auto field : kv.second)
+            if (const std::string f = field.first.as<std::string>(); f != "type" && f != "range")
+              fail(field.first, "input '" + n + "': unknown key '" + f + "' (expected type, range)");
+        InstrId p = m_.add_parameter(c, k++, shape_of(detailed ? required(kv.second, "type") : kv.second), n);
         m_.mutable_payload(p).line = kv.first.Mark().line + 1;
         m_.mutable_payload(p).column = kv.first.Mark().column + 1;
+        if (detailed && kv.second["range"]) read_range(kv.second["range"], p, n);
         names[n] = p;
       }
     }

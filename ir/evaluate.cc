@@ -10,6 +10,7 @@
 
 #include "ir/error.h"
 #include "ir/evaluate_internal.h"
+#include "ir/input_range.h"
 
 namespace hlsgym::ir {
 namespace eval {
@@ -267,6 +268,23 @@ void random_fill(Literal& l, uint64_t& state) {
   }
 }
 
+// Uniform in [lo, hi] (integers: each value of the range equally likely), rounded to
+// the type, one draw per element as random_fill.
+void fill_in_range(Literal& l, const InputRange& r, uint64_t& state) {
+  const ElementType t = l.shape().element_type();
+  for (int64_t k = 0; k < l.element_count(); ++k) {
+    const double u = static_cast<double>(splitmix(state) >> 11) * 0x1.0p-53;  // [0, 1)
+    if (is_floating(t) || is_complex(t)) {
+      l.set_double(k, r.lo + (r.hi - r.lo) * u);
+      if (l.get_double(k) > r.hi || l.get_double(k) < r.lo) l.set_double(k, l.get_double(k) > r.hi ? r.hi : r.lo);
+    } else {
+      const double v = std::min(r.hi, r.lo + std::floor((r.hi - r.lo + 1) * u));
+      if (is_unsigned_integral(t)) l.set_bits(k, static_cast<uint64_t>(v));
+      else l.set_int(k, static_cast<int64_t>(v));
+    }
+  }
+}
+
 }  // namespace
 
 namespace {
@@ -311,7 +329,8 @@ std::vector<Literal> random_inputs(const Module& m, uint64_t seed) {
   const auto& params = m.computation(m.entry()).params;
   for (size_t k = 0; k < params.size(); ++k) {
     Literal l(m.shape(params[k]));
-    random_fill(l, state);
+    if (const std::optional<InputRange> r = input_range(m, params[k])) fill_in_range(l, *r, state);
+    else random_fill(l, state);
     if (bound[k]) l.set_int(0, 1 + static_cast<int64_t>((state >> 33) % 4));  // 1..4
     args.push_back(std::move(l));
   }

@@ -31,6 +31,15 @@ enum class AccumulationOrder {
   kHardware,
 };
 
+// How exp, log, tanh, logistic, rsqrt and erf compute on f32, f16 and bf16.
+enum class TranscendentalEval {
+  kLibm,  // README "Interpreter semantics": the C library in float, rounded to the type
+  // The hardware unit's own algorithm (ir/transcendental_units.h), bit for bit as the
+  // RTL's float units compute it, so co-simulation compares exactly; within the ULP
+  // bounds of hwmodel/README.md of kLibm
+  kUnit,
+};
+
 struct EvalOptions {
   // Custom-calls other than cuda_threefry2x32 and elided constants ({...}) are filled
   // with a deterministic hash of (target, operand values) when true; otherwise they are
@@ -54,6 +63,7 @@ struct EvalOptions {
   // 1 (sequential, one lane per output) when unset or for any value below 2. The caller
   // (RTL cosim) asks the hardware model; ir cannot.
   std::function<int64_t(InstrId)> split_of;
+  TranscendentalEval transcendentals = TranscendentalEval::kLibm;
 };
 
 // Thrown when an evaluation exceeds its EvalOptions budget (or max_while_iterations): the
@@ -71,7 +81,8 @@ struct EvalResult {
 };
 
 // Random arguments for the entry's parameters, deterministic per seed: integers over a
-// small range that exercises signs and wrap-around, floats in [-2, 2], pred 0/1.
+// small range that exercises signs and wrap-around, floats in [-2, 2], pred 0/1; a
+// parameter that declares a range (ir/input_range.h) uniform in it, rounded to its type.
 std::vector<Literal> random_inputs(const Module& m, uint64_t seed);
 
 // Evaluates the entry computation. Throws hlsgym::Error naming the op it cannot

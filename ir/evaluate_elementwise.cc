@@ -8,6 +8,7 @@
 
 #include "ir/evaluate_internal.h"
 #include "ir/float_formats.h"
+#include "ir/transcendental_units.h"
 
 namespace hlsgym::ir::eval {
 namespace {
@@ -351,6 +352,11 @@ Literal eval_elementwise(const OpContext& c) {
     for (int64_t k = 0; k < n; ++k) out.set_int(k, std::isfinite(c.args[0]->get_double(k)));
     return out;
   }
+  if (c.options && c.options->transcendentals == TranscendentalEval::kUnit && has_transcendental_unit(in_t))
+    if (const std::optional<TranscendentalOp> unit = transcendental_op(op)) {
+      for (int64_t k = 0; k < n; ++k) out.set_bits(k, transcendental_unit(*unit, in_t, c.args[0]->get_bits(k)));
+      return out;
+    }
   const bool fp = is_fp(in_t);
   const int w = in_t == T::kPred ? 1 : bit_width(in_t);
   const bool sgn = is_signed_integral(in_t);

@@ -20,6 +20,7 @@ Sig build_abs_negate(Pipeline& p, const FloatFormat& f, bool negate, const Sig& 
 Sig build_float_to_float(Pipeline& p, const FloatFormat& from, const FloatFormat& to, const Sig& a);
 Sig build_int_to_float(Pipeline& p, ir::ElementType from, const FloatFormat& to, const Sig& a);
 Sig build_float_to_int(Pipeline& p, const FloatFormat& from, ir::ElementType to, const Sig& a);
+Sig build_transcendental(Pipeline& p, ir::TranscendentalOp op, const FloatFormat& f, const Sig& a);
 
 // Iterations of a digit recurrence (divide, square root) done in one pipeline stage:
 // two conditional subtracts of about 25 bits fit a 100 MHz cycle on a 7-series part.

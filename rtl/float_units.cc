@@ -62,6 +62,7 @@ Built build(const FloatUnit& u) {
       else if (is_int(u.result_type)) y = build_float_to_int(p, float_format(u.type), u.result_type, a);
       else y = build_float_to_float(p, float_format(u.type), float_format(u.result_type), a);
       break;
+    default: y = build_transcendental(p, *transcendental_of(u.op), float_format(u.type), a); break;
   }
   p.next_stage();  // every unit's result leaves from a register (the reader's, without result_register)
   const int latency = p.stage();
@@ -75,6 +76,15 @@ Built build(const FloatUnit& u) {
 }
 
 }  // namespace
+
+static_assert(static_cast<int>(FloatOp::kErf) - static_cast<int>(FloatOp::kExp) == static_cast<int>(ir::TranscendentalOp::kErf) &&
+                  static_cast<int>(FloatOp::kLog) - static_cast<int>(FloatOp::kExp) == static_cast<int>(ir::TranscendentalOp::kLog),
+              "FloatOp kExp..kErf follow ir::TranscendentalOp's order");
+
+std::optional<ir::TranscendentalOp> transcendental_of(FloatOp op) {
+  if (op < FloatOp::kExp) return std::nullopt;
+  return static_cast<ir::TranscendentalOp>(static_cast<int>(op) - static_cast<int>(FloatOp::kExp));
+}
 
 FloatFormat float_format(ElementType t) {
   switch (t) {
@@ -97,6 +107,7 @@ std::string float_op_name(FloatOp op) {
     case FloatOp::kAbs: return "fabs";
     case FloatOp::kNegate: return "fneg";
     case FloatOp::kConvert: return "fcvt";
+    default: return std::string("f") + ir::transcendental_name(*transcendental_of(op));
   }
   return "?";
 }
@@ -111,7 +122,7 @@ FloatUnitPorts float_unit_ports(const FloatUnit& u) {
   }
   p.operand_bits = float_format(u.type).width();
   p.result_bits = u.op == FloatOp::kCompare ? 1 : p.operand_bits;
-  p.operands = u.op == FloatOp::kSqrt || u.op == FloatOp::kAbs || u.op == FloatOp::kNegate ? 1 : 2;
+  p.operands = u.op == FloatOp::kSqrt || u.op == FloatOp::kAbs || u.op == FloatOp::kNegate || transcendental_of(u.op) ? 1 : 2;
   p.sub = u.op == FloatOp::kAdd;
   return p;
 }
@@ -146,7 +157,8 @@ std::vector<FloatUnit> float_unit_catalog() {
   std::vector<FloatUnit> out;
   for (ElementType t : kFloats) {
     for (FloatOp op : {FloatOp::kAdd, FloatOp::kMultiply, FloatOp::kDivide, FloatOp::kSqrt, FloatOp::kMinimum,
-                       FloatOp::kMaximum, FloatOp::kAbs, FloatOp::kNegate})
+                       FloatOp::kMaximum, FloatOp::kAbs, FloatOp::kNegate, FloatOp::kExp, FloatOp::kLog, FloatOp::kTanh,
+                       FloatOp::kLogistic, FloatOp::kRsqrt, FloatOp::kErf})
       out.push_back({op, t});
     for (bool total : {false, true})
       for (int d = 0; d < 6; ++d) out.push_back({FloatOp::kCompare, t, t, static_cast<ir::ComparisonDirection>(d), total});

@@ -1,6 +1,8 @@
 // IEEE-754 functional units as Verilog modules, bit-exact with ir::evaluate for f32, f16
 // and bf16: add/subtract, multiply, divide, square root, compare, minimum/maximum,
-// abs/negate, and converts float <-> float and integer <-> float.
+// abs/negate, converts float <-> float and integer <-> float, and the transcendentals
+// exp, log, tanh, logistic, rsqrt, erf (bit-exact with the interpreter's unit mode,
+// EvalOptions::transcendentals = kUnit: their algorithms are ir/transcendental_units.h).
 //
 // Each unit is one self-contained Verilog-2005 module (Yosys reads it without -sv; it is
 // clean under `verilator --lint-only -Wall`), pipelined with a fixed latency
@@ -19,12 +21,14 @@
 // the details and the areas.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "hwmodel/float_unit_key.h"
 #include "ir/attributes.h"
 #include "ir/element_type.h"
+#include "ir/transcendental_units.h"
 
 namespace hlsgym::rtl {
 
@@ -60,7 +64,13 @@ enum class FloatOp : uint8_t {
   kAbs,
   kNegate,
   kConvert,   // `type` -> `result_type`: float -> float, integer -> float, float -> integer
+  // Transcendentals: the datapaths of ir/transcendental_units.h (the interpreter's
+  // EvalOptions::transcendentals = kUnit computes the same bits)
+  kExp, kLog, kTanh, kLogistic, kRsqrt, kErf,
 };
+
+// The transcendental a FloatOp computes (kExp..kErf, in ir::TranscendentalOp's order).
+std::optional<ir::TranscendentalOp> transcendental_of(FloatOp op);
 
 struct FloatUnit {
   FloatOp op = FloatOp::kAdd;
@@ -95,10 +105,12 @@ std::string float_unit_name(const FloatUnit& u);
 std::string float_unit_verilog(const FloatUnit& u);
 
 // Short names used in module names and target files: "fadd", "fmul", "fdiv", "fsqrt",
-// "fcmp", "fmin", "fmax", "fabs", "fneg", "fcvt".
+// "fcmp", "fmin", "fmax", "fabs", "fneg", "fcvt", "fexp", "flog", "ftanh", "flogistic",
+// "frsqrt", "ferf".
 std::string float_op_name(FloatOp op);
 
-// Every unit the generator builds: each op on f32, f16 and bf16, compares in all six
+// Every unit the generator builds: each op (transcendentals included) on f32, f16 and
+// bf16, compares in all six
 // directions (IEEE and total order), converts between those three and to and from
 // s8..s64 and u8..u64.
 std::vector<FloatUnit> float_unit_catalog();

@@ -2,7 +2,9 @@
 # Measures the IEEE-754 units of rtl/float_units.h with Yosys synth_xilinx -noiopad, one
 # unit alone at a time (build/bench/hlsgym_float_units --synth), for the `float_units`
 # table of designs/targets/fpga.yaml. Prints a Markdown table (unit, format, latency,
-# LUT, FF, DSP48E1, CARRY4) and then the table's YAML rows. About 15 minutes for all 96.
+# LUT, FF, DSP48E1, CARRY4) and then the table's YAML rows. About 15 minutes when they were
+# 96 IEEE units; the 18 transcendentals (fexp, flog, ftanh, flogistic, frsqrt, ferf) took 11
+# more here. Name modules to measure a few: `... build hg_fexp_f32 hg_ferf_bf16`.
 #   scripts/calibrate_float_units.sh [BUILD_DIR [MODULE...]]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"

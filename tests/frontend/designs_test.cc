@@ -16,7 +16,7 @@ namespace {
 TEST(Designs, AllLoadVerifyAndEvaluate) {
   // Entry instruction counts by hand from each file (inputs + ops + a tuple for several outputs).
   const std::map<std::string, int64_t> expected = {
-      {"attention_head", 16}, {"bit_mix", 15}, {"conv2d", 5}, {"dot_product", 3}, {"fir8", 7}, {"fir16_sym", 65},
+      {"attention_head", 16}, {"bit_mix", 15}, {"black_scholes", 42}, {"conv2d", 5}, {"dot_product", 3}, {"fir8", 7}, {"fir16_sym", 65},
       {"gelu", 14}, {"layernorm", 21}, {"matmul_4x4", 3}, {"matvec", 5}, {"maxpool", 3},
       {"mlp_layer", 8}, {"sad", 9}, {"saturating_add", 9}, {"softmax", 10}, {"stencil_3pt", 8}};
   auto designs = testing::all_designs();

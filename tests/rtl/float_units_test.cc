@@ -9,7 +9,8 @@
 //   power of two with s^2 <= the cycles: 256 by default, with every special, subnormal
 //   and extreme exponent of both signs), then random pairs weighted to specials,
 //   subnormals, extremes, ties and cancellation;
-// - f32 ops and converts from 32/64-bit integers: weighted random operands.
+// - f32 ops and converts from 32/64-bit integers: weighted random operands (the
+//   transcendentals: three in four with |x| in [2^-30, 2^8)).
 // The full-size run (hwmodel/README.md): FLOAT_UNIT_VECTORS=17825792 (2^24 pairs of a
 // 4096-value subset, then 2^20 random pairs).
 #include <gtest/gtest.h>
@@ -47,10 +48,12 @@ int64_t vector_count() {
 
 // The streams: per float type a pair (a, b); a sub bit; every 16-bit pattern in turn
 // (x16); a 64-bit integer. Stream is their position in streams().
-enum Stream : size_t { kF32A, kF32B, kF16A, kF16B, kBF16A, kBF16B, kSub, kX16, kI64 };
+// f32_t feeds the f32 transcendentals: mostly |x| in [2^-30, 2^8), where their tables
+// and polynomials work (the weighted stream spends most vectors on other exponents).
+enum Stream : size_t { kF32A, kF32B, kF16A, kF16B, kBF16A, kBF16B, kSub, kX16, kI64, kF32T };
 std::vector<BenchStream> streams() {
   return {{"f32_a", 32}, {"f32_b", 32}, {"f16_a", 16}, {"f16_b", 16}, {"bf16_a", 16},
-          {"bf16_b", 16}, {"sub", 1},   {"x16", 16},   {"i64", 64}};
+          {"bf16_b", 16}, {"sub", 1},   {"x16", 16},   {"i64", 64},   {"f32_t", 32}};
 }
 
 // The catalog's units and the streams feeding them.
@@ -64,7 +67,8 @@ std::vector<BenchUnit> units() {
     const std::string a = type_name(u.type) + "_a", b = type_name(u.type) + "_b";
     const rtl::FloatUnitPorts p = rtl::float_unit_ports(u);
     if (p.operands == 2) out.push_back({u, a, b, p.sub ? "sub" : ""});
-    else out.push_back({u, u.type == ElementType::kF32 ? a : "x16"});  // 16-bit unary ops: every pattern
+    else if (u.type != ElementType::kF32) out.push_back({u, "x16"});  // 16-bit unary ops: every pattern
+    else out.push_back({u, rtl::transcendental_of(u.op) ? "f32_t" : a});
   }
   return out;
 }
@@ -91,6 +95,9 @@ std::string reference_hlo(const FloatUnit& u, bool subtract) {
     case FloatOp::kConvert:
       root = fmt::format("{}[{}] ", type_name(u.result_type), n);
       op = "convert(a)";
+      break;
+    default:  // a transcendental: the interpreter in its unit mode
+      op = std::string(ir::name(ir::opcode_of(*rtl::transcendental_of(u.op)))) + "(a)";
       break;
   }
   const bool binary = rtl::float_unit_ports(u).operands == 2;
@@ -127,6 +134,8 @@ class StreamChunk {
       v[kSub] = rng() & 1;
       v[kX16] = static_cast<uint64_t>(t) & 0xffff;
       v[kI64] = weighted_int(rng);
+      v[kF32T] = (rng() & 3) == 0 ? weighted_float(f32, rng, 0)
+                                  : ((rng() & 1) << 31) | ((127 - 30 + rng() % 38) << 23) | (rng() & 0x7fffff);
     }
   }
   const std::vector<uint64_t>& values() const { return values_; }
@@ -181,7 +190,9 @@ struct Checked {
       args.emplace_back(m.shape(entry.params[k]));
       for (int64_t c = 0; c < kChunk; ++c) args.back().set_bits(c, in.at(c, k == 0 ? a : b) & mask(ports.operand_bits));
     }
-    const ir::Literal r = ir::evaluate(m, args).value;
+    ir::EvalOptions options;
+    options.transcendentals = ir::TranscendentalEval::kUnit;  // the units' own algorithms
+    const ir::Literal r = ir::evaluate(m, args, options).value;
     std::vector<uint64_t> out(kChunk);
     for (int64_t c = 0; c < kChunk; ++c) out[c] = r.get_bits(c) & mask(ports.result_bits);
     return out;

@@ -1,0 +1,63 @@
+// Private to transcendental_*.cc: the pieces the units share -- the float format, the
+// operand's fields, |x| in fixed point, and the segment polynomial (tables fit at build
+// time, evaluated by Horner's rule in two's complement).
+#pragma once
+#include <functional>
+#include <optional>
+
+#include "ir/element_type.h"
+#include "ir/fixed_point_datapath.h"
+
+namespace hlsgym::ir::transcendental {
+
+using V = FxBuilder::V;
+
+struct Format {
+  ElementType type{};
+  int e = 0, f = 0;  // exponent and fraction bits
+  int p() const { return f + 1; }
+  int bias() const { return (1 << (e - 1)) - 1; }
+  int max_field() const { return (1 << e) - 1; }
+  int width() const { return 1 + e + f; }
+  // Guard bits the datapaths keep beyond the format's precision.
+  static constexpr int kGuard = 6;
+};
+Format format_of(ElementType t);
+
+struct Decoded {
+  V sign, field, frac, sig, eexp;  // sig: precision bits with the hidden one; eexp: field, or 1 for subnormals
+  V nan, inf, zero;
+};
+Decoded decode(FxBuilder& b, const Format& f);
+// The operand NaN as a result: quiet bit set; payload kept (f32, bf16) or not (f16), as
+// the other float units and the interpreter's narrowing do.
+V quiet_nan(FxBuilder& b, const Format& f);
+// The NaN of an invalid operation (log or rsqrt of a negative): x86's default NaN, narrowed.
+V default_nan(FxBuilder& b, const Format& f);
+V infinity(FxBuilder& b, const Format& f, bool negative);
+// The value of sign / exponent / fraction `bits` as a constant of the format's width.
+V float_constant(FxBuilder& b, const Format& f, long double v);
+// e >= k, e unsigned.
+V at_least(FxBuilder& b, V e, int64_t k);
+// |x| in fixed point, int_bits integer and frac_bits fraction bits, truncated; garbage
+// (to be masked) when |x| >= 2^int_bits.
+V fixed_magnitude(FxBuilder& b, const Format& f, const Decoded& d, int int_bits, int frac_bits);
+// Smallest n >= 0 with 2^n >= x.
+int ceil_log2(long double x);
+
+// The function on segment j at position t in [0, 1] (t = 0 the segment's start);
+// nullopt when no operand reaches segment j.
+using SegmentFn = std::function<std::optional<long double>(int64_t j, long double t)>;
+struct Polynomial {
+  V value;     // two's complement, `fraction` fraction bits, width fraction + 3
+  int fraction = 0;
+  int degree = 0;
+};
+// poly_index(t): one table per coefficient (indexed by `index`), Horner's rule with one
+// multiply per stage. Each segment's polynomial is the smallest degree whose error,
+// with its coefficients rounded, is below 2^-target_bits relative to the function's
+// smallest magnitude on the segment; throws std::logic_error when degree 7 cannot.
+Polynomial segment_polynomial(FxBuilder& b, V index, V t, const SegmentFn& g, int fraction, int target_bits,
+                              const char* what);
+
+}  // namespace hlsgym::ir::transcendental
