@@ -1,5 +1,7 @@
 #include "hwmodel/float_unit_key.h"
 
+#include "ir/transcendental_units.h"
+
 namespace hlsgym::hwmodel {
 using ir::ElementType;
 using ir::Opcode;
@@ -31,6 +33,7 @@ std::optional<FloatUnitKey> float_unit_key(Opcode op, ElementType from, ElementT
     return std::nullopt;
   }
   if (!has_float_unit_format(from)) return std::nullopt;
+  if (const auto t = ir::transcendental_op(op)) return FloatUnitKey{std::string("f") + ir::transcendental_name(*t), from};
   switch (op) {
     case Opcode::kAdd: case Opcode::kSubtract: return FloatUnitKey{"fadd", from};
     case Opcode::kMultiply: return FloatUnitKey{"fmul", from};

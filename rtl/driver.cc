@@ -102,6 +102,7 @@ ir::EvalOptions reference_options(const EmittedDesign& d) {
   ir::EvalOptions o;
   if (!d.floating) return o;
   o.accumulation = ir::AccumulationOrder::kHardware;
+  o.transcendentals = ir::TranscendentalEval::kUnit;  // exp, log, ... as the units compute them
   o.split_of = [splits = d.splits](ir::InstrId i) {
     const auto it = splits.find(i);
     return it == splits.end() ? int64_t{1} : it->second;

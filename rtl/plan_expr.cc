@@ -6,6 +6,7 @@
 #include <fmt/core.h>
 
 #include "hwmodel/float_unit_key.h"
+#include "ir/transcendental_units.h"
 #include "rtl/plan_internal.h"
 
 namespace hlsgym::rtl::plan_detail {
@@ -30,8 +31,8 @@ bool supported_elementwise(Opcode op) {
     case Opcode::kPopulationCount: case Opcode::kClz:
     case Opcode::kSqrt:  // floats only: an IEEE-754 unit (check_float_unit)
       return true;
-    default:
-      return false;
+    default:  // exp, log, tanh, logistic, rsqrt, erf: floats only, a transcendental unit
+      return ir::transcendental_op(op).has_value();
   }
 }
 
@@ -48,8 +49,8 @@ void check_float_unit(const PlanContext& c, InstrId i) {
   const auto key = hwmodel::float_unit_key(m, i);
   if (!key)
     c.refuse(i, fmt::format("no IEEE-754 unit computes it on {}{} (the RTL emitter has units for add, subtract, "
-                            "multiply, divide, sqrt, compare, minimum, maximum, abs, negate and convert on f32, f16 "
-                            "and bf16; select moves float data)",
+                            "multiply, divide, sqrt, compare, minimum, maximum, abs, negate, convert, exponential, log, tanh, "
+                            "logistic, rsqrt and erf on f32, f16 and bf16; select moves float data)",
                             type, o == Opcode::kConvert ? " -> " + std::string(ir::element_type_name(m.shape(i).element_type())) : ""));
   const hwmodel::FloatUnitCost* cost = c.t.float_unit(key->unit, key->format);
   if (!cost)

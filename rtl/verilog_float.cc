@@ -27,6 +27,11 @@ std::optional<FloatUnit> node_float_unit(const Expr& x, int n) {
     return u;
   }
   if (!has_float_unit_format(from)) return std::nullopt;
+  if (const auto t = ir::transcendental_op(node.op)) {
+    // FloatOp kExp..kErf follow ir::TranscendentalOp's order (rtl/float_units.cc)
+    u.op = static_cast<FloatOp>(static_cast<int>(FloatOp::kExp) + static_cast<int>(*t));
+    return u;
+  }
   switch (node.op) {
     case Opcode::kAdd: case Opcode::kSubtract: u.op = FloatOp::kAdd; break;
     case Opcode::kMultiply: u.op = FloatOp::kMultiply; break;
