@@ -1,5 +1,7 @@
 #include "rtl/float_units.h"
 
+#include <stdexcept>
+
 #include <fmt/core.h>
 
 #include <map>
@@ -146,8 +148,10 @@ ir::Opcode float_unit_opcode(FloatOp op) {
     case FloatOp::kAbs: return ir::Opcode::kAbs;
     case FloatOp::kNegate: return ir::Opcode::kNegate;
     case FloatOp::kConvert: return ir::Opcode::kConvert;
+    default: break;
   }
-  return ir::Opcode::kAdd;
+  if (const auto t = transcendental_of(op)) return ir::opcode_of(*t);
+  throw std::logic_error("float units: FloatOp " + std::to_string(static_cast<int>(op)) + " has no opcode");
 }
 
 std::vector<FloatUnit> float_unit_catalog() {

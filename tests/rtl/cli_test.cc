@@ -32,17 +32,23 @@ TEST(RtlCli, EmitOnlyAndTrace) {
 }
 
 // An f32 design reaches RTL through its IEEE-754 units and cosimulates bit for bit with
-// the hardware-order reference; a transcendental is refused by op, type and line.
+// the hardware-order reference, and so does one with a transcendental (softmax's exp,
+// through its unit); an op without a unit (gelu's power) is refused by op, type and line.
 TEST(RtlCli, FloatDesignCosimulates) {
   const CliResult r = run_cli("rtl " + design_path("mlp_layer") + " --target fpga --sim --vectors 2 -o " +
                               rtl_work_dir("cli_float").string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("0 mismatching output elements"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("(agree)"), std::string::npos) << r.out;
-  const CliResult t = run_cli("rtl " + design_path("softmax") + " --target fpga -o " + rtl_work_dir("cli_softmax").string());
+  const CliResult x = run_cli("rtl " + design_path("softmax") + " --target fpga --sim --vectors 2 -o " +
+                              rtl_work_dir("cli_softmax").string());
+  ASSERT_EQ(x.exit_code, 0) << x.err;
+  EXPECT_NE(x.out.find("0 mismatching output elements"), std::string::npos) << x.out;
+  EXPECT_NE(x.out.find("(agree)"), std::string::npos) << x.out;
+  const CliResult t = run_cli("rtl " + design_path("gelu") + " --target fpga -o " + rtl_work_dir("cli_gelu").string());
   EXPECT_EQ(t.exit_code, 1);
-  EXPECT_NE(t.err.find("softmax.yaml:10"), std::string::npos) << t.err;
-  EXPECT_NE(t.err.find("exponential ('e') on f32"), std::string::npos) << t.err;
+  EXPECT_NE(t.err.find("gelu.yaml:11"), std::string::npos) << t.err;
+  EXPECT_NE(t.err.find("power ('x3') on f32"), std::string::npos) << t.err;
 }
 
 TEST(RtlCli, BadFixedFormat) {
