@@ -154,6 +154,13 @@ ir::Opcode float_unit_opcode(FloatOp op) {
   throw std::logic_error("float units: FloatOp " + std::to_string(static_cast<int>(op)) + " has no opcode");
 }
 
+std::optional<FloatOp> float_op_of(ir::Opcode op) {
+  if (op == ir::Opcode::kSubtract) return FloatOp::kAdd;
+  for (int k = 0; k <= static_cast<int>(FloatOp::kErf); ++k)
+    if (float_unit_opcode(static_cast<FloatOp>(k)) == op) return static_cast<FloatOp>(k);
+  return std::nullopt;
+}
+
 std::vector<FloatUnit> float_unit_catalog() {
   constexpr ElementType kFloats[] = {ElementType::kF32, ElementType::kF16, ElementType::kBF16};
   constexpr ElementType kInts[] = {ElementType::kS8, ElementType::kS16, ElementType::kS32, ElementType::kS64,

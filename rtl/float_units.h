@@ -122,5 +122,8 @@ using hwmodel::FloatUnitKey;
 FloatUnitKey float_unit_key(const FloatUnit& u);
 // The IR opcode a unit computes (fadd: add, or subtract while `sub` is high).
 ir::Opcode float_unit_opcode(FloatOp op);
+// The inverse: the unit an HLO opcode takes (subtract the adder's `sub`; a compare's
+// direction is the caller's), or nullopt for an opcode without a unit.
+std::optional<FloatOp> float_op_of(ir::Opcode op);
 
 }  // namespace hlsgym::rtl

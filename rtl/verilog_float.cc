@@ -27,29 +27,11 @@ std::optional<FloatUnit> node_float_unit(const Expr& x, int n) {
     return u;
   }
   if (!has_float_unit_format(from)) return std::nullopt;
-  if (const auto t = ir::transcendental_op(node.op)) {
-    // FloatOp kExp..kErf follow ir::TranscendentalOp's order (rtl/float_units.cc)
-    u.op = static_cast<FloatOp>(static_cast<int>(FloatOp::kExp) + static_cast<int>(*t));
-    return u;
-  }
-  switch (node.op) {
-    case Opcode::kAdd: case Opcode::kSubtract: u.op = FloatOp::kAdd; break;
-    case Opcode::kMultiply: u.op = FloatOp::kMultiply; break;
-    case Opcode::kDivide: u.op = FloatOp::kDivide; break;
-    case Opcode::kSqrt: u.op = FloatOp::kSqrt; break;
-    case Opcode::kMinimum: u.op = FloatOp::kMinimum; break;
-    case Opcode::kMaximum: u.op = FloatOp::kMaximum; break;
-    case Opcode::kAbs: u.op = FloatOp::kAbs; break;
-    case Opcode::kNegate: u.op = FloatOp::kNegate; break;
-    case Opcode::kCompare:
-      u.op = FloatOp::kCompare;
-      u.direction = node.direction;
-      u.total_order = node.total_order;
-      break;
-    case Opcode::kSelect: case Opcode::kBitcastConvert: return std::nullopt;  // wiring
-    default:
-      throw std::logic_error("rtl: no float unit for " + std::string(ir::name(node.op)) + " (make_plan refuses it)");
-  }
+  if (node.op == Opcode::kSelect || node.op == Opcode::kBitcastConvert) return std::nullopt;  // wiring
+  const auto op = float_op_of(node.op);
+  if (!op) throw std::logic_error("rtl: no float unit for " + std::string(ir::name(node.op)) + " (make_plan refuses it)");
+  u.op = *op;
+  if (u.op == FloatOp::kCompare) u.direction = node.direction, u.total_order = node.total_order;
   return u;
 }
 
