@@ -285,14 +285,13 @@ bool constant_init(const ir::Module& m, InstrId init, const std::vector<bool>& n
 }
 }  // namespace
 
-std::optional<int64_t> static_trip_count(const ir::Module& m, InstrId w, int64_t limit) {
-  if (m.opcode(w) != Opcode::kWhile || m.called(w).size() != 2 || !m.shape(w).is_tuple()) return std::nullopt;
+namespace {
+// The state elements the condition of loop `w` reads, closed over what the body computes
+// them from (all of them false if the body root is not a tuple of the state).
+std::vector<bool> elements_deciding_the_exit(const ir::Module& m, InstrId w, size_t n, bool tuple_root) {
   const CompId cond = m.called(w)[0], body = m.called(w)[1];
-  const size_t n = m.shape(w).tuple_elements().size();
-  const InstrId cond_root = m.computation(cond).root, body_root = m.computation(body).root;
-  const bool tuple_root = m.opcode(body_root) == Opcode::kTuple && m.operands(body_root).size() == n;
-  // The elements the condition reads, closed over what the body computes them from.
-  std::vector<bool> needed = state_indices_read(m, cond, cond_root, n);
+  const InstrId body_root = m.computation(body).root;
+  std::vector<bool> needed = state_indices_read(m, cond, m.computation(cond).root, n);
   for (bool grew = true; grew && tuple_root;) {
     grew = false;
     for (size_t k = 0; k < n; ++k) {
@@ -302,6 +301,21 @@ std::optional<int64_t> static_trip_count(const ir::Module& m, InstrId w, int64_t
         if (reads[j] && !needed[j]) needed[j] = grew = true;
     }
   }
+  return needed;
+}
+
+bool is_loop_with_tuple_state(const ir::Module& m, InstrId w) {
+  return m.opcode(w) == Opcode::kWhile && m.called(w).size() == 2 && m.shape(w).is_tuple();
+}
+}  // namespace
+
+std::optional<int64_t> static_trip_count(const ir::Module& m, InstrId w, int64_t limit) {
+  if (!is_loop_with_tuple_state(m, w)) return std::nullopt;
+  const CompId cond = m.called(w)[0], body = m.called(w)[1];
+  const size_t n = m.shape(w).tuple_elements().size();
+  const InstrId cond_root = m.computation(cond).root, body_root = m.computation(body).root;
+  const bool tuple_root = m.opcode(body_root) == Opcode::kTuple && m.operands(body_root).size() == n;
+  const std::vector<bool> needed = elements_deciding_the_exit(m, w, n, tuple_root);
   std::vector<const Literal*> known(n, nullptr);
   if (!constant_init(m, m.operand(w, 0), needed, known)) return std::nullopt;
   std::vector<std::optional<Literal>> state(n), next(n);
@@ -322,6 +336,31 @@ std::optional<int64_t> static_trip_count(const ir::Module& m, InstrId w, int64_t
     for (size_t k = 0; k < n; ++k) known[k] = state[k] ? &*state[k] : nullptr;
   }
   return std::nullopt;
+}
+
+bool runs_at_most_once(const ir::Module& m, InstrId w) {
+  if (auto trips = static_trip_count(m, w, 1)) return *trips <= 1;
+  if (!is_loop_with_tuple_state(m, w)) return false;
+  const CompId cond = m.called(w)[0], body = m.called(w)[1];
+  const size_t n = m.shape(w).tuple_elements().size();
+  const InstrId body_root = m.computation(body).root;
+  if (m.opcode(body_root) != Opcode::kTuple || m.operands(body_root).size() != n) return false;
+  const std::vector<bool> needed = elements_deciding_the_exit(m, w, n, true);
+  // What one run of the body leaves in the deciding elements, whatever the start.
+  const std::vector<const Literal*> unknown(n, nullptr);
+  StateEvaluator be(m, body, unknown);
+  std::vector<std::optional<Literal>> after(n);
+  std::vector<const Literal*> known(n, nullptr);
+  for (size_t k = 0; k < n; ++k) {
+    if (!needed[k]) continue;
+    const Literal* v = be.value(m.operand(body_root, k));
+    if (!v) return false;
+    after[k] = *v;
+    known[k] = &*after[k];
+  }
+  StateEvaluator ce(m, cond, known);
+  const Literal* go = ce.value(m.computation(cond).root);
+  return go && !go->is_tuple() && go->element_count() == 1 && go->get_int(0) == 0;
 }
 
 InstrId tuple_element(ir::Module& m, InstrId t, int64_t k) {

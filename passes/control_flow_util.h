@@ -65,6 +65,12 @@ std::vector<bool> state_indices_read(const ir::Module& m, ir::CompId c, ir::Inst
 // elements that start as constants and stay computable; nullopt if unknown or > limit.
 std::optional<int64_t> static_trip_count(const ir::Module& m, ir::InstrId w, int64_t limit);
 
+// True if while `w` runs its body at most once: its static trip count is 0 or 1, or one
+// run of the body sets the elements its condition reads to values, whatever the start,
+// on which the condition is false (XLA's ComputeWhileLoopTripCountUpperBound giving 1:
+// the body sets the induction variable to a constant that exits).
+bool runs_at_most_once(const ir::Module& m, ir::InstrId w);
+
 // The value of element k of the tuple `t` in t's computation: the operand of a tuple
 // instruction, or a new get-tuple-element.
 ir::InstrId tuple_element(ir::Module& m, ir::InstrId t, int64_t k);

@@ -8,9 +8,9 @@
 // (they are copied out only when a hoisted user needs them). Instructions whose result
 // is more than twice the bytes they read stay in the loop (hoisting would grow the loop
 // state), as do while loops (hoisting one out of a loop that never runs could make a
-// terminating program run forever). Loops with a static trip count of at most 1, loops
+// terminating program run forever). Loops that run their body at most once, loops
 // whose body or condition has another caller, and bodies with domain or sharding /
-// host-offload annotations are skipped.
+// host-offload annotations are skipped; so are instructions with control edges.
 #include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
@@ -55,7 +55,7 @@ struct Hoisting {
   std::unordered_set<InstrId> hoisted_set, invariant;
 };
 
-Hoisting find_hoistable(const ir::Module& m, CompId body) {
+Hoisting find_hoistable(const ir::Module& m, CompId body, const std::unordered_set<InstrId>& fenced) {
   Hoisting h;
   const InstrId param = m.computation(body).params[0], root = m.computation(body).root;
   for (InstrId g : m.users(param)) {
@@ -74,7 +74,7 @@ Hoisting find_hoistable(const ir::Module& m, CompId body) {
       continue;
     }
     if (i == root || op == Opcode::kParameter || (op == Opcode::kGetTupleElement && m.operand(i, 0) == param) ||
-        op == Opcode::kAfterAll || op == Opcode::kWhile || has_side_effect(m, i))
+        op == Opcode::kAfterAll || op == Opcode::kWhile || has_side_effect(m, i) || fenced.count(i))
       continue;
     auto ops = m.operands(i);
     if (!std::all_of(ops.begin(), ops.end(), is_invariant)) continue;
@@ -116,7 +116,7 @@ std::unordered_map<InstrId, InstrId> copy_before_loop(ir::Module& m, InstrId w, 
   return copy;
 }
 
-bool hoist_from(ir::Module& m, InstrId w) {
+bool hoist_from(ir::Module& m, InstrId w, const std::unordered_set<InstrId>& fenced) {
   const CompId cond = m.called(w)[0], body = m.called(w)[1];
   const InstrId root = m.computation(body).root;
   const size_t n = m.shape(w).tuple_elements().size();
@@ -124,7 +124,7 @@ bool hoist_from(ir::Module& m, InstrId w) {
   if (!cf::params_used_only_by_gte(m, body) || !cf::params_used_only_by_gte(m, cond)) return false;
   for (InstrId i : m.instructions(body))
     if (blocks_motion(m, i)) return false;
-  const Hoisting h = find_hoistable(m, body);
+  const Hoisting h = find_hoistable(m, body, fenced);
   std::vector<InstrId> live_ins;  // hoisted values the loop still reads
   for (InstrId i : h.hoisted)
     for (InstrId u : m.users(i))
@@ -133,7 +133,7 @@ bool hoist_from(ir::Module& m, InstrId w) {
         break;
       }
   if (live_ins.empty()) return false;
-  if (auto trips = cf::static_trip_count(m, w, 1); trips && *trips <= 1) return false;
+  if (cf::runs_at_most_once(m, w)) return false;
   // Everything the live-ins are computed from, within the body.
   std::unordered_set<InstrId> needed(live_ins.begin(), live_ins.end());
   std::vector<InstrId> work(live_ins.begin(), live_ins.end());
@@ -177,12 +177,15 @@ class WhileLoopInvariantCodeMotion final : public Pass {
   }
   bool run(ir::Module& m) override {
     const std::vector<int> callers = cf::caller_counts(m);
+    // XLA leaves an instruction with control edges where it is: moving it out of the body
+    // would drop the edge.
+    const std::unordered_set<InstrId> fenced = with_control_edges(m);
     bool changed = false;
     // Inner loops first: what leaves an inner body may then leave the outer one too.
     for (InstrId w : cf::collect_ops(m, Opcode::kWhile, /*callers_first=*/false)) {
       if (!m.is_live(w) || m.called(w).size() != 2 || !m.shape(w).is_tuple()) continue;
       if (callers[m.called(w)[0]] != 1 || callers[m.called(w)[1]] != 1) continue;
-      changed |= hoist_from(m, w);
+      changed |= hoist_from(m, w, fenced);
     }
     return changed;
   }

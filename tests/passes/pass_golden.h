@@ -63,4 +63,12 @@ inline ir::Module run_golden(const std::string& pass, const std::string& text, b
   return m;
 }
 
+// How many live instructions of computation `c` have opcode `op` (XLA's tests say
+// Contains(op::Add()) / Each(Not(op::Add())) of a computation's instructions).
+inline int count_opcode(const ir::Module& m, ir::CompId c, ir::Opcode op) {
+  int n = 0;
+  for (ir::InstrId i : m.instructions(c)) n += m.opcode(i) == op;
+  return n;
+}
+
 }  // namespace hlsgym::testing
