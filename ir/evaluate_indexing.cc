@@ -7,11 +7,14 @@
 namespace hlsgym::ir::eval {
 namespace {
 
+// The start indices are one scalar operand per dimension, or (XLA's older form, still
+// parsed) one rank-1 operand holding them all.
 std::vector<int64_t> clamped_starts(const OpContext& c, size_t first_index_arg, const Shape& operand,
                                     std::span<const int64_t> sizes) {
   std::vector<int64_t> start(operand.rank());
+  const bool one_vector = c.args.size() == first_index_arg + 1 && c.args[first_index_arg]->shape().rank() == 1;
   for (int64_t d = 0; d < operand.rank(); ++d) {
-    const int64_t v = c.args[first_index_arg + d]->get_int(0);
+    const int64_t v = one_vector ? c.args[first_index_arg]->get_int(d) : c.args[first_index_arg + d]->get_int(0);
     start[d] = std::clamp<int64_t>(v, 0, operand.dim(d) - sizes[d]);
   }
   return start;
