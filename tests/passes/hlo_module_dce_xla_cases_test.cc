@@ -40,16 +40,20 @@ std::vector<size_t> loop_sizes(const ir::Module& m) {
   return sizes;
 }
 
-const std::string kBodyAddMultiply =
-    "SimpleLoop.body {\n loop_var.1 = (s32[], s32[3]{0}) parameter(0)\n"
-    " get-tuple-element.1 = s32[] get-tuple-element(loop_var.1), index=0\n constant.1 = s32[] constant(1)\n"
-    " add = s32[] add(get-tuple-element.1, constant.1)\n"
-    " get-tuple-element.2 = s32[3]{0} get-tuple-element(loop_var.1), index=1\n"
-    " multiply = s32[3]{0} multiply(get-tuple-element.2, get-tuple-element.2)\n"
-    " ROOT tuple = (s32[], s32[3]{0}) tuple(add, multiply)\n}\n"
-    "SimpleLoop.condition {\n loop_var.2 = (s32[], s32[3]{0}) parameter(0)\n"
-    " get-tuple-element.3 = s32[] get-tuple-element(loop_var.2), index=0\n constant.2 = s32[] constant(5)\n"
-    " ROOT less-than = pred[] compare(get-tuple-element.3, constant.2), direction=LT\n}\n";
+// XLA's SimpleLoop.body<suffix> / SimpleLoop.condition<suffix>: counts element 0 up to 5,
+// squaring element 1 on the way.
+std::string add_multiply_loop(const std::string& suffix) {
+  return "SimpleLoop.body" + suffix + " {\n loop_var.1 = (s32[], s32[3]{0}) parameter(0)\n"
+         " get-tuple-element.1 = s32[] get-tuple-element(loop_var.1), index=0\n constant.1 = s32[] constant(1)\n"
+         " add = s32[] add(get-tuple-element.1, constant.1)\n"
+         " get-tuple-element.2 = s32[3]{0} get-tuple-element(loop_var.1), index=1\n"
+         " multiply = s32[3]{0} multiply(get-tuple-element.2, get-tuple-element.2)\n"
+         " ROOT tuple = (s32[], s32[3]{0}) tuple(add, multiply)\n}\n"
+         "SimpleLoop.condition" + suffix + " {\n loop_var.2 = (s32[], s32[3]{0}) parameter(0)\n"
+         " get-tuple-element.3 = s32[] get-tuple-element(loop_var.2), index=0\n constant.2 = s32[] constant(5)\n"
+         " ROOT less-than = pred[] compare(get-tuple-element.3, constant.2), direction=LT\n}\n";
+}
+const std::string kBodyAddMultiply = add_multiply_loop("");
 
 const std::string kLoopOverConstants =
     " constant.3 = s32[] constant(0)\n constant.4 = s32[3]{0} constant({0, 1, 2})\n"
@@ -129,17 +133,7 @@ const std::string kTwoBodies =
 
 TEST(HloModuleDceXla, TwoWhilesWithDeadTupleElement) {
   const ir::Module m = module_dce(
-      "HloModule SimpleLoop\n"
-      "SimpleLoop.body0 {\n loop_var.1 = (s32[], s32[3]{0}) parameter(0)\n"
-      " get-tuple-element.1 = s32[] get-tuple-element(loop_var.1), index=0\n constant.1 = s32[] constant(1)\n"
-      " add = s32[] add(get-tuple-element.1, constant.1)\n"
-      " get-tuple-element.2 = s32[3]{0} get-tuple-element(loop_var.1), index=1\n"
-      " multiply = s32[3]{0} multiply(get-tuple-element.2, get-tuple-element.2)\n"
-      " ROOT tuple = (s32[], s32[3]{0}) tuple(add, multiply)\n}\n"
-      "SimpleLoop.condition0 {\n loop_var.2 = (s32[], s32[3]{0}) parameter(0)\n"
-      " get-tuple-element.3 = s32[] get-tuple-element(loop_var.2), index=0\n constant.2 = s32[] constant(5)\n"
-      " ROOT less-than = pred[] compare(get-tuple-element.3, constant.2), direction=LT\n}\n" +
-          kTwoBodies +
+      "HloModule SimpleLoop\n" + add_multiply_loop("0") + kTwoBodies +
           "ENTRY SimpleLoop {\n constant.5 = s32[] constant(0)\n constant.6 = s32[3]{0} constant({0, 1, 2})\n"
           " tuple.2 = (s32[], s32[3]{0}) tuple(constant.5, constant.6)\n"
           " while.1 = (s32[], s32[3]{0}) while(tuple.2), condition=SimpleLoop.condition0, body=SimpleLoop.body0\n"
