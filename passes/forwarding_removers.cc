@@ -1,6 +1,8 @@
 // Passes that delete an instruction by forwarding its operand:
 //   cse_barrier_expander (XLA OptimizationBarrierExpander): opt-barrier(x) -> x.
-//   sharding-remover (XLA ShardingRemover): custom-call "Sharding"(x) -> x.
+//   sharding-remover (XLA ShardingRemover): custom-call "Sharding"(x) -> x, and the same
+//     for XLA's other sharding markers "SPMDShardToFullShape" and "SPMDFullToShardShape"
+//     (on one device, where their shapes agree, they are identities too).
 #include "passes/pass.h"
 #include "passes/rewrite_util.h"
 
@@ -40,11 +42,13 @@ class ShardingRemover final : public Pass {
  public:
   std::string_view name() const override { return "sharding-remover"; }
   std::string_view description() const override {
-    return "removes Sharding custom-calls (forwards their operand)";
+    return "removes Sharding / SPMD shape custom-calls (forwards their operand)";
   }
   bool run(ir::Module& m) override {
     return forward_operands(m, [](const ir::Module& mm, InstrId i) {
-      return mm.opcode(i) == Opcode::kCustomCall && mm.attrs(i).custom_call_target == "Sharding";
+      if (mm.opcode(i) != Opcode::kCustomCall) return false;
+      const std::string& t = mm.attrs(i).custom_call_target;
+      return t == "Sharding" || t == "SPMDShardToFullShape" || t == "SPMDFullToShardShape";
     });
   }
 };
