@@ -101,14 +101,13 @@ EnvOptions policy_env_options(const PolicyFile& p, EnvOptions base) {
   return base;
 }
 
-std::vector<std::string> policy_order(PolicyFile& p, const ir::Module& graph, const EnvOptions& env_base,
-                                      int64_t* pass_runs) {
-  int64_t runs = 0;
+PolicyEpisode policy_episode(PolicyFile& p, const ir::Module& graph, const EnvOptions& env_base, int extra_steps) {
+  PolicyEpisode ep;
   EnvOptions eo = policy_env_options(p, env_base);
-  eo.max_steps = p.max_steps * (kFixRounds + 2);  // the loops below bound the episode
+  eo.max_steps = p.max_steps * (kFixRounds + 2) + extra_steps;  // the loops below bound the episode
   Env env(eo);
   std::vector<double> obs = env.reset(graph, "policy");
-  std::vector<std::string> order;
+  std::vector<std::string>& order = ep.order;
   // A pass that changed nothing leaves the state — and so a deterministic policy's choice —
   // as it was: without masking, the greedy policy would repeat that no-op to the end of the
   // episode. So no-op passes are masked until the state changes, and the episode ends when
@@ -122,7 +121,7 @@ std::vector<std::string> policy_order(PolicyFile& p, const ir::Module& graph, co
         best = a;
     if (best < 0) break;
     const StepResult r = env.step(best);
-    ++runs;
+    ++ep.pass_runs;
     if (r.info.changed) {
       order.push_back(r.info.pass);
       std::fill(masked.begin(), masked.end(), false);
@@ -140,15 +139,25 @@ std::vector<std::string> policy_order(PolicyFile& p, const ir::Module& graph, co
     Env trial = env.fork();
     std::vector<std::string> more;
     for (const auto& name : once) {
-      ++runs;
+      ++ep.pass_runs;
       if (trial.step(name).info.changed) more.push_back(name);
     }
     if (!(trial.cost() < env.cost())) break;
     env = std::move(trial);
     order.insert(order.end(), more.begin(), more.end());
+    std::fill(masked.begin(), masked.end(), false);  // a new state: nothing known about it
   }
-  if (pass_runs) *pass_runs = runs;
-  return order;
+  for (int a = 0; a < env.available_actions(); ++a)
+    if (masked[static_cast<size_t>(a)]) ep.noops_at_end.push_back(a);
+  ep.end = std::move(env);
+  return ep;
+}
+
+std::vector<std::string> policy_order(PolicyFile& p, const ir::Module& graph, const EnvOptions& env_base,
+                                      int64_t* pass_runs) {
+  PolicyEpisode ep = policy_episode(p, graph, env_base);
+  if (pass_runs) *pass_runs = ep.pass_runs;
+  return std::move(ep.order);
 }
 
 }  // namespace hlsgym::rl
