@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "ir/error.h"
+#include "rl/action_mask.h"
 #include "rl/search.h"
 
 namespace hlsgym::rl {
@@ -61,11 +62,12 @@ GuidedResult guided_order(PolicyFile& p, const ir::Module& graph, const EnvOptio
   so.budget_steps = left;
   so.children_per_state = o.top_k;
   // Scored on the observation the policy was trained on (the episode's environment); the
-  // passes the episode already found to change nothing at its end are not run again.
+  // passes the episode already found to change nothing at its end are not run again, nor
+  // those the state's opcode counts show cannot change it (passes/applicability.h).
   so.actions_to_try = [&](const Env& e) {
     std::vector<int> ranked = ranked_actions(*p.agent, e);
-    if (e.state_hash() == end_hash)
-      std::erase_if(ranked, [&](int a) { return noop_at_end[static_cast<size_t>(a)]; });
+    const bool at_end = e.state_hash() == end_hash;
+    std::erase_if(ranked, [&](int a) { return (at_end && noop_at_end[static_cast<size_t>(a)]) || cannot_change(e, a); });
     return ranked;
   };
   const SearchResult s = search_from(end, so);
