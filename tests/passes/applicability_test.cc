@@ -6,7 +6,7 @@
 
 #include "frontend/load.h"
 #include "ir/features.h"
-#include "ir/printer.h"
+#include "ir/module_hash.h"
 #include "ir/random_module.h"
 #include "passes/applicability.h"
 #include "passes/default_order.h"
@@ -23,10 +23,11 @@ int check_sound(const ir::Module& m, const std::string& where) {
   for (const auto& info : Registry::global().all()) {
     if (!cannot_change(info.name, f.opcode_counts)) continue;
     ir::Module copy = m;
-    const std::string before = ir::print_module(copy);
     const bool changed = info.make()->run(copy);
     EXPECT_FALSE(changed) << info.name << " changed " << where << " although none of its opcodes occurs there";
-    EXPECT_EQ(ir::print_module(copy), before) << info.name << " edited " << where;
+    // The structural hash, not the printed text: printing the large graphs for every
+    // masked pass made this test take minutes.
+    EXPECT_EQ(ir::structural_hash(copy), ir::structural_hash(m)) << info.name << " edited " << where;
     ++checked;
   }
   return checked;
@@ -34,6 +35,9 @@ int check_sound(const ir::Module& m, const std::string& where) {
 
 void check_with_default_order(const ir::Module& m, const std::string& where, int& checked) {
   checked += check_sound(m, where);
+  // The default order on the largest graphs (up to ~10k instructions) was most of this
+  // test's time; their initial states are checked, and the smaller graphs after it too.
+  if (ir::extract_features(m).instructions > 2000) return;
   ir::Module d = m;
   make_default_order()->run(d);
   checked += check_sound(d, where + " after the default order");
