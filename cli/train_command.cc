@@ -38,8 +38,9 @@ struct TrainFlags {
   std::vector<std::string> graphs;
   std::string reward = "opcount", target, algo = "ppo", observation = "opcount", hidden = "64,64", output, dataset;
   std::string reward_scale;  // empty: the reward's default (set_reward_scale)
-  int64_t steps = 200000;
-  int episode_len = 30, workers = 1, envs = 0;  // envs 0: one per worker
+  int64_t steps = 0;      // 0: the reward's recipe (apply_recipe_defaults)
+  int episode_len = 0;    // 0: the reward's recipe
+  int workers = 1, envs = 0;  // envs 0: one per worker
   uint64_t seed = 1;
   double checkpoint_s = 120;
   int64_t checkpoint_steps = 10000;
@@ -64,16 +65,28 @@ std::vector<int> parse_sizes(const std::string& s) {
 
 // How a step's cost decrease becomes its reward (rl::EnvOptions). Unless --reward-scale
 // says otherwise: the log ratio for hardware rewards, whose costs span orders of magnitude
-// across designs (3 to 2,600 cycles on designs/), and the plain difference for opcount, the
-// recipe of the shipped op-count policy. --normalize is --reward-scale default-gain.
+// across designs (3 to 2,600 cycles on designs/), and default-gain for opcount, the recipe
+// of the shipped op-count policy. --normalize is --reward-scale default-gain.
 void set_reward_scale(const TrainFlags& f, rl::EnvOptions& eo) {
   std::string scale = f.reward_scale;
   if (f.normalize && !scale.empty() && scale != "default-gain")
     throw Error("--normalize is --reward-scale default-gain; it contradicts --reward-scale " + scale);
   if (f.normalize) scale = "default-gain";
-  if (scale.empty()) scale = rl::needs_hardware(rl::parse_reward_space(f.reward)) ? "log-ratio" : "difference";
+  if (scale.empty()) scale = rl::needs_hardware(rl::parse_reward_space(f.reward)) ? "log-ratio" : "default-gain";
   eo.normalize_by_default = scale == "default-gain";
   eo.log_ratio = scale == "log-ratio";
+}
+
+// The defaults are the recipe each shipped policy was trained with (issue 18: a user who
+// gives no tuning flags trains what the README measured). Op count: 60k steps of 40-pass
+// episodes with each graph's rewards divided by the default order's gain on it
+// (default-gain; README, "Learning pass orders": 60 passes or 100k steps were worse, the
+// plain difference lets the big graphs drown the small ones). Hardware rewards: 200k steps
+// of 30-pass episodes, log-ratio (README, "Shipped hardware policies").
+void apply_recipe_defaults(TrainFlags& f) {
+  const bool hardware = rl::needs_hardware(rl::parse_reward_space(f.reward));
+  if (f.steps == 0) f.steps = hardware ? 200000 : 60000;
+  if (f.episode_len == 0) f.episode_len = hardware ? 30 : 40;
 }
 
 // The learning curve as an SVG line chart (mean return against steps).
@@ -195,7 +208,8 @@ void prepare_learning_curve(const std::string& csv, bool resume, int64_t resumed
   ir::write_file_atomically(csv, kept);
 }
 
-int run_train(const TrainFlags& f) {
+int run_train(TrainFlags f) {
+  apply_recipe_defaults(f);
   if (f.algo != "ppo" && f.algo != "a2c" && f.algo != "dqn") throw Error("--algo " + f.algo + ": expected ppo, a2c or dqn");
   if (f.steps <= 0) throw Error("--steps must be positive");
   if (f.graphs.empty() == f.dataset.empty()) throw Error("give either --graphs (online training) or --dataset (offline)");
@@ -342,7 +356,8 @@ void add_train_command(CLI::App& app) {
                   "(one gradient step per 32-step rollout) or dqn (replay buffer, double-DQN target\n"
                   "network, epsilon-greedy over the first fifth of the steps)")
       ->capture_default_str();
-  cmd->add_option("--steps", f->steps, "environment steps in total")->capture_default_str();
+  cmd->add_option("--steps", f->steps, "environment steps in total; default: the reward's recipe, 60000 for\n"
+                  "opcount, 200000 for hardware rewards");
   cmd->add_option("--workers", f->workers,
                   "ppo/a2c: threads that step the environments of --envs, each environment a share\n"
                   "of every rollout (2 uses both cores here)")
@@ -358,7 +373,7 @@ void add_train_command(CLI::App& app) {
   cmd->add_flag("--fixed-blocks", f->fixed_blocks,
                 "under mpirun: keep each rank's initial block of environments instead of moving\n"
                 "environments to less loaded ranks before every rollout (same policy either way)");
-  cmd->add_option("--episode-len", f->episode_len, "passes per episode")->capture_default_str();
+  cmd->add_option("--episode-len", f->episode_len, "passes per episode; default: 40 for opcount, 30 for hardware rewards");
   cmd->add_option("--observation", f->observation, "observation spaces joined by '+'")->capture_default_str();
   cmd->add_option("--hidden", f->hidden, "hidden layer sizes, e.g. 64,64 (the paper: 2048,2048)")->capture_default_str();
   cmd->add_flag("--shaping", f->shaping, "potential-based reward shaping, phi = -(flops + 2 transcendentals)");
@@ -373,7 +388,7 @@ void add_train_command(CLI::App& app) {
                   "a step's reward from the cost c before and c' after it: difference (c - c'),\n"
                   "default-gain ((c - c') / the default order's gain on the graph, as --normalize) or\n"
                   "log-ratio (log(c / c'): an episode returns log(initial / final), so designs of any\n"
-                  "size weigh alike); default: log-ratio for hardware rewards, difference for opcount")
+                  "size weigh alike); default: log-ratio for hardware rewards, default-gain for opcount")
       ->check(CLI::IsMember({"difference", "default-gain", "log-ratio"}));
   cmd->add_option("--checkpoint-s", f->checkpoint_s, "at most this many seconds between checkpoints")
       ->capture_default_str()

@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "ir/error.h"
+#include "rl/action_mask.h"
 #include "rl/search.h"
 
 namespace hlsgym::rl {
@@ -40,25 +41,38 @@ GuidedResult guided_order(PolicyFile& p, const ir::Module& graph, const EnvOptio
   if (o.budget_steps <= 0) throw Error("the guided search's budget (pass runs) must be positive");
   if (o.top_k <= 0 || o.beam_width <= 0) throw Error("the guided search's top-k and beam width must be positive");
   GuidedResult r;
-  r.policy_order = policy_order(p, graph, env_base, &r.policy_evaluations);
-  r.order = r.policy_order;
-  r.evaluations = r.policy_evaluations;
-  const std::vector<int> seed = action_indices(r.policy_order);
-  // The search must at least replay the policy's order, or it could return a worse prefix.
+  PolicyEpisode ep = policy_episode(p, graph, env_base, o.max_len + 1);
+  r.policy_order = ep.order;
+  r.order = ep.order;
+  r.evaluations = r.policy_evaluations = ep.pass_runs;
   const int64_t left = o.budget_steps - r.policy_evaluations;
+  if (left <= 0) return r;  // no budget left to search
+  // The search goes on from the policy's end state, where the policy's order already is:
+  // starting again from the initial graph, a small budget only re-explored the first
+  // passes the policy had taken (100 pass runs: geomean 1.188, the policy's own).
+  const Env& end = *ep.end;
+  const uint64_t end_hash = end.state_hash();
+  std::vector<bool> noop_at_end(static_cast<size_t>(Env::action_count()), false);
+  for (int a : ep.noops_at_end) noop_at_end[static_cast<size_t>(a)] = true;
   SearchOptions so;
   so.algo = SearchAlgo::kBeam;
   so.seed = o.seed;
   so.beam_width = o.beam_width;
-  so.max_len = std::max<int>(o.max_len, static_cast<int>(seed.size()));
-  so.seed_actions = seed;
-  // Scored on the observation the policy was trained on (policy_env_options below).
-  so.actions_to_try = [&p](const Env& e) { return ranked_actions(*p.agent, e); };
-  so.children_per_state = o.top_k;
-  if (left < static_cast<int64_t>(seed.size()) || left <= 0) return r;  // no budget left to search
+  so.max_len = o.max_len;
   so.budget_steps = left;
-  const SearchResult s = search(graph, "guided", policy_env_options(p, env_base), so);
-  r.order = s.order;
+  so.children_per_state = o.top_k;
+  // Scored on the observation the policy was trained on (the episode's environment); the
+  // passes the episode already found to change nothing at its end are not run again, nor
+  // those the state's opcode counts show cannot change it (passes/applicability.h).
+  so.actions_to_try = [&](const Env& e) {
+    std::vector<int> ranked = ranked_actions(*p.agent, e);
+    const bool at_end = e.state_hash() == end_hash;
+    std::erase_if(ranked, [&](int a) { return (at_end && noop_at_end[static_cast<size_t>(a)]) || cannot_change(e, a); });
+    return ranked;
+  };
+  const SearchResult s = search_from(end, so);
+  const size_t before = end.state().passes.size();  // the episode's steps, no-ops included
+  r.order.insert(r.order.end(), s.order.begin() + static_cast<std::ptrdiff_t>(before), s.order.end());
   r.evaluations += s.evaluations;
   r.searched = true;
   return r;

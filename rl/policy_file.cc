@@ -8,6 +8,7 @@
 #include "ir/error.h"
 #include "ir/line_endings.h"
 #include "ir/output_file.h"
+#include "rl/action_mask.h"
 #include "rl/action_names.h"
 
 namespace hlsgym::rl {
@@ -101,30 +102,35 @@ EnvOptions policy_env_options(const PolicyFile& p, EnvOptions base) {
   return base;
 }
 
-std::vector<std::string> policy_order(PolicyFile& p, const ir::Module& graph, const EnvOptions& env_base,
-                                      int64_t* pass_runs) {
-  int64_t runs = 0;
+PolicyEpisode policy_episode(PolicyFile& p, const ir::Module& graph, const EnvOptions& env_base, int extra_steps) {
+  PolicyEpisode ep;
   EnvOptions eo = policy_env_options(p, env_base);
-  eo.max_steps = p.max_steps * (kFixRounds + 2);  // the loops below bound the episode
+  eo.max_steps = p.max_steps * (kFixRounds + 2) + extra_steps;  // the loops below bound the episode
   Env env(eo);
   std::vector<double> obs = env.reset(graph, "policy");
-  std::vector<std::string> order;
+  std::vector<std::string>& order = ep.order;
+  std::vector<int> taken;  // order's actions
   // A pass that changed nothing leaves the state — and so a deterministic policy's choice —
   // as it was: without masking, the greedy policy would repeat that no-op to the end of the
   // episode. So no-op passes are masked until the state changes, and the episode ends when
   // every pass is a no-op.
   std::vector<bool> masked(static_cast<size_t>(env.available_actions()), false);
-  for (int t = 0; t < p.max_steps; ++t) {  // no-ops count, as in training
+  for (int t = 0; t < p.max_steps; ++t) {  // no-ops count, as in training, run or not
     const std::vector<double> scores = p.agent->action_scores(obs);
     int best = -1;
     for (int a = 0; a < env.available_actions(); ++a)
       if (!masked[static_cast<size_t>(a)] && (best < 0 || scores[static_cast<size_t>(a)] > scores[static_cast<size_t>(best)]))
         best = a;
     if (best < 0) break;
+    if (cannot_change(env, best)) {  // a no-op known without running it (cost-aware masking)
+      masked[static_cast<size_t>(best)] = true;
+      continue;
+    }
     const StepResult r = env.step(best);
-    ++runs;
+    ++ep.pass_runs;
     if (r.info.changed) {
       order.push_back(r.info.pass);
+      taken.push_back(best);
       std::fill(masked.begin(), masked.end(), false);
     } else {
       masked[static_cast<size_t>(best)] = true;
@@ -135,20 +141,31 @@ std::vector<std::string> policy_order(PolicyFile& p, const ir::Module& graph, co
   // The order run again while that still lowers the cost (XLA's HloPassFix over the
   // policy's own pipeline): a pass that enabled an earlier one gets its second chance. On
   // the held-out split this lifts the shipped policy from 1.128 to 1.150 geomean.
-  const std::vector<std::string> once = order;
+  const std::vector<int> once = taken;
   for (int round = 0; round < kFixRounds && !once.empty(); ++round) {
     Env trial = env.fork();
     std::vector<std::string> more;
-    for (const auto& name : once) {
-      ++runs;
-      if (trial.step(name).info.changed) more.push_back(name);
+    for (int a : once) {
+      if (cannot_change(trial, a)) continue;
+      ++ep.pass_runs;
+      if (trial.step(a).info.changed) more.push_back(Env::action_name(a));
     }
     if (!(trial.cost() < env.cost())) break;
     env = std::move(trial);
     order.insert(order.end(), more.begin(), more.end());
+    std::fill(masked.begin(), masked.end(), false);  // a new state: nothing known about it
   }
-  if (pass_runs) *pass_runs = runs;
-  return order;
+  for (int a = 0; a < env.available_actions(); ++a)
+    if (masked[static_cast<size_t>(a)]) ep.noops_at_end.push_back(a);
+  ep.end = std::move(env);
+  return ep;
+}
+
+std::vector<std::string> policy_order(PolicyFile& p, const ir::Module& graph, const EnvOptions& env_base,
+                                      int64_t* pass_runs) {
+  PolicyEpisode ep = policy_episode(p, graph, env_base);
+  if (pass_runs) *pass_runs = ep.pass_runs;
+  return std::move(ep.order);
 }
 
 }  // namespace hlsgym::rl

@@ -15,6 +15,7 @@
 #include "ir/module.h"
 #include "rl/env.h"
 #include <memory>
+#include <optional>
 
 #include "rl/agent.h"
 
@@ -40,6 +41,18 @@ bool is_policy_file(const std::string& path);     // starts with the header line
 // `pass_runs`, when given, receives the pass runs (environment steps) the episode took.
 std::vector<std::string> policy_order(PolicyFile& p, const ir::Module& graph, const EnvOptions& env_base,
                                       int64_t* pass_runs = nullptr);
+
+// policy_order's episode with what a search that continues from its end needs
+// (rl/guided_search.h): the environment in the final state, room for `extra_steps` more
+// steps in it, and the actions the episode found to change nothing there (so a search
+// does not pay for them again).
+struct PolicyEpisode {
+  std::vector<std::string> order;
+  int64_t pass_runs = 0;
+  std::optional<Env> end;
+  std::vector<int> noops_at_end;
+};
+PolicyEpisode policy_episode(PolicyFile& p, const ir::Module& graph, const EnvOptions& env_base, int extra_steps = 0);
 
 // The policies shipped in designs/policies/, one per (reward, target) they were trained
 // for: `--order learned` / `--policy learned` picks the one matching the run's --reward

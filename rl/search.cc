@@ -110,7 +110,7 @@ void random_search(const Env& base, Context& c) {
 
 void greedy_search(const Env& base, Context& c) {
   Env cur = base.fork();
-  while (cur.steps() < c.o.max_len && !c.budget.done()) {
+  while (cur.steps() - base.steps() < c.o.max_len && !c.budget.done()) {
     std::optional<Env> next;
     for (int a = 0; a < c.actions && !c.budget.done(); ++a) {
       bool changed = false;
@@ -208,7 +208,7 @@ void replay_seed(const Env& base, Context& c) {
   Env e = base.fork();
   std::vector<int> taken;
   for (int a : c.o.seed_actions) {
-    if (c.budget.done() || e.steps() >= c.o.max_len) break;
+    if (c.budget.done() || e.steps() - base.steps() >= c.o.max_len) break;
     c.budget.count();
     if (!e.step(a).info.changed) continue;
     taken.push_back(a);
@@ -251,21 +251,14 @@ std::string search_algo_name(SearchAlgo a) {
   return "?";
 }
 
-SearchResult search(const ir::Module& design, const std::string& design_id, const EnvOptions& env_options,
-                    const SearchOptions& o) {
+SearchResult search_from(const Env& base, const SearchOptions& o) {
   if (o.max_len <= 0) throw Error("the longest order (max_len) must be positive");
-  EnvOptions eo = env_options;
-  eo.max_steps = o.max_len + 1;
-  eo.normalize_by_default = false;
-  eo.shaping = false;
-  Env base(eo);
-  base.reset(design, design_id, o.seed);
   SearchOptions opts = o;
   if (opts.budget_steps == 0 && opts.budget_seconds == 0 &&
       (o.algo == SearchAlgo::kRandom || o.algo == SearchAlgo::kGa))
     opts.budget_steps = 5000;  // these have no natural end
   Budget budget(opts);
-  Best best{base.cost(), {}};
+  Best best{base.cost(), actions_of(base)};
   Context c{opts, budget, best, std::mt19937_64(o.seed), base.available_actions()};
   SearchResult r;
   replay_seed(base, c);
@@ -282,14 +275,27 @@ SearchResult search(const ir::Module& design, const std::string& design_id, cons
   for (int a : best.actions) r.order.push_back(Env::action_name(a));
   r.cost = best.cost;
   r.initial_cost = base.initial_cost();
+  r.refused = base.cache().refused_steps();
+  Env replay = base.fork();  // every state offered descends from base: its actions come first
+  for (size_t i = base.state().passes.size(); i < best.actions.size(); ++i) replay.step(best.actions[i]);
+  r.instructions = replay.metrics().instructions();
+  return r;
+}
+
+SearchResult search(const ir::Module& design, const std::string& design_id, const EnvOptions& env_options,
+                    const SearchOptions& o) {
+  if (o.max_len <= 0) throw Error("the longest order (max_len) must be positive");
+  EnvOptions eo = env_options;
+  eo.max_steps = o.max_len + 1;
+  eo.normalize_by_default = false;
+  eo.shaping = false;
+  Env base(eo);
+  base.reset(design, design_id, o.seed);
+  SearchResult r = search_from(base, o);
   ir::Module d = design;
   passes::make_default_order()->run(d);
   r.default_cost = base.cost_of_module(d);
   if (!r.default_cost) r.default_uncostable = base.uncostable(d);
-  r.refused = base.cache().refused_steps();
-  Env replay = base.fork();
-  for (int a : best.actions) replay.step(a);
-  r.instructions = replay.metrics().instructions();
   return r;
 }
 

@@ -67,6 +67,12 @@ struct SearchResult {
 SearchResult search(const ir::Module& design, const std::string& design_id, const EnvOptions& env,
                     const SearchOptions& o);
 
+// The same search from an episode's current state (a policy's end state, rl/guided_search.h):
+// orders start with `start`'s own steps, max_len counts the passes after them, and
+// `start` needs room for max_len + 1 more steps. Only the search's own pass runs are counted
+// in `evaluations`; the default-order fields are left unset.
+SearchResult search_from(const Env& start, const SearchOptions& o);
+
 // Restarts: restart k is the same search with seed o.seed + k (restart 0 is the plain
 // search), so restarts can run anywhere (threads, MPI ranks) and give the same result.
 SearchOptions restart_options(const SearchOptions& o, int k);

@@ -3,9 +3,12 @@
 // and better than the policy on a graph where the policy leaves something to find.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "frontend/load.h"
 #include "ir/error.h"
 #include "passes/order.h"
+#include "rl/action_mask.h"
 #include "rl/guided_search.h"
 #include "rl/policy_file.h"
 #include "tests/rl/rl_test_util.h"
@@ -84,6 +87,27 @@ TEST(GuidedSearch, FindsMoreThanThePolicyWhereThereIsMore) {
     better += cost_after(g, r.order) < cost_after(g, r.policy_order);
   }
   EXPECT_GT(better, 0);
+}
+
+TEST(GuidedSearch, WhatTheEpisodeKnowsAtItsEndIsTrue) {
+  // The search starts at the policy's end state and skips the passes the episode found to
+  // change nothing there, and those the opcode counts show cannot: each must be a no-op
+  // there, or the search would miss a state the budget paid for. The end state is the
+  // policy's order replayed.
+  PolicyFile p = shipped();
+  for (const auto& [id, g] : graphs()) {
+    SCOPED_TRACE(id);
+    PolicyEpisode ep = policy_episode(p, g, {}, 31);
+    ASSERT_TRUE(ep.end.has_value());
+    EXPECT_EQ(ep.order, policy_order(p, g, {}));
+    EXPECT_EQ(cost_after(g, ep.order), ep.end->cost());
+    for (int a = 0; a < ep.end->available_actions(); ++a) {
+      const bool known = std::find(ep.noops_at_end.begin(), ep.noops_at_end.end(), a) != ep.noops_at_end.end();
+      if (!known && !cannot_change(*ep.end, a)) continue;
+      Env e = ep.end->fork();
+      EXPECT_FALSE(e.step(a).info.changed) << Env::action_name(a);
+    }
+  }
 }
 
 TEST(GuidedSearch, RejectsAnEmptyBudget) {
