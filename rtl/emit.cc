@@ -2,7 +2,7 @@
 #include <cctype>
 #include <set>
 
-#include "rtl/plan.h"
+#include "hwmodel/microarch.h"
 #include "rtl/rtl.h"
 #include "rtl/verilog_internal.h"
 

@@ -14,7 +14,7 @@
 #include <optional>
 
 #include "rtl/float_units.h"
-#include "rtl/plan.h"
+#include "hwmodel/microarch.h"
 #include "rtl/rtl.h"
 
 namespace hlsgym::rtl::verilog_detail {

@@ -17,7 +17,7 @@
 #include "hwmodel/float_unit_key.h"
 #include "hwmodel/timing.h"
 #include "ir/error.h"
-#include "rtl/plan_internal.h"
+#include "hwmodel/microarch_internal.h"
 
 namespace hlsgym::rtl::plan_detail {
 using ir::ElementType;

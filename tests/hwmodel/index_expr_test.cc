@@ -1,7 +1,7 @@
 // Index expressions (rtl/index_expr.h): every simplification agrees with plain integer
 // arithmetic on every counter value, reshapes that merge or split dimensions cost no
 // division, and guards drop exactly the conditions the ranges prove.
-#include "rtl/index_expr.h"
+#include "hwmodel/index_expr.h"
 
 #include <gtest/gtest.h>
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "hwmodel/target.h"
-#include "rtl/plan.h"
+#include "hwmodel/microarch.h"
 
 namespace hlsgym::rtl::plan_detail {
 

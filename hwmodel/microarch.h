@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "hwmodel/estimate.h"
-#include "rtl/index_expr.h"
+#include "hwmodel/index_expr.h"
 #include "ir/literal.h"
 #include "ir/module.h"
 

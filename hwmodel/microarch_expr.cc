@@ -7,7 +7,7 @@
 
 #include "hwmodel/float_unit_key.h"
 #include "ir/transcendental_units.h"
-#include "rtl/plan_internal.h"
+#include "hwmodel/microarch_internal.h"
 
 namespace hlsgym::rtl::plan_detail {
 using ir::ElementType;

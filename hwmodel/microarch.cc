@@ -11,7 +11,7 @@
 #include "hwmodel/chaining.h"
 #include "hwmodel/control_flow.h"
 #include "ir/error.h"
-#include "rtl/plan_internal.h"
+#include "hwmodel/microarch_internal.h"
 
 namespace hlsgym::rtl {
 using ir::ElementType;

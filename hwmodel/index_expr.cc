@@ -1,4 +1,4 @@
-#include "rtl/index_expr.h"
+#include "hwmodel/index_expr.h"
 
 #include <fmt/core.h>
 
