@@ -12,6 +12,7 @@
 #include "frontend/load.h"
 #include "hwmodel/binding.h"
 #include "hwmodel/estimate.h"
+#include "hwmodel/microarch_control.h"
 #include "hwmodel/random_graph.h"
 #include "hwmodel/schedulers/schedulers.h"
 
@@ -107,6 +108,24 @@ void BM_EstimateControlFlowDesign(benchmark::State& state) {
   state.counters["cycles"] = static_cast<double>(cycles);
 }
 BENCHMARK(BM_EstimateControlFlowDesign)->ArgsProduct({{0, 1, 2, 3}, {0, 1}})->Unit(benchmark::kMicrosecond);
+
+// What counting the control logic from the microarchitecture costs on top of an estimate
+// with details (make_plan + control_inventory + control_area, hwmodel/microarch_control.h):
+// the price of putting it on the hot path. Arg 4: designs/scale/conv3x3_64x64.yaml.
+void BM_MicroarchControl(benchmark::State& state) {
+  static const char* kDesigns[] = {"loops/cordic.yaml", "loops/nested_loops.hlo", "loops/switch3.hlo",
+                                   "indexing/gather_windows.hlo", "scale/conv3x3_64x64.yaml"};
+  const char* file = kDesigns[state.range(0)];
+  const hlsgym::ir::Module m = hlsgym::frontend::load_design((fs::path(HLSGYM_SOURCE_DIR) / "designs" / file).string()).module;
+  EstimateOptions o;
+  o.keep_details = true;
+  const Estimate e = estimate(m, fpga(), o);
+  double lut = 0;
+  for (auto _ : state) lut = control_area(control_inventory(make_plan(m, fpga(), e, "bench")), fpga().control).lut;
+  state.SetLabel(file);
+  state.counters["control_lut"] = lut;
+}
+BENCHMARK(BM_MicroarchControl)->DenseRange(0, 4)->Unit(benchmark::kMicrosecond);
 
 // Every real HLO file once per iteration (lenient, fpga): total, mean and slowest file.
 void BM_EstimateEveryRealHlo(benchmark::State& state) {

@@ -18,7 +18,7 @@ namespace hlsgym::hwmodel {
 //   reads the narrow operand and extends it, so an s16 x s16 -> s32 product is one DSP48.
 // Anything else that reads it (a reduce, pad, concatenate, alias, tuple, the root, a
 // call, a loop) needs its buffer, and then it stays a task. The hardware model applies
-// this on FPGA targets; rtl::make_plan reads it from the task graph (an alias task).
+// this on FPGA targets; make_plan (microarch.h) reads it from the task graph (an alias task).
 bool chained_convert(const ir::Module& m, ir::InstrId i);
 
 // An integer convert, neither side pred: truncation or sign/zero extension, i.e. wiring.

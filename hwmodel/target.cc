@@ -131,6 +131,12 @@ double on_polyline(const std::vector<double>& xs, const std::vector<double>& ys,
 double identity(double x) { return x; }
 }  // namespace
 
+double ControlCost::at(const std::vector<double>& row, int width) const {
+  if (bits.empty()) return 0;
+  if (bits.size() == 1 || width >= bits.back()) return row.back() * width / bits.back();
+  return std::max(0.0, on_polyline(bits, row, width, identity));
+}
+
 // Word multiplexers grow by one level per doubling: interpolate in log2(words).
 double TimingModel::read_port(int64_t words) const {
   return on_polyline(read_words, read_ns, std::log2(static_cast<double>(std::max<int64_t>(words, 1))),

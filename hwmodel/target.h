@@ -94,6 +94,17 @@ struct VariableShiftCost {
   double luts_for(int width) const;
 };
 
+// The control logic's components as synthesis builds them, per bit width
+// (scripts/calibrate_control.sh, Yosys on one component at a time): a loop counter (its
+// wrap compare included), a compare with a constant, an adder and a constant stride of the
+// index arithmetic. Linear between rows, in proportion beyond the last. Empty: the target
+// does not model control logic (hwmodel/microarch_control.h).
+struct ControlCost {
+  std::vector<double> bits, counter_luts, counter_ffs, compare_luts, adder_luts, scale_luts;
+  bool present() const { return !bits.empty(); }
+  double at(const std::vector<double>& row, int width) const;
+};
+
 // Register-to-register delays of the part's fabric (hwmodel/clock.h composes them into the
 // critical path), measured with nextpnr on microbenchmarks by scripts/calibrate_timing.py.
 // Empty (no `timing:` in the target): the clock is not modeled and the report says so.
@@ -146,6 +157,7 @@ struct Target {
   bool in_registers(int64_t bytes) const { return bytes * 8 <= register_threshold_bits; }
   RegisterFileCost register_file;
   VariableShiftCost variable_shift;
+  ControlCost control;  // fpga: the control logic's components (empty: not modeled)
   PnrDevice pnr;
   TimingModel timing;
   // float_units[unit][format]: the unit as rtl::float_unit_key names it (fadd, fcmp_lt,

@@ -267,6 +267,16 @@ void read_fpga(const Reader& r, const YAML::Node& root, Target& t) {
     if (c.bits.size() != c.luts.size()) r.fail(vs, "variable_shift_luts: bits and luts must have the same length");
     t.variable_shift = std::move(c);
   }
+  if (const YAML::Node cc = root["control"]) {
+    const char* rows[] = {"bits", "counter_luts", "counter_ffs", "compare_luts", "adder_luts", "scale_luts"};
+    r.expect_fields(cc, "control", {rows[0], rows[1], rows[2], rows[3], rows[4], rows[5]});
+    auto list = [&](const char* key) { return number_list(r, cc, "control", key, std::string_view(key) == "bits"); };
+    ControlCost c{list("bits"), list("counter_luts"), list("counter_ffs"), list("compare_luts"), list("adder_luts"),
+                  list("scale_luts")};
+    for (const auto* row : {&c.counter_luts, &c.counter_ffs, &c.compare_luts, &c.adder_luts, &c.scale_luts})
+      if (row->size() != c.bits.size()) r.fail(cc, "control: every row must have as many entries as bits");
+    t.control = std::move(c);
+  }
   if (const YAML::Node tm = root["timing"]) {
     r.expect_fields(tm, "timing", {"lut_ns", "carry_ns", "read_port", "ops", "route_factor"});
     TimingModel m;
@@ -331,7 +341,7 @@ Target parse_target(const std::string& yaml_text, const std::filesystem::path& f
     const std::string kind = r.text(root, "", "kind");
     if (kind != "fpga" && kind != "cpu") r.fail(root["kind"], "field 'kind' must be fpga or cpu, got '" + kind + "'");
     t.kind = kind == "fpga" ? TargetKind::kFpga : TargetKind::kCpu;
-    if (t.is_fpga()) r.expect_fields(root, "", kFpgaTop, {"register_file", "pnr", "variable_shift_luts", "timing", "float_units"});
+    if (t.is_fpga()) r.expect_fields(root, "", kFpgaTop, {"register_file", "pnr", "variable_shift_luts", "control", "timing", "float_units"});
     else r.expect_fields(root, "", kCpuTop);
     t.name = r.text(root, "", "target");
     t.description = r.text(root, "", "description");

@@ -2,7 +2,7 @@
 #include <cctype>
 #include <set>
 
-#include "rtl/plan.h"
+#include "hwmodel/microarch.h"
 #include "rtl/rtl.h"
 #include "rtl/verilog_internal.h"
 
@@ -31,6 +31,8 @@ EmittedDesign emit(const ir::Module& m, const hwmodel::Target& t, const EmitOpti
   d.module_name = o.module_name.empty() ? module_name_for(m.name()) : o.module_name;
   const Plan plan = make_plan(m, t, d.estimate, d.module_name);
   d.verilog = verilog_detail::emit_verilog(plan, d.inventory);
+  d.control = hwmodel::control_inventory(plan);
+  d.control_area = hwmodel::control_area(d.control, t.control);
   for (const TaskPlan& tp : plan.tasks)
     if (tp.split > 1) d.splits[tp.instr] = tp.split;
   for (const Buffer& b : plan.buffers) d.floating |= ir::is_floating(b.type);

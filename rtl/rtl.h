@@ -2,7 +2,7 @@
 // and the drivers that build, simulate and synthesize it.
 //
 //   ir::Module --hwmodel::estimate (keep_details)--> schedule + binding
-//              --make_plan (plan.h)--> Plan --emit_verilog--> <module>.v
+//              --hwmodel::make_plan (hwmodel/microarch.h)--> Plan --emit_verilog--> <module>.v
 //              --testbench--> tb_<module>.cpp --cosimulate (driver.h)--> measured cycles
 #pragma once
 #include <cstdint>
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "hwmodel/estimate.h"
+#include "hwmodel/microarch_control.h"
 #include "hwmodel/target.h"
 #include "ir/module.h"
 
@@ -58,6 +59,10 @@ struct EmittedDesign {
   int64_t estimated_cycles = 0;
   hwmodel::Estimate estimate;
   Inventory inventory;
+  // The control logic of the microarchitecture, priced by the target's `control:` block
+  // (hwmodel/microarch_control.h); not yet part of estimate.area.
+  hwmodel::ControlInventory control;
+  hwmodel::Area control_area;
 };
 
 struct EmitOptions {

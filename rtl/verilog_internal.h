@@ -14,8 +14,38 @@
 #include <optional>
 
 #include "rtl/float_units.h"
-#include "rtl/plan.h"
+#include "hwmodel/microarch.h"
 #include "rtl/rtl.h"
+
+namespace hlsgym::rtl {
+// The microarchitecture this folder prints (hwmodel/microarch.h).
+using hwmodel::Alt;
+using hwmodel::Buffer;
+using hwmodel::Cond;
+using hwmodel::CondPlan;
+using hwmodel::DynStart;
+using hwmodel::Engine;
+using hwmodel::Expr;
+using hwmodel::Guard;
+using hwmodel::IxNode;
+using hwmodel::IxPool;
+using hwmodel::Leaf;
+using hwmodel::LoopNest;
+using hwmodel::LoopPlan;
+using hwmodel::Node;
+using hwmodel::Plan;
+using hwmodel::Port;
+using hwmodel::TaskPlan;
+using hwmodel::Timeline;
+using hwmodel::Track;
+using hwmodel::Unit;
+using hwmodel::datapath_width;
+using hwmodel::floor_div;
+using hwmodel::storage_width;
+using hwmodel::unravel;
+using hwmodel::check_supported;
+using hwmodel::make_plan;
+}  // namespace hlsgym::rtl
 
 namespace hlsgym::rtl::verilog_detail {
 
@@ -153,7 +183,7 @@ class Stager {
 // The condition, one cycle before, that cycle `start` of timeline `timeline` comes next:
 // the go pulse of a task or phase starting there.
 std::string start_of(const Plan& p, int timeline, int64_t start);
-// That timeline (any copy of it, plan.h) is in cycle `c`; in a cycle of [from, to).
+// That timeline (any copy of it, hwmodel/microarch.h) is in cycle `c`; in a cycle of [from, to).
 std::string at_cycle(const Plan& p, int timeline, int64_t c);
 std::string in_window(const Plan& p, int timeline, int64_t from, int64_t to);
 

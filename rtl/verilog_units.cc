@@ -23,6 +23,7 @@
 #include <set>
 #include <tuple>
 
+#include "hwmodel/microarch_control.h"
 #include "hwmodel/timing.h"
 #include "hwmodel/unit_model.h"
 #include "ir/error.h"
@@ -242,7 +243,7 @@ class UnitEmitter {
     return s;
   }
 
-  // Counters of the loop nest (plan.h, LoopNest) and the index wires the leaves use.
+  // Counters of the loop nest (hwmodel/microarch.h, LoopNest) and the index wires the leaves use.
   void emit_loops(const TaskPlan& tp, int q) {
     const LoopNest& L = tp.loops;
     const int R = static_cast<int>(L.out_dims.size()), V = L.vars();
@@ -340,7 +341,7 @@ class UnitEmitter {
     emit_index_wires(tp, q);
   }
 
-  // A gather's lead stage (plan.h, DynStart::index): the counters address the start
+  // A gather's lead stage (hwmodel/microarch.h, DynStart::index): the counters address the start
   // indices of item j; a cycle later their registered data, clamped, set the operand
   // address of item j at its issue, while the counters and ok, delayed a cycle, tag it.
   void emit_lead(const TaskPlan& tp, int q) {
@@ -357,7 +358,7 @@ class UnitEmitter {
     std::vector<int> roots;
     for (const DynStart& ds : tp.dyn)
       if (ds.index >= 0 && ds.max > 0) roots.push_back(ds.index);
-    emit_wires(tp, q, roots);
+    emit_wires(tp, q, hwmodel::reachable_index_nodes(tp.ix, roots));
     std::string s = "  always @* begin\n";
     for (size_t d = 0; d < tp.dyn.size(); ++d) {
       const DynStart& ds = tp.dyn[d];
@@ -371,31 +372,12 @@ class UnitEmitter {
   }
 
   // The index nodes the task's leaves, guards and output index use, as signed wires.
-  void emit_index_wires(const TaskPlan& tp, int q) {
-    std::vector<int> roots;
-    for (const Leaf& l : tp.leaves)
-      for (const Alt& a : l.alts) {
-        roots.push_back(a.index);
-        for (const Cond& c : a.guard.conds) roots.push_back(c.ix);
-      }
-    roots.push_back(tp.loops.out_flat);
-    if (tp.split == 1) roots.push_back(tp.loops.term_flat);
-    emit_wires(tp, q, roots);
-  }
+  void emit_index_wires(const TaskPlan& tp, int q) { emit_wires(tp, q, hwmodel::built_index_nodes(tp)); }
 
-  // The index nodes `roots` reach, as signed wires (constants are inlined).
-  void emit_wires(const TaskPlan& tp, int q, const std::vector<int>& roots) {
-    std::vector<bool> used(tp.ix.size(), false);
-    std::function<void(int)> mark = [&](int n) {
-      if (n < 0 || used[n]) return;
-      used[n] = true;
-      const IxNode& x = tp.ix[n];
-      if (x.arg >= 0) mark(x.arg);
-      for (const auto& [a, k] : x.terms) mark(a);
-    };
-    for (int r : roots) mark(r);
+  // The index nodes marked `used` (hwmodel/microarch_control.h), as signed wires.
+  void emit_wires(const TaskPlan& tp, int q, const std::vector<bool>& used) {
     for (size_t n = 0; n < tp.ix.size(); ++n) {
-      if (!used[n] || tp.ix[static_cast<int>(n)].kind == IxNode::kConst) continue;  // constants: inline or ix_ref_wire
+      if (!used[n]) continue;
       const std::string name = ix_name(tp, q, static_cast<int>(n));
       e_.text.decl(fmt::format("  wire signed [{}:0] {} = {};", kIndexBits - 1, name, ix_expr(tp, q, static_cast<int>(n))));
     }

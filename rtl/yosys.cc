@@ -139,7 +139,10 @@ nlohmann::json synth_json(const EmittedDesign& d, const SynthReport& s) {
                    {"estimate", {{"dsp", d.estimate.area.dsp},
                                  {"lut", d.estimate.area.lut},
                                  {"ff", d.estimate.area.ff},
-                                 {"bram18k", d.estimate.area.bram18k}}}};
+                                 {"bram18k", d.estimate.area.bram18k},
+                                 {"control_lut", d.control_area.lut},
+                                 {"control_ff", d.control_area.ff},
+                                 {"control_unpriced_dividers", d.control.dividers}}}};
   if (s.gate_level)
     j["xilinx"] = {{"seconds", s.gate_seconds}, {"dsp", s.dsp}, {"lut", s.lut}, {"ff", s.ff}, {"bram18k", s.bram18k}, {"carry", s.carry},
                    {"cells", s.xilinx_cells}};

@@ -19,8 +19,8 @@ hlsgym="$build/cli/hlsgym"
 [[ -x "$hlsgym" ]] || { echo "error: $hlsgym not built (cmake --build $build)" >&2; exit 1; }
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-echo "| design | lines | Verilator build s | cycles est / measured | DSP est / Yosys | BRAM18K est / Yosys | LUT est / Yosys | FF est / Yosys |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| design | lines | Verilator build s | cycles est / measured | DSP est / Yosys | BRAM18K est / Yosys | LUT est / Yosys | FF est / Yosys | control LUT / FF (microarch, not in est) |"
+echo "|---|---|---|---|---|---|---|---|---|"
 for f in "${designs[@]}"; do
   name="$(basename "$f")"
   name="${name%.*}"
@@ -42,6 +42,8 @@ def pair(k, xk):
     return f"{e:.0f} / {x[xk]}" if x else f"{e:.0f} / —"
 print(f"| {j['design']} | {j['lines']} | {j['build_seconds']:.2f} | {j['estimated_cycles']} / {j['measured_cycles']}"
       f"{'' if j['mismatches'] == 0 else ' (' + str(j['mismatches']) + ' mismatches)'} | "
-      f"{pair('dsp', 'dsp')} | {pair('bram18k', 'bram18k')} | {pair('lut', 'lut')} | {pair('ff', 'ff')} |")
+      f"{pair('dsp', 'dsp')} | {pair('bram18k', 'bram18k')} | {pair('lut', 'lut')} | {pair('ff', 'ff')} | "
+      f"{est.get('control_lut', 0):.0f} / {est.get('control_ff', 0):.0f}"
+      f"{' (+' + str(est['control_unpriced_dividers']) + ' index dividers unpriced)' if est.get('control_unpriced_dividers') else ''} |")
 PY
 done

@@ -220,6 +220,23 @@ TEST(Target, VariableShiftTableIsChecked) {
   EXPECT_NE(zero.find("must list positive numbers"), std::string::npos) << zero;
 }
 
+// The control table (scripts/calibrate_control.sh): bits increase, every row pairs with
+// them; a width between rows interpolates, beyond the last one scales in proportion.
+TEST(Target, ControlTableIsCheckedAndInterpolated) {
+  const hwmodel::ControlCost& c = fpga_target().control;
+  ASSERT_TRUE(c.present());
+  EXPECT_DOUBLE_EQ(c.at(c.counter_ffs, 8), 8);
+  EXPECT_DOUBLE_EQ(c.at(c.adder_luts, 6), (c.adder_luts[0] + c.adder_luts[1]) / 2);
+  EXPECT_DOUBLE_EQ(c.at(c.counter_luts, 48), 2 * c.counter_luts.back());
+  const size_t at = fpga_text().find("control: {bits: [4, 8, 12, 16, 24], ");
+  ASSERT_NE(at, std::string::npos);
+  const std::string row = fpga_text().substr(at, fpga_text().find('\n', at) - at);
+  const std::string down = error_of(replace(fpga_text(), row, "control: {bits: [8, 4], counter_luts: [1, 2], counter_ffs: [1, 2], compare_luts: [1, 2], adder_luts: [1, 2], scale_luts: [1, 2]}"));
+  EXPECT_NE(down.find("control.bits' must increase"), std::string::npos) << down;
+  const std::string unpaired = error_of(replace(fpga_text(), row, "control: {bits: [4, 8], counter_luts: [1], counter_ffs: [1, 2], compare_luts: [1, 2], adder_luts: [1, 2], scale_luts: [1, 2]}"));
+  EXPECT_NE(unpaired.find("every row must have as many entries as bits"), std::string::npos) << unpaired;
+}
+
 // The float units table: formats are f32, f16 or bf16, each with latency, lut, ff, dsp.
 TEST(Target, FloatUnitsTableIsChecked) {
   const std::string row = "  fadd: {f32: {latency: 4,";

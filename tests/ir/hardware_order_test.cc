@@ -1,6 +1,6 @@
 // AccumulationOrder::kHardware: reductions and contractions combine their terms in the
 // element type and in the FPGA microarchitecture's order (hwmodel/timing.h "accumulate",
-// rtl/plan_ops.cc plan_split, rtl/verilog_units.cc emit_accumulate / emit_tree). Every
+// hwmodel/microarch_ops.cc plan_split, rtl/verilog_units.cc emit_accumulate / emit_tree). Every
 // expected value is worked out by hand in the comment beside it; the values are chosen so
 // that the reference order (row-major, float dot/convolution in double), a sequential
 // order, a wrong chunking or a wrong tree each give a different answer.

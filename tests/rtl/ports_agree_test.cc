@@ -63,18 +63,8 @@ void expect_ports_agree(const ir::Module& m, int lanes, const std::string& what)
   }
 }
 
-std::vector<std::string> design_files() {
-  std::vector<std::string> files;
-  for (const std::string& d : integer_designs()) files.push_back((source_dir() / "designs" / (d + ".yaml")).string());
-  for (const char* folder : {"loops", "indexing"})
-    for (const auto& f : std::filesystem::directory_iterator(source_dir() / "designs" / folder))
-      if (f.path().extension() == ".hlo" || f.path().extension() == ".yaml") files.push_back(f.path().string());
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
 TEST(PortsAgree, EveryDesignOnOneToThreeLanes) {
-  for (const std::string& f : design_files()) {
+  for (const std::string& f : integer_and_control_design_files()) {
     const ir::Module m = frontend::load_design(f).module;
     for (int lanes : {1, 2, 3}) expect_ports_agree(m, lanes, fmt::format("{} on {} lane(s)", f, lanes));
   }
@@ -83,7 +73,7 @@ TEST(PortsAgree, EveryDesignOnOneToThreeLanes) {
 // After `fusion` a fused loop reads an operand once per distinct address: through each
 // slice, transpose or broadcast of it (fir16_sym: x through 16 slices is 16 ports).
 TEST(PortsAgree, EveryDesignFused) {
-  for (const std::string& f : design_files()) {
+  for (const std::string& f : integer_and_control_design_files()) {
     ir::Module m = frontend::load_design(f).module;
     if (!passes::Registry::global().create("fusion")->run(m)) continue;
     for (int lanes : {1, 2}) expect_ports_agree(m, lanes, fmt::format("{} fused on {} lane(s)", f, lanes));

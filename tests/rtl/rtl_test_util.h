@@ -67,6 +67,16 @@ inline const std::vector<std::string>& designs_where(bool integer) {
 }
 inline const std::vector<std::string>& integer_designs() { return designs_where(true); }
 inline const std::vector<std::string>& float_designs() { return designs_where(false); }
+// The integer designs and the loop and indexing designs, as paths (emission-only tests).
+inline std::vector<std::string> integer_and_control_design_files() {
+  std::vector<std::string> files;
+  for (const std::string& d : integer_designs()) files.push_back((source_dir() / "designs" / (d + ".yaml")).string());
+  for (const char* folder : {"loops", "indexing"})
+    for (const auto& f : std::filesystem::directory_iterator(source_dir() / "designs" / folder))
+      if (f.path().extension() == ".hlo" || f.path().extension() == ".yaml") files.push_back(f.path().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
 
 // The message of the hlsgym::Error `f` throws ("" when it throws none).
 inline std::string error_of(const std::function<void()>& f) {

@@ -1,13 +1,13 @@
-// Index expressions (rtl/index_expr.h): every simplification agrees with plain integer
+// Index expressions (hwmodel/index_expr.h): every simplification agrees with plain integer
 // arithmetic on every counter value, reshapes that merge or split dimensions cost no
 // division, and guards drop exactly the conditions the ranges prove.
-#include "rtl/index_expr.h"
+#include "hwmodel/index_expr.h"
 
 #include <gtest/gtest.h>
 
 #include <random>
 
-namespace hlsgym::rtl {
+namespace hlsgym::hwmodel {
 namespace {
 
 int64_t fdiv(int64_t a, int64_t b) { return floor_div(a, b); }
@@ -119,4 +119,4 @@ TEST(IndexExpr, GuardsKeepOnlyWhatRangesDoNotProve) {
 }
 
 }  // namespace
-}  // namespace hlsgym::rtl
+}  // namespace hlsgym::hwmodel

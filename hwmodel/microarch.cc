@@ -1,5 +1,5 @@
 // make_plan: values to buffers and tracks, tasks to units, parameters and outputs to
-// ports (plan.h). The per-op work is in plan_ops.cc and plan_expr.cc.
+// ports (microarch.h). The per-op work is in microarch_ops.cc and microarch_expr.cc.
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -11,9 +11,9 @@
 #include "hwmodel/chaining.h"
 #include "hwmodel/control_flow.h"
 #include "ir/error.h"
-#include "rtl/plan_internal.h"
+#include "hwmodel/microarch_internal.h"
 
-namespace hlsgym::rtl {
+namespace hlsgym::hwmodel {
 using ir::ElementType;
 using ir::InstrId;
 using ir::Opcode;
@@ -602,4 +602,4 @@ Plan make_plan(const ir::Module& m, const hwmodel::Target& t, const hwmodel::Est
   return plan;
 }
 
-}  // namespace hlsgym::rtl
+}  // namespace hlsgym::hwmodel

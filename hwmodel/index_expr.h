@@ -19,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-namespace hlsgym::rtl {
+namespace hlsgym::hwmodel {
 
 struct IxNode {
   enum Kind : uint8_t {
@@ -102,4 +102,4 @@ int64_t floor_div(int64_t a, int64_t b);
 // Row-major: the multi-index of flat element `linear` in `dims` (plain numbers).
 std::vector<int64_t> unravel(int64_t linear, const std::vector<int64_t>& dims);
 
-}  // namespace hlsgym::rtl
+}  // namespace hlsgym::hwmodel

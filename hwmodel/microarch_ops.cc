@@ -17,9 +17,9 @@
 #include "hwmodel/float_unit_key.h"
 #include "hwmodel/timing.h"
 #include "ir/error.h"
-#include "rtl/plan_internal.h"
+#include "hwmodel/microarch_internal.h"
 
-namespace hlsgym::rtl::plan_detail {
+namespace hlsgym::hwmodel::plan_detail {
 using ir::ElementType;
 using ir::InstrId;
 using ir::Opcode;
@@ -402,7 +402,7 @@ void check_timing(const PlanContext& c, TaskPlan& tp) {
   if (mine.latency != tp.latency || mine.busy != tp.busy || mine.lanes_used != tp.lanes) timing_disagrees(c, tp, mine);
 }
 
-// The lane partition of the loop nest (plan.h, LoopNest).
+// The lane partition of the loop nest (microarch.h, LoopNest).
 void set_lane_partition(TaskPlan& tp) {
   const int64_t l = tp.lanes;
   if (tp.engine == Engine::kStream) {
@@ -463,4 +463,4 @@ void plan_task(const PlanContext& c, TaskPlan& tp) {
   set_lane_partition(tp);
 }
 
-}  // namespace hlsgym::rtl::plan_detail
+}  // namespace hlsgym::hwmodel::plan_detail

@@ -1,11 +1,11 @@
-#include "rtl/index_expr.h"
+#include "hwmodel/index_expr.h"
 
 #include <fmt/core.h>
 
 #include <algorithm>
 #include <stdexcept>
 
-namespace hlsgym::rtl {
+namespace hlsgym::hwmodel {
 
 std::vector<int64_t> unravel(int64_t linear, const std::vector<int64_t>& dims) {
   std::vector<int64_t> idx(dims.size());
@@ -222,4 +222,4 @@ bool IxPool::holds(const Guard& g, const std::vector<int64_t>& vars, const std::
   return true;
 }
 
-}  // namespace hlsgym::rtl
+}  // namespace hlsgym::hwmodel

@@ -7,9 +7,9 @@
 
 #include "hwmodel/float_unit_key.h"
 #include "ir/transcendental_units.h"
-#include "rtl/plan_internal.h"
+#include "hwmodel/microarch_internal.h"
 
-namespace hlsgym::rtl::plan_detail {
+namespace hlsgym::hwmodel::plan_detail {
 using ir::ElementType;
 using ir::InstrId;
 using ir::Opcode;
@@ -273,4 +273,4 @@ int ExprBuilder::node(InstrId i, const Index& idx) {
   return r;
 }
 
-}  // namespace hlsgym::rtl::plan_detail
+}  // namespace hlsgym::hwmodel::plan_detail

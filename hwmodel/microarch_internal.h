@@ -1,4 +1,4 @@
-// Private to plan*.cc: where IR values live while the plan is built, and the per-op
+// Private to microarch*.cc: where IR values live while the plan is built, and the per-op
 // planners that fill a TaskPlan (engine, leaves, expression, item schedule).
 #pragma once
 #include <functional>
@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "hwmodel/target.h"
-#include "rtl/plan.h"
+#include "hwmodel/microarch.h"
 
-namespace hlsgym::rtl::plan_detail {
+namespace hlsgym::hwmodel::plan_detail {
 
 // Where a value lives: one buffer (arrays) or one location per tuple element.
 struct Loc {
@@ -62,7 +62,7 @@ inline constexpr const char* kBuiltOps =
     "convolution, reduce, reduce-window, dynamic-slice, dynamic-update-slice, gather, loop fusions, maps, "
     "conditionals and while loops of static trip count; no sort, scatter or custom calls";
 
-// Element-wise ops with a Verilog expression (plan_expr.cc).
+// Element-wise ops with a Verilog expression (microarch_expr.cc).
 bool supported_elementwise(ir::Opcode op);
 // Refuses an op on float data that no IEEE-754 unit of the target computes, naming the op,
 // its type and its line (select and bitcast-convert move float bits and need none).
@@ -106,4 +106,4 @@ class ExprBuilder {
 // The bits of element `k` of a literal at the element type's datapath width.
 uint64_t literal_bits(const ir::Literal& l, int64_t k);
 
-}  // namespace hlsgym::rtl::plan_detail
+}  // namespace hlsgym::hwmodel::plan_detail

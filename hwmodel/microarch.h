@@ -1,5 +1,5 @@
-// The hardware plan: what the emitted Verilog contains, decided before any text is
-// written. Built from a module and the hardware model's lowering, schedule and binding
+// The microarchitecture (the hardware plan): what the emitted Verilog contains, decided
+// before any text is written; rtl/ only prints it. Built from a module and the hardware model's lowering, schedule and binding
 // (hwmodel/estimate.h), so the RTL runs exactly the schedule the estimate describes:
 //
 // - Buffer: one array value that owns storage (an entry parameter, a constant or a
@@ -21,11 +21,11 @@
 #include <vector>
 
 #include "hwmodel/estimate.h"
-#include "rtl/index_expr.h"
+#include "hwmodel/index_expr.h"
 #include "ir/literal.h"
 #include "ir/module.h"
 
-namespace hlsgym::rtl {
+namespace hlsgym::hwmodel {
 
 // Datapath bits of an element (pred is one bit) and storage bits (its byte width).
 int datapath_width(ir::ElementType t);
@@ -263,4 +263,4 @@ void check_supported(const ir::Module& m);
 Plan make_plan(const ir::Module& m, const hwmodel::Target& t, const hwmodel::Estimate& e,
                const std::string& module_name);
 
-}  // namespace hlsgym::rtl
+}  // namespace hlsgym::hwmodel

@@ -1,0 +1,161 @@
+#include "hwmodel/microarch_control.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "hwmodel/timing.h"
+
+namespace hlsgym::hwmodel {
+namespace {
+
+// Bits to hold 0..max (at least 1), as the Verilog sizes its counters.
+int bits_for(int64_t max) {
+  int b = 1;
+  while (b < 63 && (int64_t{1} << b) <= max) ++b;
+  return b;
+}
+
+bool power_of_two(int64_t k) { return k > 0 && (k & (k - 1)) == 0; }
+
+int64_t extent(const TaskPlan& tp, int v) {
+  const size_t r = tp.loops.out_dims.size();
+  return static_cast<size_t>(v) < r ? tp.loops.out_dims[v] : tp.loops.term_dims[v - r];
+}
+
+// A timeline's cycle counter per copy (its go/run flags beside it); a while loop's trip,
+// issue and copy counters (rtl/verilog_module.cc).
+void count_timelines(const Plan& p, ControlInventory& inv) {
+  for (const Timeline& x : p.timelines)
+    for (int c = 0; c < x.copies; ++c) {
+      inv.counters.push_back(bits_for(x.cycles));
+      inv.register_bits += 2;
+    }
+  for (const LoopPlan& lp : p.loops) {
+    inv.counters.push_back(bits_for(lp.trips));
+    if (lp.ii > 0) {
+      inv.counters.push_back(bits_for(lp.ii - 1));
+      if (p.timelines[static_cast<size_t>(lp.body)].copies > 1)
+        inv.counters.push_back(bits_for(p.timelines[static_cast<size_t>(lp.body)].copies - 1));
+    }
+  }
+}
+
+// One lane's loop nest (rtl/verilog_units.cc emit_loops).
+void count_loops(const TaskPlan& tp, int q, ControlInventory& inv) {
+  const LoopNest& L = tp.loops;
+  const int R = static_cast<int>(L.out_dims.size());
+  const bool grouped = tp.engine != Engine::kStream && tp.split == 1;
+  for (int v = 0; v < L.vars(); ++v)
+    if (extent(tp, v) > 1) {
+      const int b = bits_for(extent(tp, v) - 1);
+      inv.counters.push_back(b);
+      if (grouped && v < R) inv.register_bits += b;
+    }
+  const int64_t count = tp.lane_count(q);
+  if (tp.engine == Engine::kStream) {
+    if (count < tp.busy) inv.compares.push_back(bits_for(tp.busy));
+    return;
+  }
+  if (L.period > 1) inv.counters.push_back(bits_for(L.period - 1));
+  if (tp.split > 1) {
+    inv.counters.push_back(bits_for(tp.chunk));
+    inv.compares.push_back(bits_for(tp.chunk));
+    return;
+  }
+  const int64_t groups = ceil_div(count, L.group), last = count - (groups - 1) * L.group;
+  if (groups > 1 && last != L.group) {
+    inv.counters.push_back(bits_for(groups - 1));
+    inv.compares.push_back(bits_for(groups - 1));
+  }
+  if (last < L.period) inv.compares.push_back(bits_for(L.period - 1));
+}
+
+// One lane's index arithmetic: the wires built_index_nodes marks, and its guards.
+void count_index(const TaskPlan& tp, ControlInventory& inv) {
+  const std::vector<bool> built = built_index_nodes(tp);
+  for (size_t n = 0; n < tp.ix.size(); ++n) {
+    if (!built[n]) continue;
+    const IxNode& x = tp.ix[static_cast<int>(n)];
+    const int width = bits_for(std::max(std::abs(x.lo), std::abs(x.hi)));
+    switch (x.kind) {
+      case IxNode::kLin: {
+        int operands = x.c != 0 ? 1 : 0;
+        for (const auto& [node, k] : x.terms) {
+          if (tp.ix.is_const(node)) continue;
+          ++operands;
+          if (!power_of_two(std::abs(k))) inv.scales.push_back(width);
+        }
+        for (int a = 1; a < operands; ++a) inv.adders.push_back(width);
+        break;
+      }
+      case IxNode::kDiv: case IxNode::kMod:
+        if (!power_of_two(x.c)) ++inv.dividers;
+        break;
+      default: break;
+    }
+  }
+  for (const Leaf& l : tp.leaves)
+    for (const Alt& a : l.alts)
+      for (const Cond& c : a.guard.conds) {
+        const IxNode& x = tp.ix[c.ix];
+        const int width = bits_for(std::max(std::abs(x.lo), std::abs(x.hi)));
+        if (c.lo > x.lo) inv.compares.push_back(width);
+        if (c.hi < x.hi) inv.compares.push_back(width);
+        if (c.multiple > 1 && !power_of_two(c.multiple)) ++inv.dividers;
+      }
+}
+
+}  // namespace
+
+std::vector<bool> reachable_index_nodes(const IxPool& ix, const std::vector<int>& roots) {
+  std::vector<bool> used(ix.size(), false);
+  std::vector<int> stack;
+  for (int r : roots)
+    if (r >= 0) stack.push_back(r);
+  while (!stack.empty()) {
+    const int n = stack.back();
+    stack.pop_back();
+    if (used[static_cast<size_t>(n)]) continue;
+    used[static_cast<size_t>(n)] = true;
+    const IxNode& x = ix[n];
+    if (x.arg >= 0) stack.push_back(x.arg);
+    for (const auto& [a, k] : x.terms) stack.push_back(a);
+  }
+  for (size_t n = 0; n < used.size(); ++n)
+    if (ix.is_const(static_cast<int>(n))) used[n] = false;
+  return used;
+}
+
+std::vector<bool> built_index_nodes(const TaskPlan& tp) {
+  std::vector<int> roots{tp.loops.out_flat};
+  for (const Leaf& l : tp.leaves)
+    for (const Alt& a : l.alts) {
+      roots.push_back(a.index);
+      for (const Cond& c : a.guard.conds) roots.push_back(c.ix);
+    }
+  if (tp.split == 1) roots.push_back(tp.loops.term_flat);
+  return reachable_index_nodes(tp.ix, roots);
+}
+
+ControlInventory control_inventory(const Plan& p) {
+  ControlInventory inv;
+  count_timelines(p, inv);
+  for (const TaskPlan& tp : p.tasks)
+    for (int q = 0; q < tp.lanes; ++q) {
+      count_loops(tp, q, inv);
+      count_index(tp, inv);
+    }
+  return inv;
+}
+
+Area control_area(const ControlInventory& inv, const ControlCost& cost) {
+  Area a;
+  for (int b : inv.counters) a.lut += cost.at(cost.counter_luts, b), a.ff += cost.at(cost.counter_ffs, b);
+  for (int b : inv.compares) a.lut += cost.at(cost.compare_luts, b);
+  for (int b : inv.adders) a.lut += cost.at(cost.adder_luts, b);
+  for (int b : inv.scales) a.lut += cost.at(cost.scale_luts, b);
+  a.ff += static_cast<double>(inv.register_bits);
+  return a;
+}
+
+}  // namespace hlsgym::hwmodel

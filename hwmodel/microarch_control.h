@@ -1,0 +1,40 @@
+// The control logic of the microarchitecture (microarch.h), counted from the same structure
+// the Verilog prints: every timeline's cycle counter, every lane's loop counters (with
+// their wrap compare, a grouped output's base register, slot/round/group counters), its
+// issue window compare, and the affine index arithmetic its reads, guards and output
+// addresses use (adders, constant strides, the comparisons of bound guards). Priced per
+// component by the target's `control:` block (ControlCost, scripts/calibrate_control.sh:
+// Yosys on one component at a time, never fitted to designs).
+#pragma once
+#include <vector>
+
+#include "hwmodel/microarch.h"
+#include "hwmodel/target.h"
+#include "hwmodel/task_graph.h"
+
+namespace hlsgym::hwmodel {
+
+// Bit widths of every control component the Verilog builds, one entry per instance.
+struct ControlInventory {
+  std::vector<int> counters;   // restart + enable + wrap at a bound (the compare included)
+  std::vector<int> compares;   // a value against a constant (issue windows, guards)
+  std::vector<int> adders;     // index sums (each term after the first, a constant offset)
+  std::vector<int> scales;     // index x constant stride (not a power of two)
+  int64_t register_bits = 0;   // state bits without their own logic (base registers, FSM flags)
+  // Index divisions and remainders by a constant that is not a power of two: synthesis
+  // builds a divider the component table does not price; the control area is then unknown.
+  int dividers = 0;
+};
+
+// The non-constant index nodes `roots` reach in `ix` (constants are inlined, not built).
+std::vector<bool> reachable_index_nodes(const IxPool& ix, const std::vector<int>& roots);
+// The index nodes a lane of `tp` builds as wires: everything its leaves, guards and
+// output/term addresses reach.
+std::vector<bool> built_index_nodes(const TaskPlan& tp);
+
+ControlInventory control_inventory(const Plan& p);
+
+// LUT and FF of the inventory at the target's calibrated component costs.
+Area control_area(const ControlInventory& inv, const ControlCost& cost);
+
+}  // namespace hlsgym::hwmodel

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Measures what Yosys builds for the control logic of the emitted Verilog, one component at
+# a time, written as the RTL emitter writes it (rtl/verilog_units.cc emit_loops,
+# rtl/verilog_module.cc timelines): a loop counter of `w` bits that restarts on a go pulse
+# and wraps at a bound (its compare included), a comparison of a counter with a constant,
+# an adder of two index values and a scaling by a constant (affine address arithmetic).
+# Prints one row per component and width and the `control:` block of the target file
+# (hwmodel/microarch_control.h prices the microarchitecture's control with it).
+#   scripts/calibrate_control.sh [xilinx|ice40]     (default xilinx: synth_xilinx -noiopad)
+set -euo pipefail
+family="${1:-xilinx}"
+case "$family" in
+  xilinx) synth="synth_xilinx -noiopad -top s"; lut_re='^(LUT[1-6]|MUXF[78]|CARRY4)$'; ff_re='^FD' ;;
+  ice40) synth="synth_ice40 -top s"; lut_re='^(SB_LUT4|SB_CARRY)$'; ff_re='^SB_DFF' ;;
+  *) echo "usage: $0 [xilinx|ice40]" >&2; exit 2 ;;
+esac
+command -v yosys > /dev/null || { echo "error: yosys not found (Debian package yosys)" >&2; exit 1; }
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+# cells COUNT_REGEX: sums the cells of stat.txt whose type matches
+cells() { awk -v re="$1" '$1 ~ /^\$?[A-Za-z_0-9]+$/ && $1 ~ re && $2 ~ /^[0-9]+$/ {s += $2} END {print s + 0}' "$work/stat.txt"; }
+synth_one() {  # writes stat.txt for $work/s.v
+  (cd "$work" && yosys -q -p "read_verilog s.v; $synth; tee -q -o stat.txt stat" > /dev/null)
+}
+
+widths=(4 8 12 16 24)
+declare -A col
+for w in "${widths[@]}"; do
+  m=$((w - 1))
+  bound=$(( (1 << w) - 3 ))   # not a power of two: the wrap needs its compare
+  k=$(( (1 << (w - 1)) - 5 ))
+  # counter: restart on go, advance on en, wrap at bound (emit_loops' _nx logic)
+  cat > "$work/s.v" <<V
+module s(input wire clk, input wire go, input wire en, output reg [$m:0] c);
+  always @(posedge clk) if (go) c <= ${w}'d0; else if (en) c <= (c == ${w}'d$bound) ? ${w}'d0 : c + ${w}'d1;
+endmodule
+V
+  synth_one; col[counter_luts,$w]=$(cells "$lut_re"); col[counter_ffs,$w]=$(cells "$ff_re")
+  # compare: a counter against a constant, as the ok/guard wires are (< and == alike)
+  cat > "$work/s.v" <<V
+module s(input wire clk, input wire [$m:0] a, output reg y, output reg z);
+  always @(posedge clk) begin y <= a < ${w}'d$k; z <= a == ${w}'d$k; end
+endmodule
+V
+  synth_one; col[compare_luts,$w]=$(( ($(cells "$lut_re") + 1) / 2 ))
+  # adder: two index values (a linear form's terms), registered as the address is
+  cat > "$work/s.v" <<V
+module s(input wire clk, input wire [$m:0] a, input wire [$m:0] b, output reg [$m:0] y);
+  always @(posedge clk) y <= a + b;
+endmodule
+V
+  synth_one; col[adder_luts,$w]=$(cells "$lut_re")
+  # scale: an index times a constant stride (odd, not a power of two)
+  cat > "$work/s.v" <<V
+module s(input wire clk, input wire [$m:0] a, output reg [$m:0] y);
+  always @(posedge clk) y <= a * ${w}'d$(( (1 << (w / 2)) + 3 ));
+endmodule
+V
+  synth_one; col[scale_luts,$w]=$(cells "$lut_re")
+  echo "$w bits: counter ${col[counter_luts,$w]} LUT ${col[counter_ffs,$w]} FF, compare ${col[compare_luts,$w]}, adder ${col[adder_luts,$w]}, scale ${col[scale_luts,$w]}"
+done
+row() { local out=(); for w in "${widths[@]}"; do out+=("${col[$1,$w]}"); done; local j; j="$(printf '%s, ' "${out[@]}")"; echo "${j%, }"; }
+echo "control: {bits: [$(printf '%s, ' "${widths[@]}" | sed 's/, $//')], counter_luts: [$(row counter_luts)], counter_ffs: [$(row counter_ffs)], compare_luts: [$(row compare_luts)], adder_luts: [$(row adder_luts)], scale_luts: [$(row scale_luts)]}"

@@ -1,0 +1,51 @@
+// One structure, two views, for the control logic: the index wires the Verilog builds per
+// lane are exactly the nodes hwmodel::built_index_nodes counts (the control estimate's
+// adders and strides come from those), and the entry's cycle counter is as wide as the
+// inventory's first counter. Every integer design, the loop and indexing designs, 1 to 3
+// lanes. Emission only: no Verilator.
+#include <fmt/core.h>
+
+#include <regex>
+
+#include "frontend/load.h"
+#include "hwmodel/microarch_control.h"
+#include "tests/rtl/rtl_test_util.h"
+
+namespace hlsgym::testing {
+namespace {
+
+int64_t count_matches(const std::string& text, const std::regex& re) {
+  return std::distance(std::sregex_iterator(text.begin(), text.end(), re), std::sregex_iterator());
+}
+
+TEST(ControlAgree, IndexWiresAndCycleCounterOnEveryDesign) {
+  // a constant index a port reads whole is a wire too, but no logic (ix_ref_wire)
+  const std::regex index_wire(R"(wire signed \[\d+:0\] \w+_q\d+_x\d+ = (?!-?\d+'sd\d+;))");
+  const std::regex cycle_counter(R"(reg \[(\d+):0\] cyc;)");
+  for (const std::string& f : integer_and_control_design_files()) {
+    const ir::Module m = frontend::load_design(f).module;
+    for (int lanes : {1, 2, 3}) {
+      const std::string what = fmt::format("{} on {} lane(s)", f, lanes);
+      rtl::EmitOptions o;
+      o.estimate.lanes = lanes;
+      o.estimate.lenient = true;
+      const rtl::EmittedDesign e = rtl::emit(m, rtl_fpga(), o);
+      const hwmodel::Plan plan = hwmodel::make_plan(m, rtl_fpga(), e.estimate, e.module_name);
+      int64_t built = 0;
+      for (const hwmodel::TaskPlan& tp : plan.tasks) {
+        const std::vector<bool> nodes = hwmodel::built_index_nodes(tp);
+        built += tp.lanes * std::count(nodes.begin(), nodes.end(), true);
+      }
+      EXPECT_EQ(count_matches(e.verilog, index_wire), built) << what;
+      std::smatch cyc;
+      ASSERT_TRUE(std::regex_search(e.verilog, cyc, cycle_counter)) << what;
+      ASSERT_FALSE(e.control.counters.empty()) << what;
+      EXPECT_EQ(std::stoi(cyc[1]) + 1, e.control.counters.front()) << what;
+      EXPECT_GT(e.control_area.lut, 0) << what;
+      EXPECT_GE(e.control_area.ff, e.control.counters.front()) << what;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace hlsgym::testing
