@@ -3,6 +3,7 @@
 #include "hwmodel/chaining.h"
 #include "ir/float_formats.h"
 #include "ir/integer_power_unit.h"
+#include "ir/round_to_integer_unit.h"
 #include "ir/transcendental_units.h"
 
 namespace hlsgym::hwmodel {
@@ -37,6 +38,7 @@ std::optional<FloatUnitKey> float_unit_key(Opcode op, ElementType from, ElementT
   }
   if (!has_float_unit_format(from)) return std::nullopt;
   if (const auto t = ir::transcendental_op(op)) return FloatUnitKey{std::string("f") + ir::transcendental_name(*t), from};
+  if (const auto r = ir::rounding_op(op)) return FloatUnitKey{std::string("f") + ir::rounding_name(*r), from};
   switch (op) {
     case Opcode::kAdd: case Opcode::kSubtract: return FloatUnitKey{"fadd", from};
     case Opcode::kMultiply: return FloatUnitKey{"fmul", from};

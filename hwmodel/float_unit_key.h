@@ -13,7 +13,8 @@
 namespace hlsgym::hwmodel {
 
 // A row (fadd, fmul, fdiv, fsqrt, fcmp_lt, fcmp_total_lt, fmin, fmax, fabs, fneg,
-// fcvt_to_f16, fcvt_to_s32, fcvt_from_u8, fexp, ..., fpowi3 (power by the constant 3), ...) and a column (the float format; a
+// fcvt_to_f16, fcvt_to_s32, fcvt_from_u8, fexp, ..., fpowi3 (power by the constant 3), ffloor,
+// fceil, fround_even, fround_afz) and a column (the float format; a
 // convert's float side, its source when both sides are float).
 struct FloatUnitKey {
   std::string unit;

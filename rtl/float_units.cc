@@ -66,6 +66,9 @@ Built build(const FloatUnit& u) {
       else y = build_float_to_float(p, float_format(u.type), float_format(u.result_type), a);
       break;
     case FloatOp::kPowi: y = build_fx_datapath(p, ir::integer_power_program(u.type, u.exponent), float_format(u.type), a); break;
+    case FloatOp::kFloor: case FloatOp::kCeil: case FloatOp::kRoundEven: case FloatOp::kRoundAfz:
+      y = build_fx_datapath(p, ir::rounding_program(*rounding_of(u.op), u.type), float_format(u.type), a);
+      break;
     default: y = build_transcendental(p, *transcendental_of(u.op), float_format(u.type), a); break;
   }
   p.next_stage();  // every unit's result leaves from a register (the reader's, without result_register)
@@ -90,6 +93,15 @@ std::optional<ir::TranscendentalOp> transcendental_of(FloatOp op) {
   return static_cast<ir::TranscendentalOp>(static_cast<int>(op) - static_cast<int>(FloatOp::kExp));
 }
 
+static_assert(static_cast<int>(FloatOp::kRoundAfz) - static_cast<int>(FloatOp::kFloor) ==
+                  static_cast<int>(ir::RoundingOp::kNearestAfz),
+              "FloatOp kFloor..kRoundAfz follow ir::RoundingOp's order");
+
+std::optional<ir::RoundingOp> rounding_of(FloatOp op) {
+  if (op < FloatOp::kFloor || op > FloatOp::kRoundAfz) return std::nullopt;
+  return static_cast<ir::RoundingOp>(static_cast<int>(op) - static_cast<int>(FloatOp::kFloor));
+}
+
 FloatFormat float_format(ElementType t) {
   switch (t) {
     case ElementType::kF32: return {t, 8, 23, true};
@@ -112,6 +124,8 @@ std::string float_op_name(FloatOp op) {
     case FloatOp::kNegate: return "fneg";
     case FloatOp::kConvert: return "fcvt";
     case FloatOp::kPowi: return "fpowi";
+    case FloatOp::kFloor: case FloatOp::kCeil: case FloatOp::kRoundEven: case FloatOp::kRoundAfz:
+      return std::string("f") + ir::rounding_name(*rounding_of(op));
     default: return std::string("f") + ir::transcendental_name(*transcendental_of(op));
   }
   return "?";
@@ -129,7 +143,7 @@ FloatUnitPorts float_unit_ports(const FloatUnit& u) {
   p.result_bits = u.op == FloatOp::kCompare ? 1 : p.operand_bits;
   // power's exponent is the unit's own (a constant): x alone
   p.operands = u.op == FloatOp::kSqrt || u.op == FloatOp::kAbs || u.op == FloatOp::kNegate || u.op == FloatOp::kPowi ||
-                       transcendental_of(u.op)
+                       transcendental_of(u.op) || rounding_of(u.op)
                    ? 1
                    : 2;
   p.sub = u.op == FloatOp::kAdd;
@@ -157,6 +171,10 @@ ir::Opcode float_unit_opcode(FloatOp op) {
     case FloatOp::kNegate: return ir::Opcode::kNegate;
     case FloatOp::kConvert: return ir::Opcode::kConvert;
     case FloatOp::kPowi: return ir::Opcode::kPower;
+    case FloatOp::kFloor: return ir::Opcode::kFloor;
+    case FloatOp::kCeil: return ir::Opcode::kCeil;
+    case FloatOp::kRoundEven: return ir::Opcode::kRoundNearestEven;
+    case FloatOp::kRoundAfz: return ir::Opcode::kRoundNearestAfz;
     default: break;
   }
   if (const auto t = transcendental_of(op)) return ir::opcode_of(*t);
@@ -165,7 +183,7 @@ ir::Opcode float_unit_opcode(FloatOp op) {
 
 std::optional<FloatOp> float_op_of(ir::Opcode op) {
   if (op == ir::Opcode::kSubtract) return FloatOp::kAdd;
-  for (int k = 0; k <= static_cast<int>(FloatOp::kPowi); ++k)
+  for (int k = 0; k <= static_cast<int>(FloatOp::kRoundAfz); ++k)
     if (float_unit_opcode(static_cast<FloatOp>(k)) == op) return static_cast<FloatOp>(k);
   return std::nullopt;
 }
@@ -178,7 +196,8 @@ std::vector<FloatUnit> float_unit_catalog() {
   for (ElementType t : kFloats) {
     for (FloatOp op : {FloatOp::kAdd, FloatOp::kMultiply, FloatOp::kDivide, FloatOp::kSqrt, FloatOp::kMinimum,
                        FloatOp::kMaximum, FloatOp::kAbs, FloatOp::kNegate, FloatOp::kExp, FloatOp::kLog, FloatOp::kTanh,
-                       FloatOp::kLogistic, FloatOp::kRsqrt, FloatOp::kErf})
+                       FloatOp::kLogistic, FloatOp::kRsqrt, FloatOp::kErf, FloatOp::kFloor, FloatOp::kCeil,
+                       FloatOp::kRoundEven, FloatOp::kRoundAfz})
       out.push_back({op, t});
     for (int n : {2, 3}) {
       FloatUnit u{FloatOp::kPowi, t};

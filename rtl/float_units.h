@@ -28,6 +28,7 @@
 #include "hwmodel/float_unit_key.h"
 #include "ir/attributes.h"
 #include "ir/element_type.h"
+#include "ir/round_to_integer_unit.h"
 #include "ir/transcendental_units.h"
 
 namespace hlsgym::rtl {
@@ -70,10 +71,15 @@ enum class FloatOp : uint8_t {
   // power by a constant integer exponent (`exponent`): ir/integer_power_unit.h's
   // datapath, x^n correctly rounded
   kPowi,
+  // floor, ceil, round-nearest-even, round-nearest-afz: ir/round_to_integer_unit.h's
+  // datapaths (exact, as the interpreter's libm)
+  kFloor, kCeil, kRoundEven, kRoundAfz,
 };
 
 // The transcendental a FloatOp computes (kExp..kErf, in ir::TranscendentalOp's order).
 std::optional<ir::TranscendentalOp> transcendental_of(FloatOp op);
+// The rounding a FloatOp computes (kFloor..kRoundAfz, in ir::RoundingOp's order).
+std::optional<ir::RoundingOp> rounding_of(FloatOp op);
 
 struct FloatUnit {
   FloatOp op = FloatOp::kAdd;
@@ -110,7 +116,8 @@ std::string float_unit_verilog(const FloatUnit& u);
 
 // Short names used in module names and target files: "fadd", "fmul", "fdiv", "fsqrt",
 // "fcmp", "fmin", "fmax", "fabs", "fneg", "fcvt", "fexp", "flog", "ftanh", "flogistic",
-// "frsqrt", "ferf", "fpowi" (with its exponent: fpowi3).
+// "frsqrt", "ferf", "fpowi" (with its exponent: fpowi3), "ffloor", "fceil", "fround_even",
+// "fround_afz".
 std::string float_op_name(FloatOp op);
 
 // Every unit the generator builds: each op (transcendentals included; power by 2 and 3,

@@ -33,6 +33,7 @@ bool supported_elementwise(Opcode op) {
     case Opcode::kPopulationCount: case Opcode::kClz:
     case Opcode::kSqrt:  // floats only: an IEEE-754 unit (check_float_unit)
     case Opcode::kPower:  // floats only, by a constant integer exponent (check_float_unit)
+    case Opcode::kFloor: case Opcode::kCeil: case Opcode::kRoundNearestEven: case Opcode::kRoundNearestAfz:  // floats
       return true;
     default:  // exp, log, tanh, logistic, rsqrt, erf: floats only, a transcendental unit
       return ir::transcendental_op(op).has_value();
@@ -53,7 +54,8 @@ void check_float_unit(const PlanContext& c, InstrId i) {
   if (!key)
     c.refuse(i, fmt::format("no IEEE-754 unit computes it on {}{} (the RTL emitter has units for add, subtract, "
                             "multiply, divide, sqrt, compare, minimum, maximum, abs, negate, convert, exponential, log, tanh, "
-                            "logistic, rsqrt and erf on f32, f16 and bf16, and power by a constant integer exponent "
+                            "logistic, rsqrt, erf, floor, ceil, round-nearest-even and round-nearest-afz on f32, f16 and bf16, "
+                            "and power by a constant integer exponent "
                             "2 .. n, n = {} on f32, {} on f16, {} on bf16; select moves float data)",
                             type, o == Opcode::kConvert ? " -> " + std::string(ir::element_type_name(m.shape(i).element_type())) : "",
                             ir::max_integer_power_exponent(ElementType::kF32), ir::max_integer_power_exponent(ElementType::kF16),

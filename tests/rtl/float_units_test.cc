@@ -99,8 +99,8 @@ std::string reference_hlo(const FloatUnit& u, bool subtract) {
     case FloatOp::kPowi:  // the interpreter in its unit mode, the exponent a broadcast constant
       op = "power(a, c)";
       break;
-    default:  // a transcendental: the interpreter in its unit mode
-      op = std::string(ir::name(ir::opcode_of(*rtl::transcendental_of(u.op)))) + "(a)";
+    default:  // a transcendental (the interpreter in its unit mode) or a rounding
+      op = std::string(ir::name(rtl::float_unit_opcode(u.op))) + "(a)";
       break;
   }
   const bool binary = rtl::float_unit_ports(u).operands == 2;
