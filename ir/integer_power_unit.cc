@@ -1,7 +1,5 @@
 #include "ir/integer_power_unit.h"
 
-#include <map>
-#include <mutex>
 #include <string>
 
 #include "ir/error.h"
@@ -61,22 +59,16 @@ std::optional<int> integer_power_exponent(ElementType t, double y) {
 }
 
 const FxProgram& integer_power_program(ElementType t, int n) {
-  static std::mutex mutex;
-  static std::map<std::pair<int, int>, FxProgram> built;
   const Format f = transcendental::format_of(t);
   if (n < 2 || n > max_integer_power_exponent(t))
     throw Error("integer power unit: no unit for exponent " + std::to_string(n) + " on " +
                 std::string(element_type_name(t)) + " (2.." + std::to_string(max_integer_power_exponent(t)) + ")");
-  const std::lock_guard<std::mutex> lock(mutex);
-  const auto key = std::pair{static_cast<int>(t), n};
-  auto it = built.find(key);
-  if (it == built.end()) it = built.emplace(key, build(f, n)).first;
-  return it->second;
+  return transcendental::cached_program("powi" + std::to_string(n) + " " + std::string(element_type_name(t)),
+                                        [&] { return build(f, n); });
 }
 
 uint64_t integer_power_unit(ElementType t, int n, uint64_t bits) {
-  const FxProgram& p = integer_power_program(t, n);
-  return static_cast<uint64_t>(run(p, bits & ((u128{1} << p.input_width) - 1)));
+  return transcendental::run_unit(integer_power_program(t, n), bits);
 }
 
 }  // namespace hlsgym::ir

@@ -1,7 +1,6 @@
 #include "ir/round_to_integer_unit.h"
 
-#include <map>
-#include <mutex>
+#include <string>
 
 #include "ir/transcendental_internal.h"
 
@@ -63,19 +62,13 @@ const char* rounding_name(RoundingOp op) {
 }
 
 const FxProgram& rounding_program(RoundingOp op, ElementType t) {
-  static std::mutex mutex;
-  static std::map<std::pair<int, int>, FxProgram> built;
   const Format f = transcendental::format_of(t);
-  const std::lock_guard<std::mutex> lock(mutex);
-  const auto key = std::pair{static_cast<int>(op), static_cast<int>(t)};
-  auto it = built.find(key);
-  if (it == built.end()) it = built.emplace(key, build(op, f)).first;
-  return it->second;
+  return transcendental::cached_program(std::string(rounding_name(op)) + " " + std::string(element_type_name(t)),
+                                        [&] { return build(op, f); });
 }
 
 uint64_t rounding_unit(RoundingOp op, ElementType t, uint64_t bits) {
-  const FxProgram& p = rounding_program(op, t);
-  return static_cast<uint64_t>(run(p, bits & ((u128{1} << p.input_width) - 1)));
+  return transcendental::run_unit(rounding_program(op, t), bits);
 }
 
 }  // namespace hlsgym::ir
