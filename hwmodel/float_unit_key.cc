@@ -1,5 +1,9 @@
 #include "hwmodel/float_unit_key.h"
 
+#include "hwmodel/chaining.h"
+#include "ir/float_formats.h"
+#include "ir/integer_power_unit.h"
+#include "ir/round_to_integer_unit.h"
 #include "ir/transcendental_units.h"
 
 namespace hlsgym::hwmodel {
@@ -24,7 +28,7 @@ bool has_float_unit_format(ElementType t) {
 }
 
 std::optional<FloatUnitKey> float_unit_key(Opcode op, ElementType from, ElementType to, ir::ComparisonDirection direction,
-                                           bool total_order) {
+                                           bool total_order, int power_exponent) {
   if (op == Opcode::kConvert) {
     const bool ff = has_float_unit_format(from), tf = has_float_unit_format(to);
     if (ff && tf && from != to) return FloatUnitKey{"fcvt_to_" + type_name(to), from};
@@ -34,6 +38,7 @@ std::optional<FloatUnitKey> float_unit_key(Opcode op, ElementType from, ElementT
   }
   if (!has_float_unit_format(from)) return std::nullopt;
   if (const auto t = ir::transcendental_op(op)) return FloatUnitKey{std::string("f") + ir::transcendental_name(*t), from};
+  if (const auto r = ir::rounding_op(op)) return FloatUnitKey{std::string("f") + ir::rounding_name(*r), from};
   switch (op) {
     case Opcode::kAdd: case Opcode::kSubtract: return FloatUnitKey{"fadd", from};
     case Opcode::kMultiply: return FloatUnitKey{"fmul", from};
@@ -43,10 +48,21 @@ std::optional<FloatUnitKey> float_unit_key(Opcode op, ElementType from, ElementT
     case Opcode::kMaximum: return FloatUnitKey{"fmax", from};
     case Opcode::kAbs: return FloatUnitKey{"fabs", from};
     case Opcode::kNegate: return FloatUnitKey{"fneg", from};
+    case Opcode::kPower:
+      if (!ir::integer_power_exponent(from, power_exponent)) return std::nullopt;
+      return FloatUnitKey{"fpowi" + std::to_string(power_exponent), from};
     case Opcode::kCompare:
       return FloatUnitKey{(total_order ? "fcmp_total_" : "fcmp_") + direction_name(direction), from};
     default: return std::nullopt;
   }
+}
+
+std::optional<int> power_exponent(const ir::Module& m, ir::InstrId i) {
+  if (m.opcode(i) != Opcode::kPower || !m.shape(i).is_array()) return std::nullopt;
+  const std::optional<uint64_t> bits = splat_constant(m, m.operand(i, 1));
+  const ElementType t = m.shape(i).element_type();
+  if (!bits || !ir::is_floating(t)) return std::nullopt;
+  return ir::integer_power_exponent(t, ir::float_bits_to_double(t, *bits));
 }
 
 std::optional<FloatUnitKey> float_unit_key(const ir::Module& m, ir::InstrId i) {
@@ -54,7 +70,8 @@ std::optional<FloatUnitKey> float_unit_key(const ir::Module& m, ir::InstrId i) {
   if (ops.empty() || !m.shape(i).is_array() || !m.shape(ops[0]).is_array()) return std::nullopt;
   const ir::Attributes& a = m.attrs(i);
   return float_unit_key(m.opcode(i), m.shape(ops[0]).element_type(), m.shape(i).element_type(),
-                        a.direction.value_or(ir::ComparisonDirection::kEq), a.comparison_type == "TOTALORDER");
+                        a.direction.value_or(ir::ComparisonDirection::kEq), a.comparison_type == "TOTALORDER",
+                        power_exponent(m, i).value_or(0));
 }
 
 const FloatUnitCost* float_unit_cost(const Target& t, const ir::Module& m, ir::InstrId i) {

@@ -265,7 +265,7 @@ const FloatUnitCost* WorkModel::float_cost(InstrId i) {
   const ir::Attributes& a = m_.attrs(i);
   const auto key = std::make_tuple(m_.opcode(i), m_.shape(m_.operand(i, 0)).element_type(), m_.shape(i).element_type(),
                                    static_cast<int>(a.direction.value_or(ir::ComparisonDirection::kEq)),
-                                   a.comparison_type == "TOTALORDER");
+                                   a.comparison_type == "TOTALORDER", power_exponent(m_, i).value_or(0));
   if (auto it = float_costs_.find(key); it != float_costs_.end()) return it->second;
   return float_costs_[key] = float_unit_cost(t_, m_, i);
 }

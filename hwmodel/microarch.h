@@ -59,6 +59,7 @@ struct Node {
   uint64_t bits = 0;       // kConst
   ir::ComparisonDirection direction = ir::ComparisonDirection::kEq;  // compare
   bool total_order = false;  // compare: HLO comparison type TOTALORDER (a float unit's total order)
+  int power_exponent = 0;    // float power: its constant integer exponent (hwmodel::power_exponent)
 };
 
 struct Expr {

@@ -34,7 +34,8 @@ enum class AccumulationOrder {
 // How exp, log, tanh, logistic, rsqrt and erf compute on f32, f16 and bf16.
 enum class TranscendentalEval {
   kLibm,  // README "Interpreter semantics": the C library in float, rounded to the type
-  // The hardware unit's own algorithm (ir/transcendental_units.h), bit for bit as the
+  // The hardware unit's own algorithm (ir/transcendental_units.h; power by an integer
+  // exponent with a unit: ir/integer_power_unit.h), bit for bit as the
   // RTL's float units compute it, so co-simulation compares exactly; within the ULP
   // bounds of hwmodel/README.md of kLibm
   kUnit,

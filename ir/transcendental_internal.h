@@ -4,6 +4,7 @@
 #pragma once
 #include <functional>
 #include <optional>
+#include <string>
 
 #include "ir/element_type.h"
 #include "ir/fixed_point_datapath.h"
@@ -44,6 +45,12 @@ V at_least(FxBuilder& b, V e, int64_t k);
 V fixed_magnitude(FxBuilder& b, const Format& f, const Decoded& d, int int_bits, int frac_bits);
 // Smallest n >= 0 with 2^n >= x.
 int ceil_log2(long double x);
+
+// The datapath named `name` (e.g. "exp f32", "powi3 bf16"), built by `build` on first use
+// and kept (thread-safe); each unit's *_program function is this with its own name.
+const FxProgram& cached_program(const std::string& name, const std::function<FxProgram()>& build);
+// Program p's result for the operand bits (bits beyond its input width dropped).
+uint64_t run_unit(const FxProgram& p, uint64_t bits);
 
 // The function on segment j at position t in [0, 1] (t = 0 the segment's start);
 // nullopt when no operand reaches segment j.

@@ -1,6 +1,8 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -68,6 +70,19 @@ V fixed_magnitude(FxBuilder& b, const Format& f, const Decoded& d, int int_bits,
   const V top = b.shl(d.sig, int_bits + frac_bits - f.p());
   const V amount = b.sub(b.constant(f.e + 1, static_cast<u128>(f.bias() + int_bits - 1)), d.eexp, f.e + 1);
   return b.shr_var(top, amount);
+}
+
+const FxProgram& cached_program(const std::string& name, const std::function<FxProgram()>& build) {
+  static std::mutex mutex;
+  static std::map<std::string, FxProgram> built;  // a map: references stay valid as it grows
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto it = built.find(name);
+  if (it == built.end()) it = built.emplace(name, build()).first;
+  return it->second;
+}
+
+uint64_t run_unit(const FxProgram& p, uint64_t bits) {
+  return static_cast<uint64_t>(run(p, bits & ((u128{1} << p.input_width) - 1)));
 }
 
 int ceil_log2(long double x) {

@@ -1,8 +1,7 @@
 #include "ir/transcendental_units.h"
 
 #include <cmath>
-#include <map>
-#include <mutex>
+#include <string>
 
 #include "ir/error.h"
 #include "ir/transcendental_internal.h"
@@ -275,19 +274,13 @@ bool has_transcendental_unit(ElementType t) {
 }
 
 const FxProgram& transcendental_program(TranscendentalOp op, ElementType t) {
-  static std::mutex mutex;
-  static std::map<std::pair<int, int>, FxProgram> built;
   const transcendental::Format f = transcendental::format_of(t);
-  const std::lock_guard<std::mutex> lock(mutex);
-  const auto key = std::pair{static_cast<int>(op), static_cast<int>(t)};
-  auto it = built.find(key);
-  if (it == built.end()) it = built.emplace(key, transcendental::build(op, f)).first;
-  return it->second;
+  return transcendental::cached_program(std::string(transcendental_name(op)) + " " + std::string(element_type_name(t)),
+                                        [&] { return transcendental::build(op, f); });
 }
 
 uint64_t transcendental_unit(TranscendentalOp op, ElementType t, uint64_t bits) {
-  const FxProgram& p = transcendental_program(op, t);
-  return static_cast<uint64_t>(run(p, bits & ((u128{1} << p.input_width) - 1)));
+  return transcendental::run_unit(transcendental_program(op, t), bits);
 }
 
 }  // namespace hlsgym::ir

@@ -190,8 +190,12 @@ class Printer {
 
 }  // namespace
 
+Sig build_fx_datapath(Pipeline& p, const ir::FxProgram& program, const FloatFormat& f, const Sig& a) {
+  return Printer(p, program, f, a).print();
+}
+
 Sig build_transcendental(Pipeline& p, ir::TranscendentalOp op, const FloatFormat& f, const Sig& a) {
-  return Printer(p, ir::transcendental_program(op, f.type), f, a).print();
+  return build_fx_datapath(p, ir::transcendental_program(op, f.type), f, a);
 }
 
 }  // namespace hlsgym::rtl::float_detail

@@ -21,6 +21,9 @@ Sig build_float_to_float(Pipeline& p, const FloatFormat& from, const FloatFormat
 Sig build_int_to_float(Pipeline& p, ir::ElementType from, const FloatFormat& to, const Sig& a);
 Sig build_float_to_int(Pipeline& p, const FloatFormat& from, ir::ElementType to, const Sig& a);
 Sig build_transcendental(Pipeline& p, ir::TranscendentalOp op, const FloatFormat& f, const Sig& a);
+// Any fixed-point datapath of ir/fixed_point_datapath.h on operand a (the transcendentals',
+// the integer power's), node by node.
+Sig build_fx_datapath(Pipeline& p, const ir::FxProgram& program, const FloatFormat& f, const Sig& a);
 
 // Iterations of a digit recurrence (divide, square root) done in one pipeline stage:
 // two conditional subtracts of about 25 bits fit a 100 MHz cycle on a 7-series part.

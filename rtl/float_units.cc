@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "ir/error.h"
+#include "ir/integer_power_unit.h"
 #include "rtl/float_unit_builders.h"
 
 namespace hlsgym::rtl {
@@ -64,6 +65,10 @@ Built build(const FloatUnit& u) {
       else if (is_int(u.result_type)) y = build_float_to_int(p, float_format(u.type), u.result_type, a);
       else y = build_float_to_float(p, float_format(u.type), float_format(u.result_type), a);
       break;
+    case FloatOp::kPowi: y = build_fx_datapath(p, ir::integer_power_program(u.type, u.exponent), float_format(u.type), a); break;
+    case FloatOp::kFloor: case FloatOp::kCeil: case FloatOp::kRoundEven: case FloatOp::kRoundAfz:
+      y = build_fx_datapath(p, ir::rounding_program(*rounding_of(u.op), u.type), float_format(u.type), a);
+      break;
     default: y = build_transcendental(p, *transcendental_of(u.op), float_format(u.type), a); break;
   }
   p.next_stage();  // every unit's result leaves from a register (the reader's, without result_register)
@@ -84,8 +89,17 @@ static_assert(static_cast<int>(FloatOp::kErf) - static_cast<int>(FloatOp::kExp) 
               "FloatOp kExp..kErf follow ir::TranscendentalOp's order");
 
 std::optional<ir::TranscendentalOp> transcendental_of(FloatOp op) {
-  if (op < FloatOp::kExp) return std::nullopt;
+  if (op < FloatOp::kExp || op > FloatOp::kErf) return std::nullopt;
   return static_cast<ir::TranscendentalOp>(static_cast<int>(op) - static_cast<int>(FloatOp::kExp));
+}
+
+static_assert(static_cast<int>(FloatOp::kRoundAfz) - static_cast<int>(FloatOp::kFloor) ==
+                  static_cast<int>(ir::RoundingOp::kNearestAfz),
+              "FloatOp kFloor..kRoundAfz follow ir::RoundingOp's order");
+
+std::optional<ir::RoundingOp> rounding_of(FloatOp op) {
+  if (op < FloatOp::kFloor || op > FloatOp::kRoundAfz) return std::nullopt;
+  return static_cast<ir::RoundingOp>(static_cast<int>(op) - static_cast<int>(FloatOp::kFloor));
 }
 
 FloatFormat float_format(ElementType t) {
@@ -109,6 +123,9 @@ std::string float_op_name(FloatOp op) {
     case FloatOp::kAbs: return "fabs";
     case FloatOp::kNegate: return "fneg";
     case FloatOp::kConvert: return "fcvt";
+    case FloatOp::kPowi: return "fpowi";
+    case FloatOp::kFloor: case FloatOp::kCeil: case FloatOp::kRoundEven: case FloatOp::kRoundAfz:
+      return std::string("f") + ir::rounding_name(*rounding_of(op));
     default: return std::string("f") + ir::transcendental_name(*transcendental_of(op));
   }
   return "?";
@@ -124,7 +141,11 @@ FloatUnitPorts float_unit_ports(const FloatUnit& u) {
   }
   p.operand_bits = float_format(u.type).width();
   p.result_bits = u.op == FloatOp::kCompare ? 1 : p.operand_bits;
-  p.operands = u.op == FloatOp::kSqrt || u.op == FloatOp::kAbs || u.op == FloatOp::kNegate || transcendental_of(u.op) ? 1 : 2;
+  // power's exponent is the unit's own (a constant): x alone
+  p.operands = u.op == FloatOp::kSqrt || u.op == FloatOp::kAbs || u.op == FloatOp::kNegate || u.op == FloatOp::kPowi ||
+                       transcendental_of(u.op) || rounding_of(u.op)
+                   ? 1
+                   : 2;
   p.sub = u.op == FloatOp::kAdd;
   return p;
 }
@@ -132,7 +153,8 @@ FloatUnitPorts float_unit_ports(const FloatUnit& u) {
 std::string float_unit_name(const FloatUnit& u) {
   const std::string chain = u.result_register ? "" : "_chain";
   if (u.op == FloatOp::kConvert) return fmt::format("hg_fcvt_{}_{}{}", type_name(u.type), type_name(u.result_type), chain);
-  if (u.op == FloatOp::kCompare) return fmt::format("hg_{}_{}{}", float_unit_key(u).unit, type_name(u.type), chain);
+  if (u.op == FloatOp::kCompare || u.op == FloatOp::kPowi)
+    return fmt::format("hg_{}_{}{}", float_unit_key(u).unit, type_name(u.type), chain);
   return fmt::format("hg_{}_{}{}", float_op_name(u.op), type_name(u.type), chain);
 }
 
@@ -148,6 +170,11 @@ ir::Opcode float_unit_opcode(FloatOp op) {
     case FloatOp::kAbs: return ir::Opcode::kAbs;
     case FloatOp::kNegate: return ir::Opcode::kNegate;
     case FloatOp::kConvert: return ir::Opcode::kConvert;
+    case FloatOp::kPowi: return ir::Opcode::kPower;
+    case FloatOp::kFloor: return ir::Opcode::kFloor;
+    case FloatOp::kCeil: return ir::Opcode::kCeil;
+    case FloatOp::kRoundEven: return ir::Opcode::kRoundNearestEven;
+    case FloatOp::kRoundAfz: return ir::Opcode::kRoundNearestAfz;
     default: break;
   }
   if (const auto t = transcendental_of(op)) return ir::opcode_of(*t);
@@ -156,7 +183,7 @@ ir::Opcode float_unit_opcode(FloatOp op) {
 
 std::optional<FloatOp> float_op_of(ir::Opcode op) {
   if (op == ir::Opcode::kSubtract) return FloatOp::kAdd;
-  for (int k = 0; k <= static_cast<int>(FloatOp::kErf); ++k)
+  for (int k = 0; k <= static_cast<int>(FloatOp::kRoundAfz); ++k)
     if (float_unit_opcode(static_cast<FloatOp>(k)) == op) return static_cast<FloatOp>(k);
   return std::nullopt;
 }
@@ -169,8 +196,14 @@ std::vector<FloatUnit> float_unit_catalog() {
   for (ElementType t : kFloats) {
     for (FloatOp op : {FloatOp::kAdd, FloatOp::kMultiply, FloatOp::kDivide, FloatOp::kSqrt, FloatOp::kMinimum,
                        FloatOp::kMaximum, FloatOp::kAbs, FloatOp::kNegate, FloatOp::kExp, FloatOp::kLog, FloatOp::kTanh,
-                       FloatOp::kLogistic, FloatOp::kRsqrt, FloatOp::kErf})
+                       FloatOp::kLogistic, FloatOp::kRsqrt, FloatOp::kErf, FloatOp::kFloor, FloatOp::kCeil,
+                       FloatOp::kRoundEven, FloatOp::kRoundAfz})
       out.push_back({op, t});
+    for (int n : {2, 3}) {
+      FloatUnit u{FloatOp::kPowi, t};
+      u.exponent = n;
+      out.push_back(u);
+    }
     for (bool total : {false, true})
       for (int d = 0; d < 6; ++d) out.push_back({FloatOp::kCompare, t, t, static_cast<ir::ComparisonDirection>(d), total});
     for (ElementType to : kFloats)
@@ -185,7 +218,7 @@ std::vector<FloatUnit> float_unit_catalog() {
 
 FloatUnitKey float_unit_key(const FloatUnit& u) {
   const ElementType to = u.op == FloatOp::kConvert ? u.result_type : u.op == FloatOp::kCompare ? ElementType::kPred : u.type;
-  const auto key = hwmodel::float_unit_key(float_unit_opcode(u.op), u.type, to, u.direction, u.total_order);
+  const auto key = hwmodel::float_unit_key(float_unit_opcode(u.op), u.type, to, u.direction, u.total_order, u.exponent);
   if (!key) throw Error("float units: no unit " + float_unit_name(u) + " in a target's table");
   return *key;
 }

@@ -28,6 +28,7 @@
 #include "hwmodel/float_unit_key.h"
 #include "ir/attributes.h"
 #include "ir/element_type.h"
+#include "ir/round_to_integer_unit.h"
 #include "ir/transcendental_units.h"
 
 namespace hlsgym::rtl {
@@ -67,10 +68,18 @@ enum class FloatOp : uint8_t {
   // Transcendentals: the datapaths of ir/transcendental_units.h (the interpreter's
   // EvalOptions::transcendentals = kUnit computes the same bits)
   kExp, kLog, kTanh, kLogistic, kRsqrt, kErf,
+  // power by a constant integer exponent (`exponent`): ir/integer_power_unit.h's
+  // datapath, x^n correctly rounded
+  kPowi,
+  // floor, ceil, round-nearest-even, round-nearest-afz: ir/round_to_integer_unit.h's
+  // datapaths (exact, as the interpreter's libm)
+  kFloor, kCeil, kRoundEven, kRoundAfz,
 };
 
 // The transcendental a FloatOp computes (kExp..kErf, in ir::TranscendentalOp's order).
 std::optional<ir::TranscendentalOp> transcendental_of(FloatOp op);
+// The rounding a FloatOp computes (kFloor..kRoundAfz, in ir::RoundingOp's order).
+std::optional<ir::RoundingOp> rounding_of(FloatOp op);
 
 struct FloatUnit {
   FloatOp op = FloatOp::kAdd;
@@ -80,6 +89,7 @@ struct FloatUnit {
   // compare only: -NaN < -inf < ... < -0 < +0 < ... < inf < NaN by the bits (HLO
   // comparison type TOTALORDER, as sort comparators use it)
   bool total_order = false;
+  int exponent = 0;  // kPowi only: n of x^n (2 .. ir::max_integer_power_exponent(type))
   // Whether the result leaves from a register (the unit alone, as tests and calibration
   // build it). A unit inside a design leaves it to the reader: its result is the last
   // stage's logic, taken by the design's next pipeline register or memory write, so the
@@ -106,11 +116,12 @@ std::string float_unit_verilog(const FloatUnit& u);
 
 // Short names used in module names and target files: "fadd", "fmul", "fdiv", "fsqrt",
 // "fcmp", "fmin", "fmax", "fabs", "fneg", "fcvt", "fexp", "flog", "ftanh", "flogistic",
-// "frsqrt", "ferf".
+// "frsqrt", "ferf", "fpowi" (with its exponent: fpowi3), "ffloor", "fceil", "fround_even",
+// "fround_afz".
 std::string float_op_name(FloatOp op);
 
-// Every unit the generator builds: each op (transcendentals included) on f32, f16 and
-// bf16, compares in all six
+// Every unit the generator builds: each op (transcendentals included; power by 2 and 3,
+// the exponents the target file lists) on f32, f16 and bf16, compares in all six
 // directions (IEEE and total order), converts between those three and to and from
 // s8..s64 and u8..u64.
 std::vector<FloatUnit> float_unit_catalog();

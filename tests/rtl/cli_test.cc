@@ -1,6 +1,9 @@
 // `hlsgym rtl`: files written, --sim --json fields, refusals with a non-zero exit.
 #include <nlohmann/json.hpp>
 
+#include <fstream>
+#include <iterator>
+
 #include "tests/rtl/rtl_test_util.h"
 #include "tests/support/run_cli.h"
 
@@ -33,7 +36,8 @@ TEST(RtlCli, EmitOnlyAndTrace) {
 
 // An f32 design reaches RTL through its IEEE-754 units and cosimulates bit for bit with
 // the hardware-order reference, and so does one with a transcendental (softmax's exp,
-// through its unit); an op without a unit (gelu's power) is refused by op, type and line.
+// through its unit) and gelu (x^3 through the integer power unit); an op without a unit
+// (gelu's power made x^2.5) is refused by op, type and line.
 TEST(RtlCli, FloatDesignCosimulates) {
   const CliResult r = run_cli("rtl " + design_path("mlp_layer") + " --target fpga --sim --vectors 2 -o " +
                               rtl_work_dir("cli_float").string());
@@ -45,10 +49,23 @@ TEST(RtlCli, FloatDesignCosimulates) {
   ASSERT_EQ(x.exit_code, 0) << x.err;
   EXPECT_NE(x.out.find("0 mismatching output elements"), std::string::npos) << x.out;
   EXPECT_NE(x.out.find("(agree)"), std::string::npos) << x.out;
-  const CliResult t = run_cli("rtl " + design_path("gelu") + " --target fpga -o " + rtl_work_dir("cli_gelu").string());
+  const CliResult g = run_cli("rtl " + design_path("gelu") + " --target fpga --sim --vectors 2 -o " +
+                              rtl_work_dir("cli_gelu").string());
+  ASSERT_EQ(g.exit_code, 0) << g.err;
+  EXPECT_NE(g.out.find("0 mismatching output elements"), std::string::npos) << g.out;
+  EXPECT_NE(g.out.find("(agree)"), std::string::npos) << g.out;
+  std::ifstream in(design_path("gelu"));
+  std::string gelu((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t three = gelu.find("value: 3,");
+  ASSERT_NE(three, std::string::npos);
+  gelu.replace(three, 9, "value: 2.5,");
+  const std::filesystem::path dir = rtl_work_dir("cli_gelu_fractional"), fractional = dir / "gelu.yaml";
+  std::ofstream(fractional) << gelu;
+  const CliResult t = run_cli("rtl " + fractional.string() + " --target fpga -o " + (dir / "out").string());
   EXPECT_EQ(t.exit_code, 1);
   EXPECT_NE(t.err.find("gelu.yaml:11"), std::string::npos) << t.err;
-  EXPECT_NE(t.err.find("power ('x3') on f32"), std::string::npos) << t.err;
+  EXPECT_NE(t.err.find("power ('x3')"), std::string::npos) << t.err;
+  EXPECT_NE(t.err.find("no IEEE-754 unit computes it on f32"), std::string::npos) << t.err;
 }
 
 TEST(RtlCli, BadFixedFormat) {

@@ -4,8 +4,9 @@
 // and the cycles from start to done equal to the estimate, which reads the units'
 // latencies from the target's float_units table; transcendentals (exp, log, tanh,
 // logistic, rsqrt, erf) compared with the interpreter's unit mode
-// (TranscendentalEval::kUnit, the units' own algorithms). Ops without a unit (power, ...)
-// are refused naming the op, its type and its design line.
+// (TranscendentalEval::kUnit, the units' own algorithms; power by a constant integer
+// exponent too). Ops without a unit (power by 2.5, sine, ...) are refused naming the op,
+// its type and its design line.
 #include <fmt/core.h>
 
 #include <fstream>
@@ -67,7 +68,7 @@ TEST_P(FloatDesign, MatchesHardwareOrderReferenceAndEstimate) {
 INSTANTIATE_TEST_SUITE_P(Designs, FloatDesign,
                          ::testing::Values("float/saxpy", "float/elementwise_bf16", "float/row_sum_max",
                                            "float/conv_pool_f32", "mlp_layer", "softmax", "layernorm",
-                                           "attention_head", "black_scholes"),
+                                           "attention_head", "black_scholes", "gelu"),
                          [](const auto& info) { return replace_all(info.param, "/", "_"); });
 
 // The same designs retargeted to bf16 and f16 (every f32 in the file replaced).
@@ -81,7 +82,7 @@ TEST_P(RetypedDesign, MatchesHardwareOrderReferenceAndEstimate) {
 
 INSTANTIATE_TEST_SUITE_P(Designs, RetypedDesign,
                          ::testing::Combine(::testing::Values("mlp_layer", "float/saxpy", "float/row_sum_max",
-                                                              "float/conv_pool_f32", "softmax", "black_scholes"),
+                                                              "float/conv_pool_f32", "softmax", "black_scholes", "gelu"),
                                             ::testing::Values("bf16", "f16")),
                          [](const auto& info) {
                            return replace_all(std::get<0>(info.param), "/", "_") + "_" + std::get<1>(info.param);
@@ -242,17 +243,39 @@ outputs: [d, e]
   EXPECT_DOUBLE_EQ(fp_div_area("divide, args: [b, a]"), fdiv->lut);
 }
 
-// Designs whose ops have no unit yet: the message names the op, its type and its line.
+// floor, ceil and the two round-to-nearest units (exact: the interpreter's libm results),
+// on values whose fractions they cut, in the three formats.
+TEST(FloatRounding, UnitsMatchTheInterpreter) {
+  for (const std::string type : {"f32", "bf16", "f16"}) {
+    const ir::Module m = frontend::load_yaml_design(replace_all(R"(design: rounding
+inputs:
+  x: {type: "T[16]", range: [-40, 40]}
+ops:
+  - {name: a, op: floor, args: [x]}
+  - {name: b, op: ceil, args: [x]}
+  - {name: c, op: round-nearest-even, args: [x]}
+  - {name: d, op: round-nearest-afz, args: [x]}
+  - {name: s, op: add, args: [a, b]}
+  - {name: t, op: subtract, args: [c, d]}
+outputs: [s, t]
+)", "T", type), "rounding.yaml").module;
+    expect_cosim(m, "rounding_" + type);
+  }
+}
+
+// GELU's x^3 is the integer power unit (fpowi3); a design whose power has no unit (a
+// fractional exponent, as gelu.yaml with 3 made 2.5) is refused: the message names the
+// op, its type and its line.
 TEST(FloatRefusal, OpWithoutUnitNamesOpTypeAndLine) {
-  for (const auto& [design, op] : std::vector<std::pair<std::string, std::string>>{{"gelu", "power"}}) {
-    const std::filesystem::path file = source_dir() / "designs" / (design + ".yaml");
-    for (const std::string type : {"f32", "bf16"}) {
-      const ir::Module m = retyped(file, type);
-      const std::string msg = error_of([&] { rtl::emit(m, rtl_fpga()); });
-      EXPECT_NE(msg.find(op), std::string::npos) << msg;
-      EXPECT_NE(msg.find(" on " + type), std::string::npos) << msg;
-      EXPECT_NE(msg.find(design + ".yaml:"), std::string::npos) << msg;
-    }
+  const std::string gelu = read_file(source_dir() / "designs" / "gelu.yaml");
+  const std::string fractional = replace_all(gelu, "value: 3,", "value: 2.5,");
+  ASSERT_NE(fractional, gelu);
+  for (const std::string type : {"f32", "bf16"}) {
+    const ir::Module m = frontend::load_yaml_design(replace_all(fractional, "f32", type), "gelu.yaml").module;
+    const std::string msg = error_of([&] { rtl::emit(m, rtl_fpga()); });
+    EXPECT_NE(msg.find("power"), std::string::npos) << msg;
+    EXPECT_NE(msg.find(" on " + type), std::string::npos) << msg;
+    EXPECT_NE(msg.find("gelu.yaml:11"), std::string::npos) << msg;  // the x3 line
   }
 }
 
@@ -264,10 +287,10 @@ TEST(FloatRefusal, OpsAndTypesWithoutUnits) {
   EXPECT_NE(f64.find("f64"), std::string::npos) << f64;
   EXPECT_NE(f64.find("--fixed"), std::string::npos) << f64;
   EXPECT_NE(f64.find("bad.yaml:3"), std::string::npos) << f64;  // the parameter, the first f64 value
-  const std::string floor = refuse("design: d\ninputs:\n  x: f32[4]\nops:\n  - {name: y, op: floor, args: [x]}\noutputs: [y]\n");
-  EXPECT_NE(floor.find("floor"), std::string::npos) << floor;
-  EXPECT_NE(floor.find("f32"), std::string::npos) << floor;
-  EXPECT_NE(floor.find("bad.yaml:5"), std::string::npos) << floor;
+  const std::string sine = refuse("design: d\ninputs:\n  x: f32[4]\nops:\n  - {name: y, op: sine, args: [x]}\noutputs: [y]\n");
+  EXPECT_NE(sine.find("sine"), std::string::npos) << sine;
+  EXPECT_NE(sine.find("f32"), std::string::npos) << sine;
+  EXPECT_NE(sine.find("bad.yaml:5"), std::string::npos) << sine;
   const std::string clamp = refuse(
       "design: d\ninputs:\n  x: bf16[4]\n  l: bf16[]\nops:\n  - {name: y, op: clamp, args: [l, x, l]}\noutputs: [y]\n");
   EXPECT_NE(clamp.find("no IEEE-754 unit"), std::string::npos) << clamp;

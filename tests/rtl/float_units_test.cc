@@ -68,7 +68,7 @@ std::vector<BenchUnit> units() {
     const rtl::FloatUnitPorts p = rtl::float_unit_ports(u);
     if (p.operands == 2) out.push_back({u, a, b, p.sub ? "sub" : ""});
     else if (u.type != ElementType::kF32) out.push_back({u, "x16"});  // 16-bit unary ops: every pattern
-    else out.push_back({u, rtl::transcendental_of(u.op) ? "f32_t" : a});
+    else out.push_back({u, rtl::transcendental_of(u.op) || u.op == FloatOp::kPowi ? "f32_t" : a});
   }
   return out;
 }
@@ -96,13 +96,18 @@ std::string reference_hlo(const FloatUnit& u, bool subtract) {
       root = fmt::format("{}[{}] ", type_name(u.result_type), n);
       op = "convert(a)";
       break;
-    default:  // a transcendental: the interpreter in its unit mode
-      op = std::string(ir::name(ir::opcode_of(*rtl::transcendental_of(u.op)))) + "(a)";
+    case FloatOp::kPowi:  // the interpreter in its unit mode, the exponent a broadcast constant
+      op = "power(a, c)";
+      break;
+    default:  // a transcendental (the interpreter in its unit mode) or a rounding
+      op = std::string(ir::name(rtl::float_unit_opcode(u.op))) + "(a)";
       break;
   }
   const bool binary = rtl::float_unit_ports(u).operands == 2;
-  return fmt::format("HloModule ref\nENTRY e {{\n  a = {0}[{1}] parameter(0)\n{2}  ROOT r = {3}{4}\n}}\n", in, n,
-                     binary ? fmt::format("  b = {}[{}] parameter(1)\n", in, n) : "", root, op);
+  const std::string exponent =
+      u.op == FloatOp::kPowi ? fmt::format("  e = {0}[] constant({2})\n  c = {0}[{1}] broadcast(e), dimensions={{}}\n", in, n, u.exponent) : "";
+  return fmt::format("HloModule ref\nENTRY e {{\n  a = {0}[{1}] parameter(0)\n{2}{5}  ROOT r = {3}{4}\n}}\n", in, n,
+                     binary ? fmt::format("  b = {}[{}] parameter(1)\n", in, n) : "", root, op, exponent);
 }
 
 uint64_t mask(int bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
