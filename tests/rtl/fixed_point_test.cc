@@ -26,7 +26,10 @@ outputs: [r, d]
 TEST(FixedPoint, ParsesFormats) {
   EXPECT_EQ(rtl::parse_fixed("16,8").fraction_bits(), 8);
   EXPECT_EQ(rtl::parse_fixed("32,12").width, 32);
-  for (const char* bad : {"16", "12,4", "16,0", "16,17", "16,8x", "a,b"}) EXPECT_THROW(rtl::parse_fixed(bad), Error) << bad;
+  // ap_fixed allows any width from 2 and integer bits outside 0..W (issue 16 item 4)
+  EXPECT_EQ(rtl::parse_fixed("12,4").width, 12);
+  EXPECT_EQ(rtl::parse_fixed("16,17").fraction_bits(), -1);
+  for (const char* bad : {"16", "1,1", "65,8", "16,8x", "a,b"}) EXPECT_THROW(rtl::parse_fixed(bad), Error) << bad;
 }
 
 TEST(FixedPoint, QuantizesArithmetic) {
@@ -43,13 +46,28 @@ TEST(FixedPoint, QuantizesArithmetic) {
   EXPECT_EQ(out.tuple_elements()[1].get_int(0), static_cast<int64_t>((3.375 - 2 - 1 + 1.5) * 256));
 }
 
-TEST(FixedPoint, RefusesTranscendentals) {
+TEST(FixedPoint, RefusesOpsWithoutAFixedPointForm) {
+  const char* text = R"(design: angle
+inputs:
+  y: f32[4]
+  x: f32[4]
+ops:
+  - {name: a, op: atan2, args: [y, x]}
+outputs: [a]
+)";
   try {
-    rtl::quantize(rtl_design("softmax").module, rtl::parse_fixed("16,8"));
-    FAIL() << "softmax has exp";
+    rtl::quantize(frontend::load_yaml_design(text, "angle.yaml").module, rtl::parse_fixed("16,8"));
+    FAIL() << "atan2 has no fixed-point form";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("exponential"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("atan2 ('a') has no fixed-point form"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("angle.yaml:6"), std::string::npos) << e.what();
   }
+}
+
+// Transcendentals are tables now (issue 16 item 4): softmax quantizes to an integer module.
+TEST(FixedPoint, TabulatesTranscendentals) {
+  const ir::Module q = rtl::quantize(rtl_design("softmax").module, rtl::parse_fixed("ap_fixed<18,6,AP_RND,AP_SAT>"));
+  EXPECT_TRUE(integer_only(q));
 }
 
 TEST(FixedPoint, QuantizedDesignCosimulates) {
