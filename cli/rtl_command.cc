@@ -29,7 +29,7 @@ struct RtlFlags {
   int vectors = 16, lanes = 0;
   double timeout = 600;
   uint64_t seed = 1;
-  bool sim = false, trace = false, synth = false, pnr = false, json = false, no_pipeline = false;
+  bool sim = false, trace = false, synth = false, pnr = false, json = false, no_pipeline = false, lenient = false;
 };
 
 nlohmann::json sim_json(const rtl::SimResult& r) {
@@ -100,6 +100,7 @@ void run_rtl(const RtlFlags& flags) {
   o.estimate.scheduler = *kind;
   o.estimate.lanes = flags.lanes;
   o.estimate.pipeline_loops = !flags.no_pipeline;
+  o.estimate.lenient = flags.lenient;
   o.module_name = rtl::module_name_for(d.name.empty() ? m.name() : d.name);
   const rtl::EmittedDesign e = rtl::emit(m, *target, o);
   const rtl::Files files = rtl::write_files(e, flags.out);
@@ -170,6 +171,7 @@ void add_rtl_command(CLI::App& app) {
       ->check(CLI::Range(1, 1 << 12));
   cmd->add_flag("--no-pipeline", flags->no_pipeline,
                 "run every while loop's iterations one after another (no loop pipelining)");
+  cmd->add_flag("--lenient", flags->lenient, "emit a design that exceeds the target's resources (as report --lenient)");
   cmd->add_flag("--sim", flags->sim, "build with Verilator, simulate and compare with the interpreter");
   cmd->add_option("--timeout", flags->timeout,
                   "stop a Verilator build, or each Yosys/nextpnr run of --pnr, that runs longer than this many seconds "

@@ -301,12 +301,7 @@ class Quantizer {
     m_.mutable_payload(i).shape = Shape(t, orig_[i].dims());
     const InstrId rem = b.binary(Opcode::kRemainder, n, d);
     const InstrId zero = b.splat(t, 0, orig_[i].dims());
-    const auto cmp = [&](InstrId p, InstrId q, ir::ComparisonDirection dir) {
-      const InstrId ops2[] = {p, q};
-      ir::Attributes a;
-      a.direction = dir;
-      return m_.add_instruction(c, Opcode::kCompare, Shape(ElementType::kPred, orig_[i].dims()), ops2, std::move(a));
-    };
+    const auto cmp = [&](InstrId p, InstrId q, ir::ComparisonDirection dir) { return b.compare(p, q, dir); };
     // truncation rounded toward zero; floor is one less when the remainder is non-zero
     // and its sign (the dividend's) differs from the divisor's
     const InstrId inexact = cmp(rem, zero, ir::ComparisonDirection::kNe);
@@ -378,10 +373,8 @@ class Quantizer {
       m_.set_operand(i, 0, o);
       return;
     }
-    // float -> integer: the floor of the value, then the integer type's conversion
-    const Fx x = value(i, o);
-    m_.set_operand(i, 0, b.shift_right(x.id, x.frac));
-    if (x.frac < 0) m_.set_operand(i, 0, b.shift_left(b.cast(x.id, ElementType::kS64), -x.frac));
+    // float -> integer: the value rounded toward zero, then the integer type's conversion
+    m_.set_operand(i, 0, b.truncate_to_integer(value(i, o)));
   }
 
   // Reductions, calls, loops, tuples: the called computations run in the default

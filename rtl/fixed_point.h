@@ -14,7 +14,7 @@
 //   a / b         -> the quotient with one guard bit and a sticky remainder (so every
 //                    rounding mode rounds the exact quotient)
 //   -a, |a|       -> exact;   int -> float: the integer;   constants: their real value
-//   float -> int  -> floor of the value (then the integer type's wrap-around)
+//   float -> int  -> the value rounded toward zero (then the integer type's conversion)
 // max, min, select, clamp and data movement requantize their operands to the result's
 // format (an op without its own precision takes its first float operand's); compare
 // compares exactly. Computations called by an op (reduce combiners, fusions, loop

@@ -37,6 +37,10 @@ class Builder {
   ir::InstrId shift_right(ir::InstrId x, int k);  // arithmetic
   ir::InstrId and_const(ir::InstrId x, int64_t mask);
   ir::InstrId add_const(ir::InstrId x, int64_t k);
+  ir::InstrId compare(ir::InstrId a, ir::InstrId b, ir::ComparisonDirection d);  // a pred array
+  ir::InstrId select(ir::InstrId p, ir::InstrId a, ir::InstrId b);
+  // x's value rounded toward zero to an integer (HLO's float -> integer convert).
+  ir::InstrId truncate_to_integer(Fx x);
 
   // The container an intermediate of `exact_bits` needs on its way to `to`, dropping
   // `shift` low bits: exact where it fits in 64 bits; for AP_WRAP, also modular in fewer
@@ -53,10 +57,11 @@ class Builder {
 
   // f(x) for x in format `in`, into `out`, as hls4ml computes a transcendental: a table
   // (a constant read by a gather) indexed by x's top kTableBits bits, holding f at each
-  // segment's start with kGuardBits more fraction bits than `out` (rounded to nearest,
-  // saturated); below kTableBits-bit inputs that is every value of x, else the low bits
-  // interpolate linearly to the next segment's start. Then rounded and wrapped or
-  // saturated by out's modes. Outside f's domain (log or sqrt of a negative) the table
+  // segment's start with kGuardBits more fraction bits than `out` (rounded to nearest;
+  // up to 16 more integer bits, so lines leaving out's range stay right); up to
+  // kTableBits-bit inputs that is every value of x (the entries then are f rounded by
+  // out's own modes), else the low bits interpolate linearly to the next segment's
+  // start, and the line is rounded and wrapped or saturated by out's modes. Outside f's domain (log or sqrt of a negative) the table
   // holds 0; +-inf saturates.
   static constexpr int kTableBits = 10;
   static constexpr int kGuardBits = 8;

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include "rtl/fixed_point_internal.h"
@@ -44,6 +45,30 @@ InstrId Builder::shift_right(InstrId x, int k) {
 
 InstrId Builder::and_const(InstrId x, int64_t mask) { return binary(Opcode::kAnd, x, splat(type(x), mask, m_.shape(x).dims())); }
 InstrId Builder::add_const(InstrId x, int64_t k) { return binary(Opcode::kAdd, x, splat(type(x), k, m_.shape(x).dims())); }
+
+InstrId Builder::compare(InstrId a, InstrId b, ir::ComparisonDirection d) {
+  const InstrId ops[] = {a, b};
+  ir::Attributes attrs;
+  attrs.direction = d;
+  return m_.add_instruction(c_, Opcode::kCompare, Shape(ElementType::kPred, m_.shape(a).dims()), ops, std::move(attrs));
+}
+
+InstrId Builder::select(InstrId p, InstrId a, InstrId b) {
+  const InstrId ops[] = {p, a, b};
+  return m_.add_instruction(c_, Opcode::kSelect, m_.shape(a), ops);
+}
+
+InstrId Builder::truncate_to_integer(Fx x) {
+  if (x.frac <= 0) return shift_left(widen(x, x.bits - x.frac).id, -x.frac);
+  x = widen(x, std::max(x.bits, std::min(x.frac + 2, 64)));
+  const InstrId down = shift_right(x.id, x.frac);  // floor; a negative value with a fraction goes one up
+  const auto& dims = m_.shape(x.id).dims();
+  const InstrId zero = splat(type(x.id), 0, dims);
+  const int64_t mask = x.frac >= 63 ? INT64_MAX : (int64_t{1} << x.frac) - 1;
+  const InstrId up = binary(Opcode::kAnd, compare(x.id, zero, ir::ComparisonDirection::kLt),
+                            compare(and_const(x.id, mask), zero, ir::ComparisonDirection::kNe));
+  return select(up, add_const(down, 1), down);
+}
 
 Fx Builder::work(InstrId x, int exact_bits, int frac, const ir::FixedFormat& to) {
   const int shift = frac - to.fraction_bits();

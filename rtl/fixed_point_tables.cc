@@ -40,16 +40,22 @@ InstrId Builder::function_table(Fx x, const ir::FixedFormat& in, const ir::Fixed
   // table entries in `out` with guard bits, as wide as the interpolation lets them be
   const int guard = low_bits == 0 ? 0 : std::min(kGuardBits, 60 - out.width - low_bits);
   if (guard < 0) refuse_("needs a table wider than 64 bits for " + ir::to_string(in) + " -> " + ir::to_string(out));
-  ir::FixedFormat entry{out.width + guard, out.integer_bits, ir::FixedRounding::kRound, ir::FixedOverflow::kSaturate};
+  // entries hold f beyond out's range too (16 more integer bits, as far as 64-bit lines
+  // allow), so a segment that leaves the range interpolates the true line, and out's own
+  // overflow mode acts on the result
+  const int entry_width = std::min(60 - low_bits, out.width + guard + 16);
+  ir::FixedFormat entry{entry_width, entry_width - out.fraction_bits() - guard, ir::FixedRounding::kRound,
+                        ir::FixedOverflow::kSaturate};
   if (low_bits == 0) entry = out;  // every input has its entry: f rounded by out's own modes
   std::vector<int64_t> value(static_cast<size_t>(n)), step(static_cast<size_t>(n));
   const auto f_at = [&](int64_t segment) {  // f at the start of a segment (segment n: the end)
     const long double xs = std::ldexp(static_cast<long double>((segment - n / 2) * (int64_t{1} << low_bits)), -in.fraction_bits());
     return ir::quantize_real(f(xs), entry);
   };
-  int step_bits = 1;
+  int step_bits = 1, value_bits = 1;
   for (int64_t k = 0; k < n; ++k) {
     value[static_cast<size_t>(k)] = f_at(k);
+    while (value_bits < 63 && std::llabs(value[static_cast<size_t>(k)]) >= (int64_t{1} << (value_bits - 1))) ++value_bits;
     if (low_bits == 0) continue;
     step[static_cast<size_t>(k)] = f_at(k + 1) - value[static_cast<size_t>(k)];
     while (step_bits < 63 && std::llabs(step[static_cast<size_t>(k)]) >= (int64_t{1} << (step_bits - 1))) ++step_bits;
@@ -57,10 +63,10 @@ InstrId Builder::function_table(Fx x, const ir::FixedFormat& in, const ir::Fixed
   // the segment: x's top bits, offset so the most negative x reads entry 0
   const InstrId top = add_const(shift_right(cast(x.id, ir::fixed_container(in.width + 1)), low_bits), n / 2);
   const InstrId index = cast(top, ElementType::kS32);
-  const InstrId v = lookup(index, value, entry.width);
+  const InstrId v = lookup(index, value, low_bits == 0 ? entry.width : value_bits + 1);
   if (low_bits == 0) return cast(v, ir::fixed_container(out.width));
   // value << low + step * (x's low bits): f at x to within the line's error
-  const int bits = std::max(entry.width + low_bits, step_bits + low_bits + 1) + 1;
+  const int bits = std::max(value_bits + 1 + low_bits, step_bits + low_bits + 1) + 1;
   const ElementType t = ir::fixed_container(bits);
   const InstrId low = cast(and_const(cast(x.id, ir::fixed_container(in.width + 1)), (int64_t{1} << low_bits) - 1), t);
   const InstrId line = binary(Opcode::kAdd, shift_left(cast(v, t), low_bits),
