@@ -18,7 +18,8 @@ namespace {
 
 struct Choice {
   const char* format;
-  double min_snr_db;  // the accuracy the README states, rounded down
+  double min_snr_db;     // the accuracy the README states, rounded down
+  bool lenient = false;  // over the target's LUTs by the estimate (emitted anyway)
 };
 
 // The per-design formats of the README table (float/ designs by file stem).
@@ -29,10 +30,10 @@ const std::map<std::string, Choice>& choices() {
       {"layernorm", {"ap_fixed<20,8,AP_RND,AP_SAT>", 0}},
       {"gelu", {"ap_fixed<16,6,AP_RND,AP_SAT>", 0}},
       {"attention_head", {"ap_fixed<18,8,AP_RND,AP_SAT>", 0}},
-      {"black_scholes", {"ap_fixed<24,10,AP_RND,AP_SAT>", 0}},
-      {"conv_pool_f32", {"ap_fixed<16,6,AP_RND,AP_SAT>", 0}},
-      {"elementwise_bf16", {"ap_fixed<16,6,AP_RND,AP_SAT>", 0}},
-      {"row_sum_max", {"ap_fixed<16,8,AP_RND,AP_SAT>", 0}},
+      {"black_scholes", {"ap_fixed<18,9,AP_RND,AP_SAT>", 0, true}},
+      {"conv_pool_f32", {"ap_fixed<18,8,AP_RND,AP_SAT>", 0}},
+      {"elementwise_bf16", {"ap_fixed<20,10,AP_RND,AP_SAT>", 0}},
+      {"row_sum_max", {"ap_fixed<20,11,AP_RND,AP_SAT>", 0}},
       {"saxpy", {"ap_fixed<16,6,AP_RND,AP_SAT>", 0}},
   };
   return c;
@@ -56,7 +57,9 @@ TEST_P(FixedDesign, CosimulatesExactlyWithItsAccuracy) {
   const frontend::Design d = rtl_design(name);
   const rtl::QuantizedModule q = rtl::quantize_module(d.module, rtl::parse_fixed(choice.format));
   EXPECT_TRUE(integer_only(q.module));
-  const rtl::EmittedDesign e = rtl::emit(q.module, rtl_fpga());
+  rtl::EmitOptions eo;
+  eo.estimate.lenient = choice.lenient;
+  const rtl::EmittedDesign e = rtl::emit(q.module, rtl_fpga(), eo);
   rtl::SimOptions o;
   o.vectors = 8;
   o.seed = 1;
