@@ -190,15 +190,18 @@ class Loader {
         const std::string n = kv.first.as<std::string>();
         if (names.count(n)) fail(kv.first, "input '" + n + "' is defined twice");
         claim_printed_name(c, n, kv.first);
-        const bool detailed = kv.second.IsMap();  // {type: T, range: [lo, hi]}
+        const bool detailed = kv.second.IsMap();  // {type: T, range: [lo, hi], precision: ap_fixed<...>}
         if (detailed)
           for (auto field : kv.second)
-            if (const std::string f = field.first.as<std::string>(); f != "type" && f != "range")
-              fail(field.first, "input '" + n + "': unknown key '" + f + "' (expected type, range)");
+            if (const std::string f = field.first.as<std::string>(); f != "type" && f != "range" && f != "precision")
+              fail(field.first, "input '" + n + "': unknown key '" + f + "' (expected type, range, precision)");
         InstrId p = m_.add_parameter(c, k++, shape_of(detailed ? required(kv.second, "type") : kv.second), n);
         m_.mutable_payload(p).line = kv.first.Mark().line + 1;
         m_.mutable_payload(p).column = kv.first.Mark().column + 1;
         if (detailed && kv.second["range"]) read_range(kv.second["range"], p, n);
+        if (detailed && kv.second["precision"])
+          ir::set_frontend_attribute(m_.mutable_payload(p).attrs, "precision",
+                                     precision_of(kv.second["precision"], "input '" + n + "'"));
         names[n] = p;
       }
     }
