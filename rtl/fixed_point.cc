@@ -101,8 +101,16 @@ class Quantizer {
   }
 
   void run() {
-    for (ir::CompId c : m_.computation_post_order())
+    for (ir::CompId c : m_.computation_post_order()) {
       for (InstrId i : m_.post_order(c)) rewrite(c, i);
+      // a called computation returns the default format, which its caller assumes
+      const InstrId root = m_.computation(c).root;
+      if (c != m_.entry() && format_of(root) && *format_of(root) != default_) {
+        const InstrId y = builder(c, root).rescale(value(root, root), default_);
+        m_.set_root(c, y);
+        formats_[y] = default_;
+      }
+    }
   }
 
   std::optional<FixedFormat> format_of(InstrId x) const {
@@ -383,7 +391,15 @@ class Quantizer {
                           const std::optional<FixedFormat>& own) {
     const bool entry_outputs = m_.opcode(i) == Opcode::kTuple && root && c == m_.entry();
     if (!entry_outputs) requantize_operands(c, i, default_);
-    m_.mutable_payload(i).shape = retype(orig_[i], container(default_));
+    if (m_.opcode(i) == Opcode::kTuple) {  // its elements' types, whatever their formats
+      std::vector<Shape> e;
+      for (InstrId o : m_.operands(i)) e.push_back(m_.shape(o));
+      m_.mutable_payload(i).shape = Shape::tuple(std::move(e));
+    } else if (m_.opcode(i) == Opcode::kGetTupleElement) {
+      m_.mutable_payload(i).shape = m_.shape(m_.operand(i, 0)).tuple_elements().at(static_cast<size_t>(m_.attrs(i).tuple_index));
+    } else {
+      m_.mutable_payload(i).shape = retype(orig_[i], container(default_));
+    }
     if (!m_.shape(i).is_array()) {
       if (own) refuse(i, "has a tuple result: give its precision to the ops that read it");
       return;
