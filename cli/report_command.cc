@@ -1,5 +1,5 @@
 // hlsgym report DESIGN [--target T] [--schedule asap|alap|list|exact] [--lanes N]
-//   [--units CLASS=N,...] [--lenient] [--json] [--gantt FILE.svg]:
+//   [--units CLASS=N,...] [--lenient] [--fixed SPEC] [--json] [--gantt FILE.svg]:
 // schedule, bind and estimate a design on a hardware target; an HLS-style report.
 #include <fmt/core.h>
 
@@ -7,6 +7,7 @@
 #include <map>
 
 #include "cli/commands.h"
+#include "cli/fixed_option.h"
 #include "cli/targets.h"
 #include "frontend/load.h"
 #include "hwmodel/estimate.h"
@@ -18,7 +19,7 @@ namespace hlsgym::cli {
 namespace {
 
 struct ReportFlags {
-  std::string design, target, schedule = "list", gantt, units;
+  std::string design, target, schedule = "list", gantt, units, fixed;
   int lanes = 0;
   int64_t node_limit = hwmodel::kDefaultExactNodeLimit;
   bool json = false, lenient = false, no_pipeline = false;
@@ -62,6 +63,8 @@ void run_report(const ReportFlags& flags) {
   o.exact_node_limit = flags.node_limit;
   o.keep_details = true;
   o.pipeline_loops = !flags.no_pipeline;
+  const std::optional<rtl::QuantizedModule> quantized = quantized_design(d, flags.fixed);
+  if (quantized) d.module = quantized->module;  // estimate the fixed-point design
   const hwmodel::Estimate e = hwmodel::estimate(d.module, target, o);
 
   if (!flags.gantt.empty()) {
@@ -100,6 +103,7 @@ void add_report_command(CLI::App& app) {
   cmd->add_flag("--no-pipeline", flags->no_pipeline,
                 "run every while loop's iterations one after another (no loop pipelining; per loop:\n"
                 "the YAML directive pipeline: off)");
+  cmd->add_option("--fixed", flags->fixed, kFixedOptionHelp);
   cmd->add_flag("--json", flags->json, "print one JSON object instead of the report");
   cmd->add_option("--gantt", flags->gantt, "write the schedule as an SVG Gantt chart to this file");
   cmd->callback([flags] { run_report(*flags); });

@@ -1,20 +1,22 @@
 // hlsgym rtl DESIGN -o DIR [--target T] [--schedule S] [--lanes N] [--sim] [--vectors N] [--seed S]
-//   [--trace] [--synth] [--pnr] [--fixed W,I] [--json]:
+//   [--trace] [--synth] [--pnr] [--fixed SPEC] [--json]:
 // emit Verilog and a Verilator testbench from the hardware model's schedule and binding;
 // --sim builds and simulates it against the interpreter, --synth runs Yosys, --pnr places and
 // routes it on the target's FPGA (rtl/pnr.h).
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/fixed_option.h"
 #include "cli/targets.h"
 #include "frontend/load.h"
 #include "ir/error.h"
 #include "rtl/driver.h"
-#include "rtl/fixed_point.h"
+#include "rtl/fixed_accuracy.h"
 #include "rtl/pnr.h"
 #include "rtl/rtl.h"
 #include "rtl/yosys.h"
@@ -27,7 +29,7 @@ struct RtlFlags {
   int vectors = 16, lanes = 0;
   double timeout = 600;
   uint64_t seed = 1;
-  bool sim = false, trace = false, synth = false, pnr = false, json = false, no_pipeline = false;
+  bool sim = false, trace = false, synth = false, pnr = false, json = false, no_pipeline = false, lenient = false;
 };
 
 nlohmann::json sim_json(const rtl::SimResult& r) {
@@ -59,16 +61,28 @@ void print_sim(const rtl::SimResult& r) {
   if (!r.vcd.empty()) fmt::print("trace: {}\n", r.vcd.string());
 }
 
-bool has_floats(const ir::Shape& s) {
-  if (s.is_tuple()) return std::any_of(s.tuple_elements().begin(), s.tuple_elements().end(), has_floats);
-  return ir::is_floating(s.element_type()) || ir::is_complex(s.element_type());
-}
-
-bool module_has_floats(const ir::Module& m) {
-  for (ir::CompId c : m.live_computations())
-    for (ir::InstrId i : m.computation(c).order)
-      if (m.is_live(i) && has_floats(m.shape(i))) return true;
-  return false;
+// hls4ml-style profiling of a quantized design: accuracy against the float design over
+// the simulated vectors, and the first value that left its format.
+void report_accuracy(const rtl::FixedAccuracy& a, const std::string& spec, bool json, nlohmann::json& j) {
+  // an overflow is intended only where the user named the overflow mode
+  const bool asked = spec.find("AP_WRAP") != std::string::npos || spec.find("AP_SAT") != std::string::npos;
+  if (json) {
+    nlohmann::json acc{{"format", spec}, {"vectors", a.vectors}, {"elements", a.elements}, {"nan_references", a.skipped},
+                       {"max_abs_error", a.max_abs_error}, {"overflows", a.overflows}};
+    acc["snr_db"] = std::isinf(a.snr_db) ? nlohmann::json("inf") : nlohmann::json(a.snr_db);
+    if (a.first_overflow) acc["first_overflow"] = rtl::describe(*a.first_overflow);
+    j["accuracy"] = acc;
+  } else {
+    fmt::print("accuracy vs float ({}): max abs error {:.6g}, SNR {} over {} output elements of {} vectors{}\n", spec,
+               a.max_abs_error, std::isinf(a.snr_db) ? std::string("inf dB (exact)") : fmt::format("{:.2f} dB", a.snr_db),
+               a.elements, a.vectors, a.skipped ? fmt::format(" ({} NaN in the float design, skipped)", a.skipped) : "");
+    if (a.first_overflow && asked)
+      fmt::print("warning: {} values overflow their format; first: {}\n", a.overflows, rtl::describe(*a.first_overflow));
+  }
+  if (a.first_overflow && !asked)
+    throw Error(fmt::format("--fixed {}: {} values overflow (first: {}); give more integer bits, or name the overflow "
+                            "mode (ap_fixed<W,I,Q,AP_SAT> or AP_WRAP) to accept it",
+                            spec, a.overflows, rtl::describe(*a.first_overflow)));
 }
 
 void run_rtl(const RtlFlags& flags) {
@@ -78,16 +92,15 @@ void run_rtl(const RtlFlags& flags) {
     fmt::print(stderr, "note: {} names target '{}', a CPU; emitting for fpga\n", flags.design, target->name);
     target = load_cli_target("fpga", "");
   }
-  // --fixed on an integer design would be silently ignored: say so instead.
-  if (!flags.fixed.empty() && !module_has_floats(d.module))
-    throw Error("--fixed " + flags.fixed + " quantizes floats, and the design has none (drop --fixed)", {flags.design});
-  ir::Module m = flags.fixed.empty() ? d.module : rtl::quantize(d.module, rtl::parse_fixed(flags.fixed));
+  const std::optional<rtl::QuantizedModule> quantized = quantized_design(d, flags.fixed);
+  const ir::Module& m = quantized ? quantized->module : d.module;
   rtl::EmitOptions o;
   const auto kind = hwmodel::scheduler_from_name(flags.schedule);
   if (!kind) throw Error("--schedule: expected asap, alap, list or exact, got '" + flags.schedule + "'");
   o.estimate.scheduler = *kind;
   o.estimate.lanes = flags.lanes;
   o.estimate.pipeline_loops = !flags.no_pipeline;
+  o.estimate.lenient = flags.lenient;
   o.module_name = rtl::module_name_for(d.name.empty() ? m.name() : d.name);
   const rtl::EmittedDesign e = rtl::emit(m, *target, o);
   const rtl::Files files = rtl::write_files(e, flags.out);
@@ -109,6 +122,9 @@ void run_rtl(const RtlFlags& flags) {
     sim = rtl::simulate(m, e, files, b, so);
     if (flags.json) j.update(sim_json(*sim));
     else print_sim(*sim);
+    if (quantized)
+      report_accuracy(rtl::measure_accuracy(d.module, *quantized, flags.vectors, flags.seed),
+                      fixed_spec(d, flags.fixed), flags.json, j);
   }
   if (flags.synth) {
     const rtl::SynthReport s = rtl::synthesize(e, files);
@@ -142,8 +158,9 @@ void add_rtl_command(CLI::App& app) {
       "and DSP/LUT/FF counts with the area estimate. Integers, and f32/f16/bf16 through pipelined\n"
       "IEEE-754 units (add, multiply, divide, sqrt, compare, min/max, abs/negate, converts;\n"
       "reductions and dots accumulate in the element type, compared bit for bit with the\n"
-      "interpreter's hardware order); transcendentals and other float types need --fixed W,I\n"
-      "(quantized to W-bit fixed point with I integer bits first).");
+      "interpreter's hardware order); transcendentals and other float types need --fixed SPEC\n"
+      "(quantized to ap_fixed<W,I,Q,O> first; with --sim it prints the accuracy against the float\n"
+      "design: max abs error and SNR, and refuses an overflow unless the overflow mode is named).");
   cmd->add_option("DESIGN", flags->design, "a .yaml design or a .hlo XLA HLO text file")->required();
   cmd->add_option("-o,--out", flags->out, "output folder for <design>.v, tb_<design>.cpp and the build")->required();
   cmd->add_option("--target", flags->target,
@@ -154,6 +171,7 @@ void add_rtl_command(CLI::App& app) {
       ->check(CLI::Range(1, 1 << 12));
   cmd->add_flag("--no-pipeline", flags->no_pipeline,
                 "run every while loop's iterations one after another (no loop pipelining)");
+  cmd->add_flag("--lenient", flags->lenient, "emit a design that exceeds the target's resources (as report --lenient)");
   cmd->add_flag("--sim", flags->sim, "build with Verilator, simulate and compare with the interpreter");
   cmd->add_option("--timeout", flags->timeout,
                   "stop a Verilator build, or each Yosys/nextpnr run of --pnr, that runs longer than this many seconds "
@@ -168,7 +186,7 @@ void add_rtl_command(CLI::App& app) {
   cmd->add_flag("--pnr", flags->pnr,
                 "place and route on the target's FPGA (--target ice40: Yosys synth_ice40 and nextpnr-ice40) and print "
                 "its cells and Fmax beside the estimate");
-  cmd->add_option("--fixed", flags->fixed, "quantize floats to fixed point: W total bits (8, 16, 32), I integer bits");
+  cmd->add_option("--fixed", flags->fixed, kFixedOptionHelp);
   cmd->add_flag("--json", flags->json, "print one JSON object instead of text");
   cmd->callback([flags] { run_rtl(*flags); });
 }

@@ -15,6 +15,7 @@
 #include "frontend/hlo_syntax.h"
 #include "ir/error.h"
 #include "ir/shape_inference.h"
+#include "ir/fixed_format.h"
 #include "ir/frontend_attributes.h"
 #include "ir/input_range.h"
 #include "ir/spelling.h"
@@ -48,11 +49,11 @@ class Loader {
     if (!root.IsMap()) fail(root, "a design must be a YAML map with keys design, inputs, ops, outputs");
     for (auto kv : root) {
       static constexpr std::string_view kKeys[] = {"design", "description", "inputs", "ops", "outputs",
-                                                   "target", "passes", "computations"};
+                                                   "target", "passes", "computations", "precision"};
       const std::string k = kv.first.as<std::string>();
       if (std::find(std::begin(kKeys), std::end(kKeys), k) == std::end(kKeys))
         fail(kv.first, "unknown key '" + k + "' (expected design, description, inputs, ops, outputs, "
-                       "computations, target, passes)");
+                       "computations, target, passes, precision)");
     }
     Design d;
     d.path = file_;
@@ -60,6 +61,7 @@ class Loader {
     if (root["description"]) d.description = scalar(root["description"], "description");
     if (root["target"]) d.target = root["target"].IsScalar() ? root["target"].as<std::string>() : "inline";
     read_passes(root["passes"], d);
+    if (root["precision"]) d.precision = precision_of(root["precision"], "the design");
     m_.set_name(d.name);
     m_.set_source_file(file_);
     if (const YAML::Node comps = root["computations"]) {
@@ -188,15 +190,18 @@ class Loader {
         const std::string n = kv.first.as<std::string>();
         if (names.count(n)) fail(kv.first, "input '" + n + "' is defined twice");
         claim_printed_name(c, n, kv.first);
-        const bool detailed = kv.second.IsMap();  // {type: T, range: [lo, hi]}
+        const bool detailed = kv.second.IsMap();  // {type: T, range: [lo, hi], precision: ap_fixed<...>}
         if (detailed)
           for (auto field : kv.second)
-            if (const std::string f = field.first.as<std::string>(); f != "type" && f != "range")
-              fail(field.first, "input '" + n + "': unknown key '" + f + "' (expected type, range)");
+            if (const std::string f = field.first.as<std::string>(); f != "type" && f != "range" && f != "precision")
+              fail(field.first, "input '" + n + "': unknown key '" + f + "' (expected type, range, precision)");
         InstrId p = m_.add_parameter(c, k++, shape_of(detailed ? required(kv.second, "type") : kv.second), n);
         m_.mutable_payload(p).line = kv.first.Mark().line + 1;
         m_.mutable_payload(p).column = kv.first.Mark().column + 1;
         if (detailed && kv.second["range"]) read_range(kv.second["range"], p, n);
+        if (detailed && kv.second["precision"])
+          ir::set_frontend_attribute(m_.mutable_payload(p).attrs, "precision",
+                                     precision_of(kv.second["precision"], "input '" + n + "'"));
         names[n] = p;
       }
     }
@@ -230,6 +235,7 @@ class Loader {
 
   void read_op(const YAML::Node& n, CompId c, std::unordered_map<std::string, InstrId>& names);
   void read_directives(const YAML::Node& d, const std::string& op_name, Opcode op, ir::Attributes& attrs);
+  std::string precision_of(const YAML::Node& n, const std::string& whose);
   void read_attributes(const YAML::Node& n, Opcode op, ir::Attributes& attrs, std::vector<CompId>& called,
                        CompId c, const std::vector<InstrId>& args);
   CompId resolve_to_apply(const YAML::Node& n, const std::vector<InstrId>& args, Opcode op);
@@ -337,6 +343,10 @@ void Loader::read_attributes(const YAML::Node& n, Opcode op, ir::Attributes& att
       directives = kv.second;
       continue;
     }
+    if (key == "precision") {  // the op's own fixed-point format (rtl/fixed_point.h)
+      ir::set_frontend_attribute(attrs, "precision", precision_of(kv.second, "op '" + n["name"].as<std::string>() + "'"));
+      continue;
+    }
     if (key == "to_apply") {
       called.push_back(resolve_to_apply(kv.second, args, op));
       continue;
@@ -412,6 +422,16 @@ void Loader::read_directives(const YAML::Node& d, const std::string& op_name, Op
     if (ir::frontend_attribute(attrs, "lanes"))
       fail(kv.first, "op '" + op_name + "': both unroll and frontend_attributes lanes set the lanes; keep one");
     ir::set_frontend_attribute(attrs, "lanes", text);
+  }
+}
+
+// `precision: "ap_fixed<W,I,Q,O>"` (or "W,I"), checked here so a typo names its line.
+std::string Loader::precision_of(const YAML::Node& n, const std::string& whose) {
+  const std::string text = scalar(n, "precision");
+  try {
+    return ir::to_string(ir::parse_fixed_format(text));
+  } catch (const Error& e) {
+    fail(n, whose + ": " + e.message());
   }
 }
 

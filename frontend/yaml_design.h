@@ -16,6 +16,7 @@ struct Design {
   std::string target;               // target name or path; empty if the file names none
   std::vector<std::string> passes;  // {"default"} or an explicit list; empty if none given
   std::string path;                 // the file it came from
+  std::string precision;            // `precision:`, the fixed-point default (ap_fixed<...>); empty if none
 };
 
 // Parses YAML text. Throws hlsgym::Error("FILE:LINE:COL: ...") on bad input, naming the

@@ -74,7 +74,7 @@ TEST(InputRange, BadRangesAreErrorsWithTheLine) {
             "r.yaml:3:30: input 'x': range [0, 1e+06] is beyond the finite values of f16 (+-65504)");
   EXPECT_EQ(error_of(design("x: {type: \"f32[4]\", range: 3}")), "r.yaml:3:30: input 'x': range must be [lo, hi]");
   EXPECT_EQ(error_of(design("x: {type: \"f32[4]\", ranges: [0, 1]}")),
-            "r.yaml:3:23: input 'x': unknown key 'ranges' (expected type, range)");
+            "r.yaml:3:23: input 'x': unknown key 'ranges' (expected type, range, precision)");
   EXPECT_EQ(error_of(design("x: {range: [0, 1]}")), "r.yaml:3:6: missing key 'type'");
   // HLO: the parameter named
   const ir::Module m = parse_hlo(

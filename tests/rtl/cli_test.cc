@@ -69,10 +69,36 @@ TEST(RtlCli, FloatDesignCosimulates) {
 }
 
 TEST(RtlCli, BadFixedFormat) {
-  const CliResult r = run_cli("rtl " + design_path("mlp_layer") + " --target fpga --fixed 12,4 -o " +
+  // any ap_fixed width from 2 to 64 is accepted now; an unsupported mode names what is supported
+  const CliResult r = run_cli("rtl " + design_path("mlp_layer") + " --target fpga --fixed 'ap_fixed<12,4,AP_RND_ZERO>' -o " +
                               rtl_work_dir("cli_fixed").string());
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("W in 8, 16, 32"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("quantization mode AP_RND_ZERO is not supported; supported: ap_fixed<W,I"), std::string::npos) << r.err;
+}
+
+// rtl --fixed SPEC --sim: the accuracy against the float design (hls4ml-style profiling),
+// and a format the vectors overflow is an error naming the first value, unless the
+// overflow mode is named (then a warning line).
+TEST(RtlCli, FixedPointAccuracyAndOverflow) {
+  const CliResult r = run_cli("rtl " + design_path("float/saxpy") + " --fixed 'ap_fixed<16,6,AP_RND,AP_SAT>' --sim --vectors 2 --json -o " +
+                              rtl_work_dir("cli_fixed_acc").string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["mismatches"], 0);
+  EXPECT_EQ(j["accuracy"]["format"], "ap_fixed<16,6,AP_RND,AP_SAT>");
+  EXPECT_GT(j["accuracy"]["snr_db"].get<double>(), 60);
+  EXPECT_LT(j["accuracy"]["max_abs_error"].get<double>(), 0.01);
+  EXPECT_EQ(j["accuracy"]["overflows"], 0);
+  const CliResult o = run_cli("rtl " + design_path("mlp_layer") + " --fixed 8,3 --sim --vectors 2 -o " +
+                              rtl_work_dir("cli_fixed_ovf").string());
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_NE(o.err.find("values overflow (first: op '"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("is outside ap_fixed<8,3,AP_TRN,AP_WRAP>"), std::string::npos) << o.err;
+  const CliResult w = run_cli("rtl " + design_path("mlp_layer") + " --fixed 'ap_fixed<8,3,AP_TRN,AP_WRAP>' --sim --vectors 2 -o " +
+                              rtl_work_dir("cli_fixed_wrap").string());
+  EXPECT_EQ(w.exit_code, 0) << w.err;
+  EXPECT_NE(w.out.find("warning: "), std::string::npos) << w.out;
+  EXPECT_NE(w.out.find("accuracy vs float (ap_fixed<8,3,AP_TRN,AP_WRAP>)"), std::string::npos) << w.out;
 }
 
 }  // namespace

@@ -36,8 +36,8 @@ INSTANTIATE_TEST_SUITE_P(IntegerDesigns, DesignCosim, ::testing::ValuesIn(intege
 
 
 // The float designs under --fixed 16,8: a design whose ops all have a fixed-point form
-// cosimulates bit-exactly against its quantized interpretation; one that needs a
-// transcendental is refused with the op named.
+// cosimulates bit-exactly against its quantized interpretation; one with an op that has
+// none is refused with the op named (transcendentals are tables now: none is refused).
 class FixedDesignCosim : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(FixedDesignCosim, QuantizedMatchesOrIsRefusedByName) {
@@ -52,7 +52,10 @@ TEST_P(FixedDesignCosim, QuantizedMatchesOrIsRefusedByName) {
     return;
   }
   EXPECT_TRUE(integer_only(q));
-  const rtl::EmittedDesign e = rtl::emit(q, rtl_fpga());
+  // black_scholes's tables and 64-bit lines exceed the FPGA's LUTs by the estimate: emitted anyway
+  rtl::EmitOptions eo;
+  eo.estimate.lenient = true;
+  const rtl::EmittedDesign e = rtl::emit(q, rtl_fpga(), eo);
   rtl::SimOptions o;
   o.vectors = 8;
   o.seed = 11;
