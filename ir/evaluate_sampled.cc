@@ -133,7 +133,11 @@ class SampledEvaluator {
         const uint32_t callee = child_frame(f, i);
         return element(callee, m_.computation(frames_[callee].comp).root, k);
       }
-      case Opcode::kReshape: case Opcode::kBitcast: case Opcode::kCopy:
+      case Opcode::kBitcast:
+        if (eval::bitcast_moves_elements(m_.shape(m_.operand(i, 0)), m_.shape(i)))
+          return element(f, m_.operand(i, 0), eval::bitcast_source(m_.shape(m_.operand(i, 0)), m_.shape(i), k));
+        return element(f, m_.operand(i, 0), k);
+      case Opcode::kReshape: case Opcode::kCopy:
         return element(f, m_.operand(i, 0), k);
       case Opcode::kBroadcast: {
         std::vector<int64_t> src;
