@@ -11,7 +11,9 @@ namespace hlsgym::ir {
 
 inline constexpr int64_t kUnboundedDim = -1;  // `?` in HLO text
 
-// Layouts do not change semantics in hlsgym; they are kept so printing gives them back.
+// Layouts do not change an array's values in hlsgym (literals are row-major); they are kept
+// so printing gives them back, and a bitcast reads its operand's memory in their order
+// (README "Interpreter semantics").
 struct Layout {
   bool present = false;
   std::vector<int64_t> minor_to_major;

@@ -188,8 +188,8 @@ TEST(EvaluateXlaReduceWindow, Bf16Reduction) {
                     {literal("bf16[4] {1, 3, -2, 42}")})));
 }
 
-// XLA's verifier of the time let a reduce's result type (bf16) differ from its reducer's
-// (f32); hlsgym's verifier, like XLA's InferReduceShape, refuses it. Listed.
+// The reduce is declared bf16[] but its reducer computes f32[]: XLA's test verifier allows
+// such mixed precision, hlsgym's verifier requires the inferred type and refuses it. Listed.
 TEST(EvaluateXlaReduceWindow, MixedPrecisionReduction) {
   EXPECT_NE(deliberate_difference("evaluator", "MixedPrecisionReduction"), "");
   EXPECT_ANY_THROW(evaluate_text(module(kAddF32, "  arg0 = f32[4]{0} parameter(0)\n  init = f32[] constant(0)\n"
