@@ -10,28 +10,27 @@
 namespace hlsgym::testing {
 namespace {
 
-std::string entry(const std::string& body) { return "HloModule m\n\nENTRY e {\n" + body + "}\n"; }
-
-// c = op(constant a) of shape `out`.
-ir::Literal unary(const std::string& op, const std::string& in, const std::string& out_shape) {
-  const size_t space = in.find(' ');
-  return evaluate_text(entry("  a = " + in.substr(0, space) + " constant(" + in.substr(space + 1) + ")\n  ROOT r = " +
-                             out_shape + " " + op + "(a)\n"));
+// ROOT r = out_shape op(a, b, ...) of constants a, b, ... written "shape value".
+ir::Literal op_of_constants(const std::string& op, const std::vector<std::string>& constants, const std::string& out_shape) {
+  std::string body, names;
+  for (size_t k = 0; k < constants.size(); ++k) {
+    const std::string name(1, char('a' + k));
+    const size_t space = constants[k].find(' ');
+    body += "  " + name + " = " + constants[k].substr(0, space) + " constant(" + constants[k].substr(space + 1) + ")\n";
+    names += (k ? ", " : "") + name;
+  }
+  return evaluate_text(entry_module(body + "  ROOT r = " + out_shape + " " + op + "(" + names + ")\n"));
 }
 
-ir::Literal binary(const std::string& op, const std::string& lhs, const std::string& rhs, const std::string& out_shape) {
-  const size_t l = lhs.find(' '), r = rhs.find(' ');
-  return evaluate_text(entry("  a = " + lhs.substr(0, l) + " constant(" + lhs.substr(l + 1) + ")\n  b = " +
-                             rhs.substr(0, r) + " constant(" + rhs.substr(r + 1) + ")\n  ROOT r = " + out_shape + " " +
-                             op + "(a, b)\n"));
+ir::Literal unary(const std::string& op, const std::string& a, const std::string& out_shape) {
+  return op_of_constants(op, {a}, out_shape);
 }
-
+ir::Literal binary(const std::string& op, const std::string& a, const std::string& b, const std::string& out_shape) {
+  return op_of_constants(op, {a, b}, out_shape);
+}
 ir::Literal ternary(const std::string& op, const std::string& a, const std::string& b, const std::string& c,
                     const std::string& out_shape) {
-  const size_t x = a.find(' '), y = b.find(' '), z = c.find(' ');
-  return evaluate_text(entry("  a = " + a.substr(0, x) + " constant(" + a.substr(x + 1) + ")\n  b = " + b.substr(0, y) +
-                             " constant(" + b.substr(y + 1) + ")\n  c = " + c.substr(0, z) + " constant(" +
-                             c.substr(z + 1) + ")\n  ROOT r = " + out_shape + " " + op + "(a, b, c)\n"));
+  return op_of_constants(op, {a, b, c}, out_shape);
 }
 
 TEST(EvaluateXlaElementwise, DoesClamp) {
@@ -160,7 +159,7 @@ TEST(EvaluateXlaElementwise, DoesImagF64) {
 
 TEST(EvaluateXlaElementwise, DoesTraverseInstructions) {
   const ir::Literal got = evaluate_text(
-      entry("  lhs = s64[2,2] parameter(0)\n  rhs = s64[2,2] parameter(1)\n  a = s64[2,2] add(lhs, rhs)\n"
+      entry_module("  lhs = s64[2,2] parameter(0)\n  rhs = s64[2,2] parameter(1)\n  a = s64[2,2] add(lhs, rhs)\n"
             "  rhs2 = s64[2,2] parameter(2)\n  ROOT r = s64[2,2] add(a, rhs2)\n"),
       {literal("s64[2,2] {{1, 0}, {-100, 4}}"), literal("s64[2,2] {{2, 4}, {4, 4}}"),
        literal("s64[2,2] {{1, -20}, {-100, 4}}")});
@@ -172,7 +171,7 @@ TEST(EvaluateXlaElementwise, DoesTraverseInstructions) {
 // index) and every cell is checked the same way.
 TEST(EvaluateXlaElementwise, DoesReshape) {
   const int64_t dims[] = {11, 8, 7, 5, 9}, perm[] = {1, 2, 0, 4, 3};
-  const ir::Literal got = evaluate_text(entry("  c = f32[11,8,7,5,9] parameter(0)\n"
+  const ir::Literal got = evaluate_text(entry_module("  c = f32[11,8,7,5,9] parameter(0)\n"
                                               "  ROOT t = f32[8,7,11,9,5] transpose(c), dimensions={1,2,0,4,3}\n"),
                                         {[&] {
                                           ir::Literal l(ir::Shape(ir::ElementType::kF32, {11, 8, 7, 5, 9}));
@@ -194,25 +193,25 @@ TEST(EvaluateXlaElementwise, DoesReshape) {
 
 TEST(EvaluateXlaElementwise, DoesBroadcast) {
   EXPECT_TRUE(same_literal(literal("s32[2,3,2] {{{1, 2}, {3, 4}, {5, 6}}, {{1, 2}, {3, 4}, {5, 6}}}"),
-                           evaluate_text(entry("  c = s32[3,2] constant({{1, 2}, {3, 4}, {5, 6}})\n"
+                           evaluate_text(entry_module("  c = s32[3,2] constant({{1, 2}, {3, 4}, {5, 6}})\n"
                                                "  ROOT b = s32[2,3,2] broadcast(c), dimensions={1,2}\n"))));
 }
 
 TEST(EvaluateXlaElementwise, DoesBroadcastScalar) {
   EXPECT_TRUE(same_literal(literal("s32[6,2] {{111, 111}, {111, 111}, {111, 111}, {111, 111}, {111, 111}, {111, 111}}"),
-                           evaluate_text(entry("  c = s32[] constant(111)\n  ROOT b = s32[6,2] broadcast(c), dimensions={}\n"))));
+                           evaluate_text(entry_module("  c = s32[] constant(111)\n  ROOT b = s32[6,2] broadcast(c), dimensions={}\n"))));
 }
 
 TEST(EvaluateXlaElementwise, DoesConcatenateSimple) {
   EXPECT_TRUE(same_literal(literal("s64[4,2] {{-1, -2}, {100, 200}, {-2, -3}, {-100, -200}}"),
-                           evaluate_text(entry("  a = s64[2,2] constant({{-1, -2}, {100, 200}})\n"
+                           evaluate_text(entry_module("  a = s64[2,2] constant({{-1, -2}, {100, 200}})\n"
                                                "  b = s64[2,2] constant({{-2, -3}, {-100, -200}})\n"
                                                "  ROOT c = s64[4,2] concatenate(a, b), dimensions={0}\n"))));
 }
 
 TEST(EvaluateXlaElementwise, ConcatenateHandlesShapeWithZeroElement) {
   EXPECT_TRUE(same_literal(literal("s64[2] {100, 200}"),
-                           evaluate_text(entry("  a = s64[2] constant({100, 200})\n  b = s64[0] constant({})\n"
+                           evaluate_text(entry_module("  a = s64[2] constant({100, 200})\n  b = s64[0] constant({})\n"
                                                "  ROOT c = s64[2] concatenate(a, b), dimensions={0}\n"))));
 }
 
@@ -229,7 +228,7 @@ TEST(EvaluateXlaElementwise, ConvertWithDifferentLayout) {
 
 TEST(EvaluateXlaElementwise, Pad2DIntegerArrayWithZeroDimension) {
   EXPECT_TRUE(same_literal(literal("s32[5,2] {{10, 10}, {10, 10}, {10, 10}, {10, 10}, {10, 10}}"),
-                           evaluate_text(entry("  a = s32[2,0] constant({{}, {}})\n  v = s32[] constant(10)\n"
+                           evaluate_text(entry_module("  a = s32[2,0] constant({{}, {}})\n  v = s32[] constant(10)\n"
                                                "  ROOT p = s32[5,2] pad(a, v), padding=1_0_2x0_2_1\n"))));
 }
 
@@ -239,21 +238,21 @@ TEST(EvaluateXlaElementwise, Pad4DFloatArrayWithInteriorPadding) {
               "{{{1.5}}, {{1.5}}, {{1.5}}, {{1.5}}, {{1.5}}}, {{{1.5}}, {{1.5}}, {{1.5}}, {{1.5}}, {{1.5}}}, {{{3}}, "
               "{{1.5}}, {{4}}, {{1.5}}, {{1.5}}}, {{{1.5}}, {{1.5}}, {{1.5}}, {{1.5}}, {{1.5}}}, {{{1.5}}, {{1.5}}, "
               "{{1.5}}, {{1.5}}, {{1.5}}}, {{{5}}, {{1.5}}, {{6}}, {{1.5}}, {{1.5}}}}"),
-      evaluate_text(entry("  a = f32[3,2,1,1] constant({{{{1}}, {{2}}}, {{{3}}, {{4}}}, {{{5}}, {{6}}}})\n"
+      evaluate_text(entry_module("  a = f32[3,2,1,1] constant({{{{1}}, {{2}}}, {{{3}}, {{4}}}, {{{5}}, {{6}}}})\n"
                           "  v = f32[] constant(1.5)\n"
                           "  ROOT p = f32[8,5,1,1] pad(a, v), padding=1_0_2x0_2_1x0_0x0_0\n"))));
 }
 
 TEST(EvaluateXlaElementwise, NegativePadding2D) {
   EXPECT_TRUE(same_literal(literal("f32[1,5] {{7, 2.718, 2.718, 2.718, 2.718}}"),
-                           evaluate_text(entry("  a = f32[4,3] constant({{1, 2, 3}, {5, 6, 7}, {9, 10, 11}, {13, 14, 15}})\n"
+                           evaluate_text(entry_module("  a = f32[4,3] constant({{1, 2, 3}, {5, 6, 7}, {9, 10, 11}, {13, 14, 15}})\n"
                                                "  v = f32[] constant(2.718)\n"
                                                "  ROOT p = f32[1,5] pad(a, v), padding=-1_-2x-2_4\n"))));
 }
 
 TEST(EvaluateXlaElementwise, NegativeAndInteriorPadding2D) {
   EXPECT_TRUE(same_literal(literal("f32[0,9] {}"),
-                           evaluate_text(entry("  a = f32[4,3] constant({{1, 2, 3}, {5, 6, 7}, {9, 10, 11}, {13, 14, 15}})\n"
+                           evaluate_text(entry_module("  a = f32[4,3] constant({{1, 2, 3}, {5, 6, 7}, {9, 10, 11}, {13, 14, 15}})\n"
                                                "  v = f32[] constant(2.718)\n"
                                                "  ROOT p = f32[0,9] pad(a, v), padding=-2_-5_1x-2_4_2\n"))));
 }

@@ -8,8 +8,6 @@
 namespace hlsgym::testing {
 namespace {
 
-std::string entry(const std::string& body) { return "HloModule m\n\nENTRY e {\n" + body + "}\n"; }
-
 // A scatter module whose combiner `combine` is `update` (the update replaces the operand)
 // or the s32 binary op named.
 std::string scatter_module(const std::string& op, const std::string& body) {
@@ -19,63 +17,63 @@ std::string scatter_module(const std::string& op, const std::string& body) {
 }
 
 TEST(EvaluateXlaGatherScatter, EvaluateGather_TensorFlowGatherV1) {
-  const ir::Literal got = evaluate_text(entry("  operand = s32[3,3] parameter(0)\n  indices = s32[2] parameter(1)\n"
+  const ir::Literal got = evaluate_text(entry_module("  operand = s32[3,3] parameter(0)\n  indices = s32[2] parameter(1)\n"
                                               "  ROOT g = s32[2,3] gather(operand, indices), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,3}\n"),
                                         {literal("s32[3,3] {{1, 2, 3}, {4, 5, 6}, {7, 8, 9}}"), literal("s32[2] {0, 2}")});
   EXPECT_TRUE(same_literal(literal("s32[2,3] {{1, 2, 3}, {7, 8, 9}}"), got));
 }
 
 TEST(EvaluateXlaGatherScatter, EvaluateGather_TensorFlowGatherV2) {
-  const ir::Literal got = evaluate_text(entry("  operand = s32[3,3] parameter(0)\n  indices = s32[2] parameter(1)\n"
+  const ir::Literal got = evaluate_text(entry_module("  operand = s32[3,3] parameter(0)\n  indices = s32[2] parameter(1)\n"
                                               "  ROOT g = s32[3,2] gather(operand, indices), offset_dims={0}, collapsed_slice_dims={1}, start_index_map={1}, index_vector_dim=1, slice_sizes={3,1}\n"),
                                         {literal("s32[3,3] {{1, 2, 3}, {4, 5, 6}, {7, 8, 9}}"), literal("s32[2] {0, 2}")});
   EXPECT_TRUE(same_literal(literal("s32[3,2] {{1, 3}, {4, 6}, {7, 9}}"), got));
 }
 
 TEST(EvaluateXlaGatherScatter, EvaluateGather_TensorFlowGatherMultipleBatchDims) {
-  const ir::Literal got = evaluate_text(entry("  operand = s32[3,3] parameter(0)\n  indices = s32[2,2] parameter(1)\n"
+  const ir::Literal got = evaluate_text(entry_module("  operand = s32[3,3] parameter(0)\n  indices = s32[2,2] parameter(1)\n"
                                               "  ROOT g = s32[2,3,2] gather(operand, indices), offset_dims={1}, collapsed_slice_dims={1}, start_index_map={1}, index_vector_dim=2, slice_sizes={3,1}\n"),
                                         {literal("s32[3,3] {{1, 2, 3}, {4, 5, 6}, {7, 8, 9}}"), literal("s32[2,2] {{0, 2}, {2, 1}}")});
   EXPECT_TRUE(same_literal(literal("s32[2,3,2] {{{1, 3}, {4, 6}, {7, 9}}, {{3, 2}, {6, 5}, {9, 8}}}"), got));
 }
 
 TEST(EvaluateXlaGatherScatter, EvaluateGather_TensorFlowGatherNd) {
-  const ir::Literal got = evaluate_text(entry("  operand = s32[3,3,2] parameter(0)\n  indices = s32[2,2] parameter(1)\n"
+  const ir::Literal got = evaluate_text(entry_module("  operand = s32[3,3,2] parameter(0)\n  indices = s32[2,2] parameter(1)\n"
                                               "  ROOT g = s32[2,2] gather(operand, indices), offset_dims={1}, collapsed_slice_dims={0,1}, start_index_map={0,1}, index_vector_dim=1, slice_sizes={1,1,2}\n"),
                                         {literal("s32[3,3,2] {{{-1, 1}, {-2, 2}, {-3, 3}}, {{-4, 4}, {-5, 5}, {-6, 6}}, {{-7, 7}, {-8, 8}, {-9, 9}}}"), literal("s32[2,2] {{0, 0}, {1, 0}}")});
   EXPECT_TRUE(same_literal(literal("s32[2,2] {{-1, 1}, {-4, 4}}"), got));
 }
 
 TEST(EvaluateXlaGatherScatter, EvaluateGather_TensorFlowGatherNdNonDefaultIndexVectorDim) {
-  const ir::Literal got = evaluate_text(entry("  operand = s32[3,3,2] parameter(0)\n  indices = s32[2,2] parameter(1)\n"
+  const ir::Literal got = evaluate_text(entry_module("  operand = s32[3,3,2] parameter(0)\n  indices = s32[2,2] parameter(1)\n"
                                               "  ROOT g = s32[2,2] gather(operand, indices), offset_dims={1}, collapsed_slice_dims={0,1}, start_index_map={0,1}, index_vector_dim=0, slice_sizes={1,1,2}\n"),
                                         {literal("s32[3,3,2] {{{-1, 1}, {-2, 2}, {-3, 3}}, {{-4, 4}, {-5, 5}, {-6, 6}}, {{-7, 7}, {-8, 8}, {-9, 9}}}"), literal("s32[2,2] {{0, 0}, {1, 0}}")});
   EXPECT_TRUE(same_literal(literal("s32[2,2] {{-2, 2}, {-1, 1}}"), got));
 }
 
 TEST(EvaluateXlaGatherScatter, EvaluateGather_DynamicSlice) {
-  const ir::Literal got = evaluate_text(entry("  operand = s32[3,3] parameter(0)\n  indices = s32[2] parameter(1)\n"
+  const ir::Literal got = evaluate_text(entry_module("  operand = s32[3,3] parameter(0)\n  indices = s32[2] parameter(1)\n"
                                               "  ROOT g = s32[1,1] gather(operand, indices), offset_dims={0,1}, collapsed_slice_dims={}, start_index_map={0,1}, index_vector_dim=0, slice_sizes={1,1}\n"),
                                         {literal("s32[3,3] {{1, 2, 3}, {4, 5, 6}, {7, 8, 9}}"), literal("s32[2] {1, 1}")});
   EXPECT_TRUE(same_literal(literal("s32[1,1] {{5}}"), got));
 }
 
 TEST(EvaluateXlaGatherScatter, EvaluateGather_BatchDynamicSlice) {
-  const ir::Literal got = evaluate_text(entry("  operand = s32[3,3] parameter(0)\n  indices = s32[2,2] parameter(1)\n"
+  const ir::Literal got = evaluate_text(entry_module("  operand = s32[3,3] parameter(0)\n  indices = s32[2,2] parameter(1)\n"
                                               "  ROOT g = s32[2,1,1] gather(operand, indices), offset_dims={1,2}, collapsed_slice_dims={}, start_index_map={0,1}, index_vector_dim=0, slice_sizes={1,1}\n"),
                                         {literal("s32[3,3] {{1, 2, 3}, {4, 5, 6}, {7, 8, 9}}"), literal("s32[2,2] {{2, 1}, {1, 1}}")});
   EXPECT_TRUE(same_literal(literal("s32[2,1,1] {{{8}}, {{5}}}"), got));
 }
 
 TEST(EvaluateXlaGatherScatter, EvaluateGather_ZeroDimBounds) {
-  const ir::Literal got = evaluate_text(entry("  operand = s32[3,0] parameter(0)\n  indices = s32[2] parameter(1)\n"
+  const ir::Literal got = evaluate_text(entry_module("  operand = s32[3,0] parameter(0)\n  indices = s32[2] parameter(1)\n"
                                               "  ROOT g = s32[2,0] gather(operand, indices), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,0}\n"),
                                         {literal("s32[3,0] {{}, {}, {}}"), literal("s32[2] {0, 2}")});
   EXPECT_TRUE(same_literal(literal("s32[2,0] {{}, {}}"), got));
 }
 
 TEST(EvaluateXlaGatherScatter, EvaluateGather_NoOutputWindowDims) {
-  const ir::Literal got = evaluate_text(entry("  operand = s32[3] parameter(0)\n  indices = s32[2,2,1] parameter(1)\n"
+  const ir::Literal got = evaluate_text(entry_module("  operand = s32[3] parameter(0)\n  indices = s32[2,2,1] parameter(1)\n"
                                               "  ROOT g = s32[2,2] gather(operand, indices), offset_dims={}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=2, slice_sizes={1}\n"),
                                         {literal("s32[3] {0, 1, 2}"), literal("s32[2,2,1] {{{0}, {1}}, {{2}, {1}}}")});
   EXPECT_TRUE(same_literal(literal("s32[2,2] {{0, 1}, {2, 1}}"), got));

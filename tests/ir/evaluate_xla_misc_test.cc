@@ -15,28 +15,16 @@
 namespace hlsgym::testing {
 namespace {
 
-std::string entry(const std::string& body) { return "HloModule m\n\nENTRY e {\n" + body + "}\n"; }
-
-// The message evaluation of `module` on `args` fails with, or "NO ERROR".
-std::string failure(const std::string& module, const std::vector<ir::Literal>& args = {}) {
-  try {
-    evaluate_text(module, args);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "NO ERROR";
-}
-
 TEST(EvaluateXlaMisc, DoesCompareBF16) {
   EXPECT_TRUE(same_literal(literal("pred[2,3] {{false, true, true}, {false, true, true}}"),
-                           evaluate_text(entry("  a = bf16[2,3] constant({{0.25, 0.35, 0.125}, {-0.25, -0.35, -0.125}})\n"
+                           evaluate_text(entry_module("  a = bf16[2,3] constant({{0.25, 0.35, 0.125}, {-0.25, -0.35, -0.125}})\n"
                                                "  b = bf16[2,3] constant({{0.5, 0.125, 0.125}, {0.25, -0.375, -0.127}})\n"
                                                "  ROOT c = pred[2,3] compare(a, b), direction=GE\n"))));
 }
 
 TEST(EvaluateXlaMisc, Int32Overflow) {
   EXPECT_TRUE(same_literal(tuple_literal({literal("s32[] -2147483648"), literal("s32[] 1073741824"), literal("s32[] 0")}),
-                           evaluate_text(entry("  c1 = s32[] constant(1073741824)\n  sum = s32[] add(c1, c1)\n"
+                           evaluate_text(entry_module("  c1 = s32[] constant(1073741824)\n  sum = s32[] add(c1, c1)\n"
                                                "  c2 = s32[] constant(-2147483648)\n  sub = s32[] subtract(c2, c1)\n"
                                                "  mul = s32[] multiply(c1, c1)\n"
                                                "  ROOT tuple = (s32[], s32[], s32[]) tuple(sum, sub, mul)\n"))));
@@ -44,31 +32,31 @@ TEST(EvaluateXlaMisc, Int32Overflow) {
 
 TEST(EvaluateXlaMisc, IsFiniteF16) {
   EXPECT_TRUE(same_literal(literal("pred[6] {false, true, false, true, false, false}"),
-                           evaluate_text(entry("  c = f16[6] constant({nan, 7, nan, -1, inf, -inf})\n"
+                           evaluate_text(entry_module("  c = f16[6] constant({nan, 7, nan, -1, inf, -inf})\n"
                                                "  ROOT f = pred[6] is-finite(c)\n"))));
 }
 
 TEST(EvaluateXlaMisc, IsFiniteBf16) {
   EXPECT_TRUE(same_literal(literal("pred[6] {false, true, false, true, false, false}"),
-                           evaluate_text(entry("  c = bf16[6] constant({nan, 7, nan, -1, inf, -inf})\n"
+                           evaluate_text(entry_module("  c = bf16[6] constant({nan, 7, nan, -1, inf, -inf})\n"
                                                "  ROOT f = pred[6] is-finite(c)\n"))));
 }
 
 // An empty array, however long its other dimension, allocates nothing.
 TEST(EvaluateXlaMisc, ZeroSizedIotaWithHugeDimension) {
-  EXPECT_EQ(evaluate_text(entry("  ROOT i = f32[1000000000000,0] iota(), iota_dimension=0\n")).element_count(), 0);
+  EXPECT_EQ(evaluate_text(entry_module("  ROOT i = f32[1000000000000,0] iota(), iota_dimension=0\n")).element_count(), 0);
 }
 
 TEST(EvaluateXlaMisc, CopyStartCopyDone) {
   EXPECT_TRUE(same_literal(literal("f32[] 42"),
-                           evaluate_text(entry("  init = f32[] constant(42.0)\n"
+                           evaluate_text(entry_module("  init = f32[] constant(42.0)\n"
                                                "  copy-start = (f32[]{:S(1)}, f32[], u32[]) copy-start(init)\n"
                                                "  ROOT copy-done = f32[] copy-done(copy-start)\n"))));
 }
 
 TEST(EvaluateXlaMisc, AsyncOps) {
   EXPECT_TRUE(same_literal(literal("f32[] -42"),
-                           evaluate_text(entry("  init = f32[] constant(42.0)\n"
+                           evaluate_text(entry_module("  init = f32[] constant(42.0)\n"
                                                "  async-start = ((f32[]), f32[], u32[]) negate-start(init)\n"
                                                "  async-update = ((f32[]), f32[], u32[]) negate-update(async-start)\n"
                                                "  ROOT async-done = f32[] negate-done(async-update)\n"))));
@@ -105,7 +93,7 @@ TEST(EvaluateXlaMisc, SortC64) {
 // A slice whose result has another layout keeps the values.
 TEST(EvaluateXlaMisc, SliceWithDifferentLayout) {
   const ir::Literal arg = literal("f32[2,2,2] {{{1, 2}, {3, 4}}, {{5, 6}, {7, 8}}}");
-  EXPECT_TRUE(same_literal(arg, evaluate_text(entry("  arg = f32[2,2,2]{0,1,2} parameter(0)\n"
+  EXPECT_TRUE(same_literal(arg, evaluate_text(entry_module("  arg = f32[2,2,2]{0,1,2} parameter(0)\n"
                                                     "  ROOT s = f32[2,2,2]{1,0,2} slice(arg), slice={[0:2], [0:2], [0:2]}\n"),
                                               {arg})));
 }
@@ -114,34 +102,34 @@ TEST(EvaluateXlaMisc, SliceWithDifferentLayout) {
 // computation; the values are the same.
 TEST(EvaluateXlaMisc, RecursivelyEvaluateNonConstantOperands) {
   EXPECT_TRUE(same_literal(literal("f32[2,2] {{2, 16}, {6, 16}}"),
-                           evaluate_text(entry("  c0 = f32[2,2] constant({{0, 2}, {2, 4}})\n  c1 = f32[2,2] constant({{0, 5}, {0, 4}})\n"
+                           evaluate_text(entry_module("  c0 = f32[2,2] constant({{0, 2}, {2, 4}})\n  c1 = f32[2,2] constant({{0, 5}, {0, 4}})\n"
                                                "  c2 = f32[2,2] constant({{2, 4}, {4, 4}})\n  add0 = f32[2,2] add(c0, c1)\n"
                                                "  add1 = f32[2,2] add(c1, c2)\n  ROOT add2 = f32[2,2] add(add0, add1)\n"))));
 }
 
 // Refusals: what XLA's evaluator refuses, ir::evaluate refuses too.
 TEST(EvaluateXlaMisc, DontFailOnCallUnimplementedOps) {
-  EXPECT_NE(failure("HloModule m\n\ncall {\n  token0 = token[] after-all()\n  constant = u32[3]{0} constant({1,2,3})\n"
+  EXPECT_NE(evaluation_failure("HloModule m\n\ncall {\n  token0 = token[] after-all()\n  constant = u32[3]{0} constant({1,2,3})\n"
                     "  ROOT outfeed = token[] outfeed(constant, token0), outfeed_shape=u32[3]{0}\n}\n\n"
                     "ENTRY main {\n  ROOT result = token[] call(), to_apply=call\n}\n"),
             "NO ERROR");
 }
 
 TEST(EvaluateXlaMisc, DontFailOnFusionWithUnimplementedOps) {
-  EXPECT_NE(failure("HloModule m\n\nfused_computation {\n  token0 = token[] after-all()\n  constant = u32[3]{0} constant({1,2,3})\n"
+  EXPECT_NE(evaluation_failure("HloModule m\n\nfused_computation {\n  token0 = token[] after-all()\n  constant = u32[3]{0} constant({1,2,3})\n"
                     "  ROOT outfeed = token[] outfeed(constant, token0), outfeed_shape=u32[3]{0}\n}\n\n"
                     "ENTRY main {\n  ROOT result = token[] fusion(), kind=kLoop, calls=fused_computation\n}\n"),
             "NO ERROR");
 }
 
 TEST(EvaluateXlaMisc, InfeedFailure) {
-  EXPECT_NE(failure(entry("  token = token[] after-all()\n  infeed = (f32[4,4], token[]) infeed(token)\n"
+  EXPECT_NE(evaluation_failure(entry_module("  token = token[] after-all()\n  infeed = (f32[4,4], token[]) infeed(token)\n"
                           "  ROOT g = f32[4,4] get-tuple-element(infeed), index=0\n")),
             "NO ERROR");
 }
 
 TEST(EvaluateXlaMisc, EvaluateCustomCall_NoHandler) {
-  EXPECT_NE(failure(entry("  parameter.0 = u32[2,2]{1,0} parameter(0)\n"
+  EXPECT_NE(evaluation_failure(entry_module("  parameter.0 = u32[2,2]{1,0} parameter(0)\n"
                           "  ROOT test_root = (u32[2,2]{1,0}) custom-call(parameter.0), custom_call_target=\"_my_custom_call\"\n"),
                     {literal("u32[2,2] {{1, 2}, {3, 4}}")}),
             "NO ERROR");
@@ -149,14 +137,14 @@ TEST(EvaluateXlaMisc, EvaluateCustomCall_NoHandler) {
 
 // XLA's messages name the parameter and both shapes, or both counts; so do hlsgym's.
 TEST(EvaluateXlaMisc, EvaluateWithWrongInputShapes) {
-  const std::string why = failure(entry("  p0 = s32[1] parameter(0)\n  ROOT sum = s32[1] add(p0, p0)\n"), {literal("s32[2] {0, 1}")});
+  const std::string why = evaluation_failure(entry_module("  p0 = s32[1] parameter(0)\n  ROOT sum = s32[1] add(p0, p0)\n"), {literal("s32[2] {0, 1}")});
   EXPECT_NE(why.find("s32[2]"), std::string::npos) << why;
   EXPECT_NE(why.find("s32[1]"), std::string::npos) << why;
 }
 
 TEST(EvaluateXlaMisc, EvaluateWithWrongNumberOfInputs) {
   const std::string why =
-      failure(entry("  p0 = s32[1] parameter(0)\n  ROOT sum = s32[1] add(p0, p0)\n"), {literal("s32[1] {0}"), literal("s32[1] {0}")});
+      evaluation_failure(entry_module("  p0 = s32[1] parameter(0)\n  ROOT sum = s32[1] add(p0, p0)\n"), {literal("s32[1] {0}"), literal("s32[1] {0}")});
   EXPECT_NE(why.find("takes 1 arguments, 2 given"), std::string::npos) << why;
 }
 
@@ -181,7 +169,7 @@ TEST(EvaluateXlaMisc, EvaluateCustomCall_ManyInputs) {
 TEST(EvaluateXlaMisc, GetDimensionSize) {
   EXPECT_NE(deliberate_difference("evaluator", "GetDimensionSize"), "");
   // Without a dynamic binding the size is the static one.
-  EXPECT_TRUE(same_literal(literal("s32[] 4"), evaluate_text(entry("  size = s32[] parameter(0)\n  data = s32[4] parameter(1)\n"
+  EXPECT_TRUE(same_literal(literal("s32[] 4"), evaluate_text(entry_module("  size = s32[] parameter(0)\n  data = s32[4] parameter(1)\n"
                                                                    "  sum = s32[4] add(data, data)\n"
                                                                    "  ROOT d = s32[] get-dimension-size(sum), dimensions={0}\n"),
                                                              {literal("s32[] 3"), literal("s32[4] {1, 2, 3, 4}")})));
@@ -191,7 +179,7 @@ TEST(EvaluateXlaMisc, GetDimensionSize) {
 // constants without the parameters' values. hlsgym needs them; given, the constant element
 // comes out.
 std::string partial_tuple_module(const std::string& body) {
-  return entry("  c0 = f32[2,2] constant({{0, 2}, {2, 4}})\n  p0 = f32[2,2] parameter(0)\n  p1 = f32[2,2] parameter(1)\n"
+  return entry_module("  c0 = f32[2,2] constant({{0, 2}, {2, 4}})\n  p0 = f32[2,2] parameter(0)\n  p1 = f32[2,2] parameter(1)\n"
                "  p2 = f32[2,2] parameter(2)\n" + body);
 }
 
@@ -209,7 +197,7 @@ TEST(EvaluateXlaMisc, GetTupleElementOnPartiallyKnownTupleSucceeds) {
 
 TEST(EvaluateXlaMisc, GetUnknownTupleElementFails) {
   EXPECT_NE(deliberate_difference("evaluator", "GetUnknownTupleElementFails"), "");
-  EXPECT_NE(failure(partial_tuple_module("  t = (f32[2,2], f32[2,2], f32[2,2]) tuple(p0, p1, c0)\n"
+  EXPECT_NE(evaluation_failure(partial_tuple_module("  t = (f32[2,2], f32[2,2], f32[2,2]) tuple(p0, p1, c0)\n"
                                          "  ROOT g = f32[2,2] get-tuple-element(t), index=0\n")),
             "NO ERROR");
 }
@@ -242,7 +230,7 @@ TEST(EvaluateXlaMisc, GetTupleElementInterleavedWithTupleSucceeds) {
 TEST(EvaluateXlaMisc, Bitcast) {
   ir::Literal arg(ir::Shape(ir::ElementType::kF32, {32, 121}));
   for (int64_t k = 0; k < arg.element_count(); ++k) arg.set_double(k, double(k));
-  const ir::Literal got = evaluate_text(entry("  param = f32[32,121]{1,0} parameter(0)\n"
+  const ir::Literal got = evaluate_text(entry_module("  param = f32[32,121]{1,0} parameter(0)\n"
                                               "  ROOT bitcast = f32[121,32,1]{0,1,2} bitcast(param)\n"),
                                         {arg});
   for (int64_t i = 0; i < 121; ++i)
@@ -322,7 +310,7 @@ TEST(EvaluateXlaMisc, SampledBitcastBetweenLayoutsAgrees) {
 // Not an XLA case: get-dimension-size of a bounded dynamic dimension is refused, not
 // answered with its bound.
 TEST(EvaluateXlaMisc, GetDimensionSizeOfABoundedDimensionIsRefused) {
-  EXPECT_NE(failure(entry("  p = s32[<=4] parameter(0)\n  ROOT d = s32[] get-dimension-size(p), dimensions={0}\n"),
+  EXPECT_NE(evaluation_failure(entry_module("  p = s32[<=4] parameter(0)\n  ROOT d = s32[] get-dimension-size(p), dimensions={0}\n"),
                     {literal("s32[4] {1, 2, 3, 4}")})
                 .find("bounded dynamic"),
             std::string::npos);

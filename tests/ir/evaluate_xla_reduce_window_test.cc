@@ -12,8 +12,6 @@
 namespace hlsgym::testing {
 namespace {
 
-std::string entry(const std::string& body) { return "HloModule m\n\nENTRY e {\n" + body + "}\n"; }
-
 const char* const kAddF32 = "add {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT s = f32[] add(a, b)\n}\n\n";
 const char* const kMaxF32 = "max {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT m = f32[] maximum(a, b)\n}\n\n";
 
@@ -94,7 +92,7 @@ TEST(EvaluateXlaReduceWindow, ReduceWindowAdd6D) {
                                                         "  z = f32[] constant(0)\n"
                                                         "  ROOT r = f32[4,3,3,3,4,4] reduce-window(a, z), window={size=1x2x2x2x1x1}, "
                                                         "to_apply=add\n"));
-  const ir::Literal want = evaluate_text(entry("  e = f32[] constant(8)\n  ROOT b = f32[4,3,3,3,4,4] broadcast(e), dimensions={}\n"));
+  const ir::Literal want = evaluate_text(entry_module("  e = f32[] constant(8)\n  ROOT b = f32[4,3,3,3,4,4] broadcast(e), dimensions={}\n"));
   EXPECT_TRUE(same_literal(want, got));
 }
 
@@ -127,13 +125,13 @@ TEST(EvaluateXlaReduceWindow, Min3In5Stride2TupleDiffInput) {
 
 TEST(EvaluateXlaReduceWindow, StridedSlice) {
   EXPECT_TRUE(same_literal(literal("f32[2,1] {{3}, {19}}"),
-                           evaluate_text(entry("  a = f32[3,5] constant({{1, 2, 3, 4, 5}, {9, 10, 11, 12, 13}, {17, 18, 19, 20, 21}})\n"
+                           evaluate_text(entry_module("  a = f32[3,5] constant({{1, 2, 3, 4, 5}, {9, 10, 11, 12, 13}, {17, 18, 19, 20, 21}})\n"
                                                "  ROOT s = f32[2,1] slice(a), slice={[0:3:2], [2:5:3]}\n"))));
 }
 
 TEST(EvaluateXlaReduceWindow, DynamicSlice) {
   EXPECT_TRUE(same_literal(literal("f32[2,3] {{2, 3, 4}, {6, 7, 8}}"),
-                           evaluate_text(entry("  a = f32[2,4] constant({{1, 2, 3, 4}, {5, 6, 7, 8}})\n"
+                           evaluate_text(entry_module("  a = f32[2,4] constant({{1, 2, 3, 4}, {5, 6, 7, 8}})\n"
                                                "  i = s32[] constant(0)\n  j = s32[] constant(1)\n"
                                                "  ROOT s = f32[2,3] dynamic-slice(a, i, j), dynamic_slice_sizes={2,3}\n"))));
 }
@@ -141,14 +139,14 @@ TEST(EvaluateXlaReduceWindow, DynamicSlice) {
 // A start index past the end is clamped (as XLA's backends do).
 TEST(EvaluateXlaReduceWindow, DynamicSliceModSlice) {
   EXPECT_TRUE(same_literal(literal("f32[2,3] {{2, 3, 4}, {6, 7, 8}}"),
-                           evaluate_text(entry("  a = f32[2,4] constant({{1, 2, 3, 4}, {5, 6, 7, 8}})\n"
+                           evaluate_text(entry_module("  a = f32[2,4] constant({{1, 2, 3, 4}, {5, 6, 7, 8}})\n"
                                                "  i = s32[] constant(2)\n  j = s32[] constant(1)\n"
                                                "  ROOT s = f32[2,3] dynamic-slice(a, i, j), dynamic_slice_sizes={2,3}\n"))));
 }
 
 TEST(EvaluateXlaReduceWindow, DynamicSliceUpdate) {
   EXPECT_TRUE(same_literal(literal("f64[2,3] {{1, -2, -3}, {5, -6, -7}}"),
-                           evaluate_text(entry("  a = f64[2,3] constant({{1, 2, 3}, {5, 6, 7}})\n"
+                           evaluate_text(entry_module("  a = f64[2,3] constant({{1, 2, 3}, {5, 6, 7}})\n"
                                                "  i = s32[] constant(0)\n  j = s32[] constant(1)\n"
                                                "  u = f64[2,2] constant({{-2, -3}, {-6, -7}})\n"
                                                "  ROOT s = f64[2,3] dynamic-update-slice(a, u, i, j)\n"))));
@@ -156,7 +154,7 @@ TEST(EvaluateXlaReduceWindow, DynamicSliceUpdate) {
 
 TEST(EvaluateXlaReduceWindow, SetAndGetTuples) {
   EXPECT_TRUE(same_literal(literal("f64[2,3] {{1, 2, 3}, {5, 6, 7}}"),
-                           evaluate_text(entry("  a = f64[2,3] constant({{1, 2, 3}, {5, 6, 7}})\n  b = s64[2] constant({0, 1})\n"
+                           evaluate_text(entry_module("  a = f64[2,3] constant({{1, 2, 3}, {5, 6, 7}})\n  b = s64[2] constant({0, 1})\n"
                                                "  t = (s64[2], f64[2,3]) tuple(b, a)\n"
                                                "  ROOT g = f64[2,3] get-tuple-element(t), index=1\n"))));
 }
@@ -164,7 +162,7 @@ TEST(EvaluateXlaReduceWindow, SetAndGetTuples) {
 TEST(EvaluateXlaReduceWindow, SetAndGetNestedTuples) {
   const ir::Literal inner = literal("f64[2,3] {{1, 2, 3}, {5, 6, 7}}");
   EXPECT_TRUE(same_literal(tuple_literal({inner, inner}),
-                           evaluate_text(entry("  a = f64[2,3] constant({{1, 2, 3}, {5, 6, 7}})\n  b = s64[2] constant({0, 1})\n"
+                           evaluate_text(entry_module("  a = f64[2,3] constant({{1, 2, 3}, {5, 6, 7}})\n  b = s64[2] constant({0, 1})\n"
                                                "  t1 = (s64[2], f64[2,3]) tuple(b, a)\n  t2 = (f64[2,3], f64[2,3]) tuple(a, a)\n"
                                                "  o = ((s64[2], f64[2,3]), (f64[2,3], f64[2,3])) tuple(t1, t2)\n"
                                                "  ROOT g = (f64[2,3], f64[2,3]) get-tuple-element(o), index=1\n"))));
@@ -174,7 +172,7 @@ TEST(EvaluateXlaReduceWindow, Reverse) {
   EXPECT_TRUE(same_literal(
       literal("f32[4,3,2,1] {{{{23}, {24}}, {{21}, {22}}, {{19}, {20}}}, {{{17}, {18}}, {{15}, {16}}, {{13}, {14}}}, "
               "{{{11}, {12}}, {{9}, {10}}, {{7}, {8}}}, {{{5}, {6}}, {{3}, {4}}, {{1}, {2}}}}"),
-      evaluate_text(entry("  a = f32[4,3,2,1] constant({{{{1}, {2}}, {{3}, {4}}, {{5}, {6}}}, {{{7}, {8}}, {{9}, {10}}, {{11}, {12}}}, "
+      evaluate_text(entry_module("  a = f32[4,3,2,1] constant({{{{1}, {2}}, {{3}, {4}}, {{5}, {6}}}, {{{7}, {8}}, {{9}, {10}}, {{11}, {12}}}, "
                           "{{{13}, {14}}, {{15}, {16}}, {{17}, {18}}}, {{{19}, {20}}, {{21}, {22}}, {{23}, {24}}}})\n"
                           "  ROOT r = f32[4,3,2,1] reverse(a), dimensions={0,1}\n"))));
 }

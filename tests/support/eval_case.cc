@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "frontend/hlo_parser.h"
+#include "ir/error.h"
 #include "ir/evaluate.h"
 #include "ir/verifier.h"
 
@@ -32,6 +33,17 @@ ir::Literal evaluate_text(const std::string& module, const std::vector<ir::Liter
   ir::EvalOptions options;
   options.allow_placeholders = false;
   return ir::evaluate(m, args, options).value;
+}
+
+std::string entry_module(const std::string& body) { return "HloModule m\n\nENTRY e {\n" + body + "}\n"; }
+
+std::string evaluation_failure(const std::string& module, const std::vector<ir::Literal>& args) {
+  try {
+    evaluate_text(module, args);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "NO ERROR";
 }
 
 namespace {

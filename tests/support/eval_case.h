@@ -15,9 +15,15 @@ namespace hlsgym::testing {
 ir::Literal literal(const std::string& shape_and_value);
 ir::Literal tuple_literal(std::vector<ir::Literal> elements);
 
+// A module of one entry computation with these instruction lines.
+std::string entry_module(const std::string& body);
+
 // The entry's root value of a whole HLO module (text), verified first, evaluated on
 // `args` in the reference order; placeholders (rng, unknown custom-calls) are refused.
 ir::Literal evaluate_text(const std::string& module, const std::vector<ir::Literal>& args = {});
+
+// What evaluate_text(module, args) fails with (hlsgym::Error's message), or "NO ERROR".
+std::string evaluation_failure(const std::string& module, const std::vector<ir::Literal>& args = {});
 
 // Shape and every bit equal (NaNs with the same payload are equal); prints both values.
 ::testing::AssertionResult same_literal(const ir::Literal& want, const ir::Literal& got);
