@@ -95,11 +95,6 @@ constexpr double kStepsPerCall = 25;
 
 bool handles_elementwise(Opcode op);
 bool handles_movement(Opcode op);
-// A bitcast reads its operand's memory in its own layout (minor_to_major; none is
-// row-major). True where that moves elements, i.e. the bitcast is not a row-major reshape;
-// then result element k (row-major) is operand element bitcast_source(from, to, k).
-bool bitcast_moves_elements(const Shape& from, const Shape& to);
-int64_t bitcast_source(const Shape& from, const Shape& to, int64_t k);
 bool handles_reduction(Opcode op);
 bool handles_indexing(Opcode op);
 

@@ -2,6 +2,7 @@
 // reverse, tuple and get-tuple-element.
 #include <cstring>
 
+#include "ir/bitcast_layout.h"
 #include "ir/evaluate_internal.h"
 
 namespace hlsgym::ir::eval {
@@ -25,45 +26,6 @@ int64_t ravel(std::span<const int64_t> index, std::span<const int64_t> strides) 
 void copy_element(const Literal& from, int64_t i, Literal& to, int64_t j) {
   const int w = from.element_bytes();
   std::memcpy(to.bytes().data() + j * w, from.bytes().data() + i * w, static_cast<size_t>(w));
-}
-
-namespace {
-
-// The dimensions of `s` from most to least minor as its layout stores them in memory;
-// without a layout, row-major (the last dimension most minor).
-std::vector<int64_t> minor_to_major(const Shape& s) {
-  if (s.layout().present && static_cast<int64_t>(s.layout().minor_to_major.size()) == s.rank())
-    return s.layout().minor_to_major;
-  std::vector<int64_t> order(static_cast<size_t>(s.rank()));
-  for (int64_t d = 0; d < s.rank(); ++d) order[static_cast<size_t>(d)] = s.rank() - 1 - d;
-  return order;
-}
-
-}  // namespace
-
-bool bitcast_moves_elements(const Shape& from, const Shape& to) {
-  auto row_major = [](const Shape& s) {
-    const std::vector<int64_t> order = minor_to_major(s);
-    for (size_t k = 0; k < order.size(); ++k)
-      if (order[k] != static_cast<int64_t>(order.size() - 1 - k)) return false;
-    return true;
-  };
-  return !row_major(from) || !row_major(to);
-}
-
-int64_t bitcast_source(const Shape& from, const Shape& to, int64_t k) {
-  // k's index in `to`, then its offset in memory under `to`'s layout ...
-  const std::vector<int64_t> out_index = unravel(k, to.dims());
-  const std::vector<int64_t> to_order = minor_to_major(to);
-  int64_t offset = 0;
-  for (auto d = to_order.rbegin(); d != to_order.rend(); ++d) offset = offset * to.dim(*d) + out_index[static_cast<size_t>(*d)];
-  // ... and the index in `from` that its layout stores at that offset.
-  std::vector<int64_t> in_index(static_cast<size_t>(from.rank()));
-  for (int64_t d : minor_to_major(from)) {
-    in_index[static_cast<size_t>(d)] = offset % from.dim(d);
-    offset /= from.dim(d);
-  }
-  return ravel(in_index, row_major_strides(from.dims()));
 }
 
 Literal scalar_at(const Literal& from, int64_t i) {
@@ -166,7 +128,7 @@ Literal eval_movement(const OpContext& c) {
       // A bitcast reads the operand's memory in the result's layout; where the layouts
       // are not both row-major that moves elements (XLA's physical reinterpretation).
       const Shape& from = c.m.shape(c.m.operand(c.i, 0));  // the instruction's: a literal has no layout
-      if (c.m.opcode(c.i) == Opcode::kBitcast && bitcast_moves_elements(from, c.shape())) {
+      if (c.m.opcode(c.i) == Opcode::kBitcast && !bitcast_is_reshape(from, c.shape())) {
         if (from.element_type() != c.shape().element_type() || from.element_count() != c.shape().element_count())
           c.fail("a bitcast between layouts must keep the element type and count");
         Literal out(c.shape());

@@ -10,6 +10,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "ir/bitcast_layout.h"
 #include "ir/error.h"
 #include "ir/evaluate_internal.h"
 
@@ -134,8 +135,8 @@ class SampledEvaluator {
         return element(callee, m_.computation(frames_[callee].comp).root, k);
       }
       case Opcode::kBitcast:
-        if (eval::bitcast_moves_elements(m_.shape(m_.operand(i, 0)), m_.shape(i)))
-          return element(f, m_.operand(i, 0), eval::bitcast_source(m_.shape(m_.operand(i, 0)), m_.shape(i), k));
+        if (!bitcast_is_reshape(m_.shape(m_.operand(i, 0)), m_.shape(i)))
+          return element(f, m_.operand(i, 0), bitcast_source(m_.shape(m_.operand(i, 0)), m_.shape(i), k));
         return element(f, m_.operand(i, 0), k);
       case Opcode::kReshape: case Opcode::kCopy:
         return element(f, m_.operand(i, 0), k);

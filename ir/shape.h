@@ -11,9 +11,7 @@ namespace hlsgym::ir {
 
 inline constexpr int64_t kUnboundedDim = -1;  // `?` in HLO text
 
-// Layouts do not change an array's values in hlsgym (literals are row-major); they are kept
-// so printing gives them back, and a bitcast reads its operand's memory in their order
-// (README "Interpreter semantics").
+// Layouts change no values (literals are row-major), except a bitcast's: ir/bitcast_layout.h
 struct Layout {
   bool present = false;
   std::vector<int64_t> minor_to_major;
