@@ -156,6 +156,18 @@ class Evaluator {
         return placeholder(c);
       }
       case Opcode::kPartitionId: case Opcode::kReplicaId: return Literal(c.shape());
+      case Opcode::kGetDimensionSize: {
+        // Shapes are static but for `<=N` bounds, whose run-time size is not tracked.
+        const Shape& of = m_.shape(m_.operand(c.i, 0));
+        if (c.attrs().dimensions.size() != 1 || c.attrs().dimensions[0] < 0 || c.attrs().dimensions[0] >= of.rank())
+          c.fail("get-dimension-size needs one dimension of its operand");
+        const int64_t d = c.attrs().dimensions[0];
+        if (d < static_cast<int64_t>(of.dynamic_dims().size()) && of.dynamic_dims()[static_cast<size_t>(d)])
+          c.fail("get-dimension-size of a bounded dynamic dimension: its run-time size is not tracked");
+        Literal size(c.shape());
+        size.set_int(0, of.dim(d));
+        return size;
+      }
       case Opcode::kRng: case Opcode::kRngBitGenerator: case Opcode::kRngGetAndUpdateState:
         return placeholder(c);
       case Opcode::kBatchNormTraining: case Opcode::kBatchNormInference: case Opcode::kBatchNormGrad:

@@ -2,6 +2,7 @@
 // reverse, tuple and get-tuple-element.
 #include <cstring>
 
+#include "ir/bitcast_layout.h"
 #include "ir/evaluate_internal.h"
 
 namespace hlsgym::ir::eval {
@@ -124,6 +125,16 @@ Literal eval_movement(const OpContext& c) {
         for (size_t k = 0; k < a.dimensions.size(); ++k) s[k] = o[a.dimensions[k]];
       });
     case Opcode::kReshape: case Opcode::kBitcast: {
+      // A bitcast reads the operand's memory in the result's layout; where the layouts
+      // are not both row-major that moves elements (XLA's physical reinterpretation).
+      const Shape& from = c.m.shape(c.m.operand(c.i, 0));  // the instruction's: a literal has no layout
+      if (c.m.opcode(c.i) == Opcode::kBitcast && !bitcast_is_reshape(from, c.shape())) {
+        if (from.element_type() != c.shape().element_type() || from.element_count() != c.shape().element_count())
+          c.fail("a bitcast between layouts must keep the element type and count");
+        Literal out(c.shape());
+        for (int64_t k = 0; k < out.element_count(); ++k) copy_element(*c.args[0], bitcast_source(from, c.shape(), k), out, k);
+        return out;
+      }
       Literal out(c.shape());
       auto src = c.args[0]->bytes();
       if (src.size() != out.bytes().size()) c.fail("reshape/bitcast changes the byte size");

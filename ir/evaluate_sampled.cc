@@ -10,6 +10,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "ir/bitcast_layout.h"
 #include "ir/error.h"
 #include "ir/evaluate_internal.h"
 
@@ -133,7 +134,11 @@ class SampledEvaluator {
         const uint32_t callee = child_frame(f, i);
         return element(callee, m_.computation(frames_[callee].comp).root, k);
       }
-      case Opcode::kReshape: case Opcode::kBitcast: case Opcode::kCopy:
+      case Opcode::kBitcast:
+        if (!bitcast_is_reshape(m_.shape(m_.operand(i, 0)), m_.shape(i)))
+          return element(f, m_.operand(i, 0), bitcast_source(m_.shape(m_.operand(i, 0)), m_.shape(i), k));
+        return element(f, m_.operand(i, 0), k);
+      case Opcode::kReshape: case Opcode::kCopy:
         return element(f, m_.operand(i, 0), k);
       case Opcode::kBroadcast: {
         std::vector<int64_t> src;

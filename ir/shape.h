@@ -11,7 +11,7 @@ namespace hlsgym::ir {
 
 inline constexpr int64_t kUnboundedDim = -1;  // `?` in HLO text
 
-// Layouts do not change semantics in hlsgym; they are kept so printing gives them back.
+// Layouts change no values (literals are row-major), except a bitcast's: ir/bitcast_layout.h
 struct Layout {
   bool present = false;
   std::vector<int64_t> minor_to_major;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "ir/bitcast_layout.h"
 #include "passes/algsimp_rules.h"
 
 namespace hlsgym::passes::algsimp {
@@ -116,10 +117,14 @@ bool simplify_reshape(Rewriter& r, InstrId i) {
 bool simplify_identity_copy(Rewriter& r, InstrId i) {
   const ir::Module& m = r.m;
   const InstrId x = m.operand(i, 0);
-  if (same_shape(m, x, i)) return r.replace(i, x);  // layouts do not matter here
+  // A bitcast between layouts that are not both row-major moves elements (ir/shape.h).
+  auto keeps_values = [&](InstrId from) {
+    return m.opcode(i) != Opcode::kBitcast || ir::bitcast_is_reshape(m.shape(from), m.shape(i));
+  };
+  if (same_shape(m, x, i) && keeps_values(x)) return r.replace(i, x);
   if (m.opcode(i) == Opcode::kBitcast && m.opcode(x) == Opcode::kBitcast) {
     const InstrId y = m.operand(x, 0);
-    if (same_shape(m, y, i)) return r.replace(i, y);
+    if (same_shape(m, y, i) && keeps_values(y)) return r.replace(i, y);
     const InstrId ops[] = {y};
     return r.replace(i, r.make_shaped(Opcode::kBitcast, m.shape(i), ops));
   }

@@ -18,21 +18,23 @@ std::string trimmed(const std::string& s) {
 }  // namespace
 
 std::vector<DeliberateDifference> deliberate_differences() {
-  const auto path = source_dir() / "tests/passes/xla_cases/deliberate_differences.txt";
-  std::ifstream in(path);
-  EXPECT_TRUE(in.good()) << "cannot read " << path;
   std::vector<DeliberateDifference> list;
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    if (trimmed(line).empty() || trimmed(line)[0] == '#') continue;
-    const size_t a = line.find('|');
-    const size_t b = a == std::string::npos ? a : line.find('|', a + 1);
-    DeliberateDifference d;
-    if (b != std::string::npos) d = {trimmed(line.substr(0, a)), trimmed(line.substr(a + 1, b - a - 1)),
-                                     trimmed(line.substr(b + 1))};
-    EXPECT_FALSE(d.pass.empty() || d.xla_test.empty() || d.reason.empty())
-        << path.string() << ":" << number << ": want 'pass | XLA test name | reason': " << line;
-    list.push_back(d);
+  for (const char* file : kDifferenceLists) {
+    const auto path = source_dir() / file;
+    std::ifstream in(path);
+    EXPECT_TRUE(in.good()) << "cannot read " << path;
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number) {
+      if (trimmed(line).empty() || trimmed(line)[0] == '#') continue;
+      const size_t a = line.find('|');
+      const size_t b = a == std::string::npos ? a : line.find('|', a + 1);
+      DeliberateDifference d;
+      if (b != std::string::npos) d = {trimmed(line.substr(0, a)), trimmed(line.substr(a + 1, b - a - 1)),
+                                       trimmed(line.substr(b + 1))};
+      EXPECT_FALSE(d.pass.empty() || d.xla_test.empty() || d.reason.empty())
+          << path.string() << ":" << number << ": want 'pass | XLA test name | reason': " << line;
+      list.push_back(d);
+    }
   }
   return list;
 }
@@ -41,7 +43,7 @@ std::string deliberate_difference(const std::string& pass, const std::string& xl
   for (const DeliberateDifference& d : deliberate_differences())
     if (d.pass == pass && d.xla_test == xla_test) return d.reason;
   ADD_FAILURE() << pass << " / " << xla_test
-                << " differs from XLA but is not in tests/passes/xla_cases/deliberate_differences.txt";
+                << " differs from XLA but is not in " << kDifferenceLists[0] << " or " << kDifferenceLists[1];
   return "";
 }
 
