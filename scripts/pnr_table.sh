@@ -24,7 +24,7 @@ for f in "$root"/designs/*.yaml; do
   if ! "$hlsgym" rtl "$f" -o "$work/$name" --target ice40 --pnr --timeout 600 --json > "$work/$name.json" 2> "$work/$name.err"; then
     if grep -q "integer only\|is not supported" "$work/$name.err"; then continue; fi  # float designs
     if grep -q "does not fit target" "$work/$name.err"; then  # the estimate already says so
-      echo "| $name | does not fit the UP5K (estimate: $(grep -o 'needs [0-9]* LUT of [0-9]* ([0-9]*%)' "$work/$name.err" | head -1)) ||||||||||"
+      echo "| $name | does not fit the UP5K (estimate: $(grep -o 'needs [0-9]* [A-Za-z0-9]* of [0-9]* ([0-9]*%)' "$work/$name.err" | head -1)) ||||||||||"
       continue
     fi
     if grep -q "Unable to place" "$work/$name.err"; then  # more cells than the part has
