@@ -119,6 +119,11 @@ bool counter_addressed(Opcode op) {
 
 }  // namespace
 
+void ClockEstimate::place(double logic_cells, const TimingModel& tm) {
+  route_factor = tm.route_factor(logic_cells);
+  critical_ns *= route_factor;
+}
+
 void ClockEstimate::merge(const ClockEstimate& other) {
   if (!other.modeled) {
     if (unmodeled.empty()) unmodeled = other.unmodeled;
@@ -168,9 +173,11 @@ ClockEstimate estimate_clock(const ir::Module& m, const TaskGraph& g, const Bind
     const UnitInstance& inst = b.units[u];
     const uint32_t track = b.track_of_task[k];
     const int write_select = track == kNoInstance ? 0 : ceil_log2(writers[track]);
-    // A shared instance gates each task's operands by its tag and selects its result.
-    const int levels = (inst.tasks > 1 ? 1 + ceil_log2(inst.tasks) : 0) + write_select;
-    consider(c, (d + levels * tm.lut_ns) * tm.route_factor, [&] {
+    // A shared instance gates each task's operands by its tag and selects its result; the
+    // result's net reaches every word register of the destination track.
+    const double store =
+        track == kNoInstance || !b.tracks[track].registers ? 0 : tm.write_port(b.tracks[track].words);
+    consider(c, d + tm.shared_unit(inst.tasks) + write_select * tm.lut_ns + store, [&] {
       return fmt::format("{}.{} stage: {} {} ({} bits{})", unit_class_name(static_cast<UnitClass>(inst.unit)), inst.index,
                          ir::name(opcode), name, task.width,
                          inst.tasks > 1 ? fmt::format(", {} tasks share it", inst.tasks) : std::string());
@@ -188,7 +195,7 @@ ClockEstimate estimate_clock(const ir::Module& m, const TaskGraph& g, const Bind
         const int64_t words = g.tasks[d].alias ? tr.words : std::min(tr.words, elements_of(g.tasks[d]));
         double ns = tm.read_port(words);
         if (!counter_addressed(opcode)) ns += tm.lut_ns + tm.carry_ns * ceil_log2(words);
-        consider(c, ns * tm.route_factor, [&] {
+        consider(c, ns, [&] {
           return fmt::format("read port of track {} ({} words) by {} {}", src, words, ir::name(opcode), name);
         });
       }

@@ -8,8 +8,11 @@
 //   instance -> the operation (a fused body: its slowest chain of operations; an
 //   accumulation: its combiner and the accumulator's init select) -> the write-data
 //   select of the destination track when several instances write it -> the word register.
-// Each path is the measured delay of its measured component plus lut_ns per LUT level of
-// glue, times route_factor. A multiplier is a DSP block whose own delay nextpnr-ice40 does
+// - the store: the unit's result net reaches every word register of the destination
+//   track (write_port by words).
+// Each path is the measured delay of its measured components plus lut_ns per LUT level of
+// glue; the design's slowest path is then stretched by the route factor measured at its
+// size (LUT4s + flip-flops). A multiplier is a DSP block whose own delay nextpnr-ice40 does
 // not time, so a product costs the logic around it. Operations with no measured delay
 // (integer divide, floats) leave the clock unmodeled, and say which.
 #pragma once
@@ -25,6 +28,7 @@ namespace hlsgym::hwmodel {
 struct ClockEstimate {
   bool modeled = false;    // the target has a timing model and every path was priced
   double critical_ns = 0;  // the slowest register-to-register path
+  double route_factor = 1;  // applied by place()
   std::string path;        // which path, in words
   std::string unmodeled;   // why not modeled (the target or the first unpriced op)
   double fmax_mhz() const { return critical_ns > 0 ? 1000 / critical_ns : 0; }
@@ -32,6 +36,9 @@ struct ClockEstimate {
   double slack_ns(double target_mhz) const { return 1000 / target_mhz - critical_ns; }
   // The slower of the two (a loop body's clock folded into its caller's); unmodeled wins.
   void merge(const ClockEstimate& other);
+  // Stretches the path as nets stretch in a design of `logic_cells` (TimingModel::route),
+  // once, on the whole design's merged clock.
+  void place(double logic_cells, const TimingModel& tm);
 };
 
 ClockEstimate estimate_clock(const ir::Module& m, const TaskGraph& g, const Binding& b, const Target& t);

@@ -257,6 +257,7 @@ Estimate estimate(const ir::Module& m, const Target& t, const EstimateOptions& o
                      e.area.bram18k / t.resources.bram18k};
     e.clock = estimate_clock(m, g, b, t);
     sub.merge_clocks(e.clock);
+    if (e.clock.modeled) e.clock.place(e.area.lut + e.area.ff, t.timing);
   }
   check_fit(m, t, o, e);
   if (o.keep_details)

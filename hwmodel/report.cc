@@ -25,9 +25,9 @@ void timing_section(std::string& out, const Target& t, const Estimate& e) {
     const ClockEstimate& c = e.clock;
     if (c.modeled) {
       const double slack = c.slack_ns(t.clock_mhz);
-      line(out, fmt::format("    * Critical path: {:.1f} ns, Fmax {:.1f} MHz, slack {:+.1f} ns ({}); {}",
+      line(out, fmt::format("    * Critical path: {:.1f} ns, Fmax {:.1f} MHz, slack {:+.1f} ns ({}); {} (nets x{:.3f} at the design's size)",
                             c.critical_ns, c.fmax_mhz(), slack, slack >= 0 ? "meets the clock" : "MISSES the clock",
-                            c.path));
+                            c.path, c.route_factor));
       line(out, fmt::format("    * Time at Fmax: {} cycles x {:.2f} ns = {:.4g} us", e.cycles, c.critical_ns,
                             static_cast<double>(e.cycles) * c.critical_ns * 1e-3));
     } else {

@@ -143,6 +143,22 @@ double TimingModel::read_port(int64_t words) const {
                      [](double w) { return std::log2(w); });
 }
 
+// A select among n grows by a level per doubling of n, as the word multiplexer does.
+double TimingModel::shared_unit(int64_t tasks) const {
+  if (tasks <= 1) return 0;
+  return on_polyline(shared_tasks, shared_ns, std::log2(static_cast<double>(tasks)), [](double n) { return std::log2(n); });
+}
+
+double TimingModel::write_port(int64_t words) const {
+  if (words <= 1) return 0;
+  return on_polyline(write_words, write_ns, std::log2(static_cast<double>(words)), [](double n) { return std::log2(n); });
+}
+
+double TimingModel::route_factor(double logic_cells) const {
+  const double x = std::clamp(logic_cells, route_cells.front(), route_cells.back());
+  return on_polyline(route_cells, route_factors, x, identity);
+}
+
 double TimingModel::op(std::string_view kind, int bits) const {
   const auto it = op_ns.find(kind);
   if (it == op_ns.end()) throw Error("timing model has no operation '" + std::string(kind) + "'");

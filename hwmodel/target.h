@@ -116,12 +116,23 @@ struct TimingModel {
   // One registered integer operation, by operand bits: `op_ns[kind][k]` at `op_bits[k]`.
   std::vector<double> op_bits;
   std::map<std::string, std::vector<double>, std::less<>> op_ns;
-  // Wire length in a placed design over the microbenchmarks' (nets cross a larger placement).
-  double route_factor = 1;
+  // What sharing one unit instance among `shared_tasks[k]` tasks adds to its stage: the
+  // operand gates by the task's tag and the result select (a 16-bit add, measured).
+  std::vector<double> shared_tasks, shared_ns;
+  // What storing a unit's result into a track of `write_words[k]` word registers adds
+  // over one register: the result's net reaches every word (a 16-bit add, measured).
+  std::vector<double> write_words, write_ns;
+  // Nets in a placed design of `route_cells[k]` logic cells over the microbenchmarks':
+  // the slowest path of copies of one cell against one copy's (scripts/calibrate_timing.py).
+  std::vector<double> route_cells, route_factors;
   bool present() const { return lut_ns > 0; }
   // Linear between the listed points (and beyond the ends by the last segment's slope).
   double read_port(int64_t words) const;
   double op(std::string_view kind, int bits) const;
+  double shared_unit(int64_t tasks) const;  // 0 for an unshared instance
+  double write_port(int64_t words) const;   // 0 for one word
+  // The factor at `logic_cells` (LUT4s + flip-flops), held at the measured ends.
+  double route_factor(double logic_cells) const;
 };
 
 struct Target {

@@ -278,17 +278,25 @@ void read_fpga(const Reader& r, const YAML::Node& root, Target& t) {
     t.control = std::move(c);
   }
   if (const YAML::Node tm = root["timing"]) {
-    r.expect_fields(tm, "timing", {"lut_ns", "carry_ns", "read_port", "ops", "route_factor"});
+    r.expect_fields(tm, "timing", {"lut_ns", "carry_ns", "read_port", "ops", "shared_unit", "write_port", "route"});
     TimingModel m;
     m.lut_ns = r.number(tm, "timing", "lut_ns", 0, 1000, true);
     m.carry_ns = r.number(tm, "timing", "carry_ns", 0, 1000, true);
-    m.route_factor = r.number(tm, "timing", "route_factor", 0.1, 10);
-    const YAML::Node rp = tm["read_port"];
-    r.expect_fields(rp, "timing.read_port", {"words", "ns"});
-    m.read_words = number_list(r, rp, "timing.read_port", "words", true);
-    m.read_ns = number_list(r, rp, "timing.read_port", "ns", false);
-    if (m.read_words.size() != m.read_ns.size() || m.read_words.size() < 2)
-      r.fail(rp, "timing.read_port: words and ns must have the same length, at least 2");
+    // a measured curve: increasing x, one y per x, at least two points
+    auto curve = [&](const char* key, const char* x, const char* y, std::vector<double>& xs, std::vector<double>& ys) {
+      const std::string section = std::string("timing.") + key;
+      const YAML::Node n = tm[key];
+      r.expect_fields(n, section, {x, y});
+      xs = number_list(r, n, section, x, true);
+      ys = number_list(r, n, section, y, false);
+      if (xs.size() != ys.size() || xs.size() < 2) r.fail(n, section + ": " + x + " and " + y + " must have the same length, at least 2");
+    };
+    curve("read_port", "words", "ns", m.read_words, m.read_ns);
+    curve("shared_unit", "tasks", "ns", m.shared_tasks, m.shared_ns);
+    curve("write_port", "words", "ns", m.write_words, m.write_ns);
+    curve("route", "logic_cells", "factor", m.route_cells, m.route_factors);
+    for (double f : m.route_factors)
+      if (f <= 0) r.fail(tm["route"], "timing.route: every factor must be positive");
     const YAML::Node ops = tm["ops"];
     r.expect_fields(ops, "timing.ops", {"bits", "logic", "add", "compare", "max", "abs", "clamp"});
     m.op_bits = number_list(r, ops, "timing.ops", "bits", true);

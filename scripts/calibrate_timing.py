@@ -34,6 +34,8 @@ module top(input wire clk, input wire si, input wire ld, output wire so);
 endmodule
 """
 
+cells = {}  # logic cells nextpnr used, by bench
+
 def run(name, body, in_bits, out_bits, work):
     d = os.path.join(work, name); os.makedirs(d, exist_ok=True)
     v = body + HARNESS.format(IN=in_bits - 1, IN_1=max(in_bits - 2, 0), OUT=out_bits - 1, OUT_1=max(out_bits - 2, 0))
@@ -44,6 +46,7 @@ def run(name, body, in_bits, out_bits, work):
                     "--seed", "1", "--timing-allow-fail", "-q"], cwd=d, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     r = json.load(open(os.path.join(d, "r.json")))
     fmax = next(iter(r["fmax"].values()))["achieved"]
+    cells[name] = r["utilization"]["ICESTORM_LC"]["used"]
     return 1000.0 / fmax
 
 def read_port(depth, w=16):
@@ -65,7 +68,7 @@ endmodule
 
 OPS = {
     "add": "a + b", "compare": "{{{w1}'d0, $signed(a) < $signed(b)}}", "max": "($signed(a) > $signed(b)) ? a : b",
-    "abs": "a[{w1}] ? -a : a", "clamp": "($signed(a) < $signed(b)) ? b : (($signed(a) > $signed(c)) ? c : a)",
+    "abs": "a[{w1}] ? -a : a", "clamp": "(($signed(m) < $signed(c)) ? m : c)",
     "logic": "a ^ b",
 }
 
@@ -74,23 +77,108 @@ def op_bench(expr, w):
     return f"""
 module bench(input wire clk, input wire [{3*w-1}:0] i, output wire [{w-1}:0] o);
   reg [{w-1}:0] a, b, c, y;
+  wire [{w-1}:0] m = ($signed(a) > $signed(b)) ? a : b;  // clamp: max, then min in series (rtl/verilog_ops.cc)
   always @(posedge clk) begin a <= i[{w-1}:0]; b <= i[{2*w-1}:{w}]; c <= i[{3*w-1}:{2*w}]; y <= {e}; end
   assign o = y;
 endmodule
 """
 
+SHARE_TASKS = [1, 2, 3, 4, 8]
+
+def shared_bench(n, w=16):
+    """A unit instance shared by n tasks as rtl/verilog_module.cc writes it: the tag register
+    gates each task's operands, each task computes its add, the tag selects the result."""
+    t = max(1, math.ceil(math.log2(n)))
+    regs = "".join(f"  reg [{w-1}:0] a{k}, b{k};\n  reg [{w-1}:0] l{k}a, l{k}b;\n" for k in range(n))
+    load = "".join(f"a{k} <= i[{(2*k+1)*w-1}:{2*k*w}]; b{k} <= i[{(2*k+2)*w-1}:{(2*k+1)*w}]; " for k in range(n))
+    gate = "".join(f"    l{k}a = {w}'d0; l{k}b = {w}'d0;\n    if (tg == {t}'d{k}) begin l{k}a = a{k}; l{k}b = b{k}; end\n"
+                   for k in range(n))
+    pick = "".join(f"    if (tg == {t}'d{k}) v = l{k}a + l{k}b;\n" for k in range(n))
+    if n == 1:  # the unshared baseline: no tag
+        gate, pick = "    l0a = a0; l0b = b0;\n", "    v = l0a + l0b;\n"
+    return f"""
+module bench(input wire clk, input wire [{2*n*w+t-1}:0] i, output wire [{w-1}:0] o);
+{regs}  reg [{t-1}:0] tg;
+  reg [{w-1}:0] v, y;
+  always @* begin
+{gate}    v = {w}'d0;
+{pick}  end
+  always @(posedge clk) begin {load}tg <= i[{2*n*w+t-1}:{2*n*w}]; y <= v; end
+  assign o = y;
+endmodule
+"""
+
+WRITE_WORDS = [1, 4, 16, 64]
+
+def write_bench(words, w=16):
+    """A 16-bit add whose result one of `words` registers stores, as a unit writes the word
+    registers of its destination track: the sum's net reaches every word (fanout `words`).
+    Every word is an output (loaded into the harness in parallel), so no read multiplexer
+    is on a path."""
+    a = max(1, math.ceil(math.log2(words)))
+    out = ", ".join(f"r[{k}]" for k in reversed(range(words)))
+    return f"""
+module bench(input wire clk, input wire [{2*w+a-1}:0] i, output wire [{words*w-1}:0] o);
+  reg [{w-1}:0] r [0:{words-1}];
+  reg [{w-1}:0] a, b;
+  reg [{a-1}:0] wa;
+  wire [{w-1}:0] sum = a + b;
+  integer k;
+  always @(posedge clk) begin
+    a <= i[{w-1}:0]; b <= i[{2*w-1}:{w}]; wa <= i[{2*w+a-1}:{2*w}];
+    for (k = 0; k < {words}; k = k + 1) if (wa == k) r[k] <= sum;
+  end
+  assign o = {{{out}}};
+endmodule
+"""
+
+PLACED_COPIES = [1, 4, 8]  # 16 copies (~4,000 cells): nextpnr-ice40 exited with an error there
+
+def placed_bench(copies, w=16, depth=8):
+    """`copies` distinct copies (each input salted by its own constant, so synthesis merges
+    none) of a cell that reads a register file of `depth` words and adds a register to the
+    word: the same paths as the read_port and add benches, placed in designs of
+    ~300 to ~2,100 logic cells. Their slowest path against one copy's is how nets stretch
+    as a placement grows (route_factor)."""
+    a = max(1, math.ceil(math.log2(depth)))
+    cells = "".join(f"  cell #(.SALT({w + 1}'d{(k * 40503) % (1 << (w + 1))})) c{k}(.clk(clk), .i(i), .o(o[{(k+1)*w-1}:{k*w}]));\n"
+                    for k in range(copies))
+    return f"""
+module cell #(parameter [{w}:0] SALT = 0) (input wire clk, input wire [{2*w}:0] i, output wire [{w-1}:0] o);
+  (* ram_style = "logic" *)
+  reg [{w-1}:0] m [0:{depth-1}];
+  reg [{a-1}:0] c, wa;
+  reg [{w-1}:0] rd, b, y;
+  wire [{w}:0] s = i[{w}:0] ^ SALT;
+  always @(posedge clk) begin
+    c <= c + 1'b1; wa <= wa + 1'b1 + s[0];
+    if (s[{w}]) m[wa] <= s[{w-1}:0];
+    rd <= m[c]; b <= i[{2*w}:{w+1}] ^ SALT[{w-1}:0]; y <= rd + b;
+  end
+  assign o = y;
+endmodule
+module bench(input wire clk, input wire [{2*w}:0] i, output wire [{copies*w-1}:0] o);
+{cells}endmodule
+"""
+
 def main():
     keep = sys.argv[sys.argv.index("--keep") + 1] if "--keep" in sys.argv else None
+    only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else ""  # run the benches named so
     work = keep or tempfile.mkdtemp()
+    benches = [(f"read_{d}", read_port(d, 32), 33, 32) for d in [2, 4, 8, 16, 32, 64]]
+    benches += [(f"{op}_{w}", op_bench(OPS[op], w), 3 * w, w) for op in OPS for w in [8, 16, 32]]
+    benches += [(f"share_{n}", shared_bench(n), 2 * n * 16 + max(1, math.ceil(math.log2(n))), 16) for n in SHARE_TASKS]
+    benches += [(f"write_{n}", write_bench(n), 32 + max(1, math.ceil(math.log2(n))), 16 * n) for n in WRITE_WORDS]
+    benches += [(f"placed_{k}", placed_bench(k), 33, 16 * k) for k in PLACED_COPIES]
     rows = {}
-    for depth in [2, 4, 8, 16, 32, 64]:
-        rows[f"read_{depth}"] = run(f"read_{depth}", read_port(depth, 32), 33, 32, work)
-        print(f"read port, {depth:3d} words x 32: {rows[f'read_{depth}']:5.2f} ns", flush=True)
-    for op in OPS:
-        for w in [8, 16, 32]:
-            rows[f"{op}_{w}"] = run(f"{op}_{w}", op_bench(OPS[op], w), 3 * w, w, work)
-            print(f"{op:8s} {w:2d} bits: {rows[f'{op}_{w}']:5.2f} ns", flush=True)
-    json.dump(rows, open(os.path.join(work, "timing.json"), "w"), indent=1)
+    for name, body, i, o in benches:
+        if only and not name.startswith(tuple(only.split(","))):
+            continue
+        rows[name] = run(name, body, i, o, work)
+        print(f"{name:10s} {rows[name]:6.2f} ns  {cells[name]:5d} logic cells", flush=True)
+    json.dump({"ns": rows, "logic_cells": cells}, open(os.path.join(work, "timing.json"), "w"), indent=1)
+    if only:
+        return
     depths = [2, 4, 8, 16, 32, 64]
     # A LUT level with its net: the read port's growth per doubling of the words (one 2:1 level).
     lut = (rows["read_64"] - rows["read_2"]) / (math.log2(64) - math.log2(2))
@@ -98,11 +186,19 @@ def main():
     def row(keys):
         return ", ".join("%.2f" % rows[k] for k in keys)
     ops = "".join(", %s: [%s]" % (op, row(["%s_%d" % (op, w) for w in [8, 16, 32]])) for op in OPS)
+    # What sharing adds to a 16-bit add: the operand gates and the result select.
+    share = ", ".join("%.2f" % (rows["share_%d" % n] - rows["share_1"]) for n in SHARE_TASKS[1:])
     print("timing:")
     print(f"  lut_ns: {lut:.2f}")
     print(f"  carry_ns: {carry:.3f}")
     print("  read_port: {words: [%s], ns: [%s]}" % (", ".join(map(str, depths)), row(["read_%d" % d for d in depths])))
     print(f"  ops: {{bits: [8, 16, 32]{ops}}}")
+    # Nets stretch as the placement grows: the copies' slowest path over one copy's, by cells.
+    print("  route: {logic_cells: [%s], factor: [%s]}" % (", ".join(str(cells["placed_%d" % k]) for k in PLACED_COPIES),
+          ", ".join("%.3f" % (rows["placed_%d" % k] / rows["placed_1"]) for k in PLACED_COPIES)))
+    print("  write_port: {words: [%s], ns: [%s]}" % (", ".join(map(str, WRITE_WORDS[1:])),
+          ", ".join("%.2f" % (rows["write_%d" % n] - rows["write_1"]) for n in WRITE_WORDS[1:])))
+    print("  shared_unit: {tasks: [%s], ns: [%s]}" % (", ".join(map(str, SHARE_TASKS[1:])), share))
     print("raw measurements in", os.path.join(work, "timing.json"))
     if not keep:
         shutil.rmtree(work)

@@ -4,40 +4,55 @@
 # iCE40 UltraPlus UP5K). Prints a Markdown table: SB_MAC16, EBR, LUT4 and FF estimated vs
 # Yosys, nextpnr's logic cells (design and harness), achieved Fmax against the estimate's
 # (hwmodel/clock.h) with the path the estimate finds critical, and the seconds.
-#   scripts/pnr_table.sh [BUILD_DIR]
+# nextpnr's Fmax varies with its placement seed: with SEEDS="1 2 3" the design's netlist is
+# placed again with each further seed, and the table gives the median Fmax (the ratio is
+# against it) and the range over the seeds.
+#   [SEEDS="1 2 3"] [KEEP=DIR] scripts/pnr_table.sh [BUILD_DIR]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$root/build}"
 hlsgym="$build/cli/hlsgym"
 [[ -x "$hlsgym" ]] || { echo "error: $hlsgym not built (cmake --build $build)" >&2; exit 1; }
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-echo "| design | DSP est / Yosys | EBR est / Yosys | LUT4 est / Yosys | FF est / Yosys | nextpnr LCs | Fmax MHz est / nextpnr (target 24) | est / nextpnr | estimated critical path | seconds |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+seeds="${SEEDS:-1}"
+if [[ -n "${KEEP:-}" ]]; then work="$KEEP"; mkdir -p "$work"  # KEEP=DIR keeps each design's logs there
+else work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT; fi
+echo "| design | DSP est / Yosys | EBR est / Yosys | LUT4 est / Yosys | FF est / Yosys | nextpnr LCs | Fmax MHz est / nextpnr median (target 24) | nextpnr range, seeds $seeds | est / nextpnr | estimated critical path | seconds |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for f in "$root"/designs/*.yaml; do
   name="$(basename "$f" .yaml)"
   echo "  $name ..." >&2
   if ! "$hlsgym" rtl "$f" -o "$work/$name" --target ice40 --pnr --timeout 600 --json > "$work/$name.json" 2> "$work/$name.err"; then
     if grep -q "integer only\|is not supported" "$work/$name.err"; then continue; fi  # float designs
     if grep -q "does not fit target" "$work/$name.err"; then  # the estimate already says so
-      echo "| $name | does not fit the UP5K (estimate: $(grep -o 'needs [0-9]* LUT of [0-9]* ([0-9]*%)' "$work/$name.err" | head -1)) |||||||||"
+      echo "| $name | does not fit the UP5K (estimate: $(grep -o 'needs [0-9]* [A-Za-z0-9]* of [0-9]* ([0-9]*%)' "$work/$name.err" | head -1)) ||||||||||"
       continue
     fi
     if grep -q "Unable to place" "$work/$name.err"; then  # more cells than the part has
-      echo "| $name | does not fit the UP5K (nextpnr: unable to place a cell) |||||||||"
+      echo "| $name | does not fit the UP5K (nextpnr: unable to place a cell) ||||||||||"
       continue
     fi
     echo "error: $name: $(head -1 "$work/$name.err")" >&2; exit 1
   fi
-  /usr/bin/python3 - "$work/$name.json" <<'PY'
-import json, sys
+  fmaxes=""  # the design's netlist (design + harness) placed again with each further seed
+  for seed in $seeds; do
+    [[ "$seed" == 1 ]] && continue  # rtl --pnr's own run
+    (cd "$work/$name" && nice -n 5 nextpnr-ice40 --up5k --package sg48 --json pnr_netlist.json --freq 24 \
+       --report "seed$seed.json" --seed "$seed" --timing-allow-fail -q > /dev/null 2>&1) ||
+      { echo "error: $name: nextpnr-ice40 --seed $seed failed" >&2; exit 1; }
+    fmaxes+=" $work/$name/seed$seed.json"
+  done
+  /usr/bin/python3 - "$work/$name.json" $fmaxes <<'PY'
+import json, statistics, sys
 j = json.load(open(sys.argv[1]))
 p = j["pnr"]
 e, s, n = p["estimate"], p["synth"], p["nextpnr"]
+runs = [n["fmax_mhz"]] + [min(f["achieved"] for f in json.load(open(r))["fmax"].values()) for r in sys.argv[2:]]
+n["fmax_mhz"] = statistics.median(runs)
+spread = f"{min(runs):.1f}–{max(runs):.1f}" if len(runs) > 1 else "—"
 print(f"| {j['design']} | {e['dsp']:.0f} / {s['dsp']} | {e['bram']:.0f} / {s['bram']} | {e['lut']:.0f} / {s['lut']} | "
       f"{e['ff']:.0f} / {s['ff']} | {n['logic_cells']} | "
-      + (f"{e['fmax_mhz']:.1f} / {n['fmax_mhz']:.1f} | {e['fmax_mhz'] / n['fmax_mhz']:.2f} | {e['critical_path']} "
-         if e.get('fmax_mhz') else f"— / {n['fmax_mhz']:.1f} | — | not estimated ")
+      + (f"{e['fmax_mhz']:.1f} / {n['fmax_mhz']:.1f} | {spread} | {e['fmax_mhz'] / n['fmax_mhz']:.2f} | {e['critical_path']} "
+         if e.get('fmax_mhz') else f"— / {n['fmax_mhz']:.1f} | {spread} | — | not estimated ")
       + f"| {s['seconds'] + n['seconds']:.0f} |")
 PY
 done

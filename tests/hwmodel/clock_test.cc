@@ -38,7 +38,7 @@ TEST(Clock, TheTablesCompose) {
   // A register-file read of 8 words against an 8-bit add: the read port is slower.
   const hwmodel::ClockEstimate c = clock_of(elementwise("add", "s8[8]"));
   ASSERT_TRUE(c.modeled) << c.unmodeled;
-  EXPECT_DOUBLE_EQ(c.critical_ns, ice40().timing.read_port(8) * ice40().timing.route_factor);
+  EXPECT_DOUBLE_EQ(c.critical_ns, ice40().timing.read_port(8) * c.route_factor);
   EXPECT_NE(c.path.find("read port"), std::string::npos) << c.path;
   EXPECT_NEAR(c.fmax_mhz(), 1000 / c.critical_ns, 1e-9);
 }
@@ -51,21 +51,22 @@ TEST(Clock, WiderArithmeticIsSlower) {
 }
 
 TEST(Clock, SharingAUnitAddsItsSelect) {
-  // Two adds on one int_alu instance: the stage gains the operand gate and the result
-  // select (a LUT level each); the result goes to the track of input a, whose write port
-  // also serves the host (one more level).
+  // Two adds on one int_alu instance: the stage gains the operand gates and the result
+  // select (measured for two tasks); the result goes to the track of input a, whose write
+  // port also serves the host (one more level), and reaches its two word registers.
   const std::string one = elementwise("add", "s32[2]");
   const std::string two =
       "design: e\ninputs:\n  a: s32[2]\n  b: s32[2]\nops:\n  - {name: s, op: add, args: [a, b]}\n"
       "  - {name: y, op: add, args: [s, b]}\noutputs: [y]\n";
   hwmodel::EstimateOptions o;
   o.unit_limits["int_alu"] = 1;
-  const double shared = hwmodel::estimate(load_yaml(two), ice40(), o).clock.critical_ns;
-  const double alone = hwmodel::estimate(load_yaml(one), ice40(), o).clock.critical_ns;
+  const hwmodel::ClockEstimate shared = hwmodel::estimate(load_yaml(two), ice40(), o).clock;
+  const hwmodel::ClockEstimate alone = hwmodel::estimate(load_yaml(one), ice40(), o).clock;
   const auto& tm = ice40().timing;
-  EXPECT_NEAR(alone, std::max(tm.op("add", 32), tm.read_port(2)) * tm.route_factor, 1e-9);
-  EXPECT_GE(shared, (tm.op("add", 32) + 2 * tm.lut_ns) * tm.route_factor - 1e-9);
-  EXPECT_LE(shared, (tm.op("add", 32) + 3 * tm.lut_ns) * tm.route_factor + 1e-9);
+  const double store = tm.write_port(2);
+  EXPECT_NEAR(alone.critical_ns, std::max(tm.op("add", 32) + store, tm.read_port(2)) * alone.route_factor, 1e-9);
+  EXPECT_NEAR(shared.critical_ns, (tm.op("add", 32) + tm.shared_unit(2) + tm.lut_ns + store) * shared.route_factor, 1e-9)
+      << shared.path;
 }
 
 TEST(Clock, AFusedBodyIsOneStageOfChainedOps) {
@@ -79,8 +80,26 @@ TEST(Clock, AFusedBodyIsOneStageOfChainedOps) {
   const hwmodel::ClockEstimate c = hwmodel::estimate(m, ice40()).clock;
   ASSERT_TRUE(c.modeled) << c.unmodeled;
   const auto& tm = ice40().timing;
-  EXPECT_NEAR(c.critical_ns, (tm.op("add", 32) + tm.lut_ns) * tm.route_factor, 1e-9) << c.path;
+  EXPECT_NEAR(c.critical_ns, (tm.op("add", 32) + tm.lut_ns + tm.write_port(2)) * c.route_factor, 1e-9) << c.path;
   EXPECT_NE(c.path.find("fusion"), std::string::npos) << c.path;
+}
+
+TEST(Clock, MeasuredCurvesGrowAndHoldAtTheirEnds) {
+  const auto& tm = ice40().timing;
+  EXPECT_EQ(tm.shared_unit(1), 0);
+  EXPECT_EQ(tm.write_port(1), 0);
+  EXPECT_LT(tm.shared_unit(2), tm.shared_unit(8));
+  EXPECT_LT(tm.write_port(4), tm.write_port(64));
+  // the route factor is measured between its smallest and largest placement, held beyond
+  EXPECT_EQ(tm.route_factor(1), tm.route_factor(tm.route_cells.front()));
+  EXPECT_EQ(tm.route_factor(1e6), tm.route_factor(tm.route_cells.back()));
+}
+
+TEST(Clock, TheDesignsSizeStretchesItsPath) {
+  // The route factor is applied once, at the whole design's LUT4s + flip-flops.
+  const hwmodel::Estimate e = hwmodel::estimate(load_yaml(elementwise("add", "s8[8]")), ice40());
+  ASSERT_TRUE(e.clock.modeled) << e.clock.unmodeled;
+  EXPECT_DOUBLE_EQ(e.clock.route_factor, ice40().timing.route_factor(e.area.lut + e.area.ff));
 }
 
 TEST(Clock, UnmeasuredOperationsNameThemselves) {
