@@ -82,7 +82,8 @@ TEST_P(RetypedDesign, MatchesHardwareOrderReferenceAndEstimate) {
 
 INSTANTIATE_TEST_SUITE_P(Designs, RetypedDesign,
                          ::testing::Combine(::testing::Values("mlp_layer", "float/saxpy", "float/row_sum_max",
-                                                              "float/conv_pool_f32", "softmax", "black_scholes", "gelu"),
+                                                              "float/conv_pool_f32", "softmax", "layernorm", "attention_head",
+                                                              "black_scholes", "gelu"),
                                             ::testing::Values("bf16", "f16")),
                          [](const auto& info) {
                            return replace_all(std::get<0>(info.param), "/", "_") + "_" + std::get<1>(info.param);
