@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "tests/rtl/fixed_overflow_designs.h"
 #include "tests/rtl/rtl_test_util.h"
 #include "tests/support/run_cli.h"
 
@@ -101,30 +102,14 @@ TEST(RtlCli, FixedPointAccuracyAndOverflow) {
   EXPECT_NE(w.out.find("accuracy vs float (ap_fixed<8,3,AP_TRN,AP_WRAP>)"), std::string::npos) << w.out;
 }
 
-// The same report for a value computed inside a called computation: this design's
+// The same report for a value computed inside a called computation: kEntryReduce's
 // values in the entry stay in ap_fixed<8,4>'s range (the reduce of 32 values of 1.5 and
 // 32 of -1.5 is 0, and AP_WRAP even computes it exactly), its combiner's partial sums
 // (up to 48) do not, in the text report and in --json. (A reduce inside a call or
 // fusion is tests/rtl/fixed_overflow_test.cc's: the RTL emitter needs them inlined.)
 TEST(RtlCli, FixedPointOverflowInsideAReduce) {
   const std::filesystem::path dir = rtl_work_dir("cli_fixed_reduce"), hlo = dir / "partial_sums.hlo";
-  std::ofstream(hlo) << R"(HloModule partial_sums
-sum {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT acc = f32[] add(a, b)
-}
-ENTRY main {
-  x = f32[32] parameter(0)
-  h = f32[] constant(1.5)
-  hs = f32[32] broadcast(h), dimensions={}
-  up = f32[32] clamp(hs, x, hs)
-  down = f32[32] negate(up)
-  both = f32[64] concatenate(up, down), dimensions={0}
-  zero = f32[] constant(0)
-  ROOT s = f32[] reduce(both, zero), dimensions={0}, to_apply=sum
-}
-)";
+  std::ofstream(hlo) << kEntryReduce;
   // per vector, the partial sums 9 .. 48 .. 9 (27 + 26), each read again as `a` (53)
   const std::string first = "op 'acc' in computation 'sum' element 0 of vector 0: 9 is outside ap_fixed<8,4,AP_TRN,AP_WRAP>";
   const CliResult e = run_cli("rtl " + hlo.string() + " --target fpga --fixed 8,4 --sim --vectors 2 -o " + (dir / "e").string());
