@@ -83,7 +83,8 @@ class Evaluator {
         throw EvalBudgetExceeded(fmt::format("the interpretation exceeded its budget of {:.3g} steps (elements "
                                              "computed, products summed) at {}", opts_.max_steps, m_.name(i)),
                                  {m_.source_file(), m_.payload(i).line, m_.payload(i).column});
-      values.emplace(i, eval_one(ctx, args));
+      const Literal& value = values.emplace(i, eval_one(ctx, args)).first->second;
+      if (opts_.observer) opts_.observer(c, i, value);
       frame.held += bytes;
       live_bytes_ += bytes;
     }

@@ -65,6 +65,14 @@ struct EvalOptions {
   // (RTL cosim) asks the hardware model; ir cannot.
   std::function<int64_t(InstrId)> split_of;
   TranscendentalEval transcendentals = TranscendentalEval::kLibm;
+  // Called with every value evaluate() computes, in every computation: each instruction
+  // of the entry, of each call / fusion / conditional branch, of every loop iteration's
+  // condition and body, and of every application of a reduce's, reduce-window's,
+  // scatter's, select-and-scatter's, sort's or map's computation (set, it turns off the
+  // reductions' shortcut that combines elements without applying their computation).
+  // What rtl/fixed_accuracy checks against the formats. Unset costs one test per
+  // instruction; evaluate_sampled does not call it.
+  std::function<void(CompId, InstrId, const Literal&)> observer;
 };
 
 // Thrown when an evaluation exceeds its EvalOptions budget (or max_while_iterations): the

@@ -112,7 +112,7 @@ Literal scatter(const OpContext& c) {
   for (int64_t d = 0; d < indices.shape().rank(); ++d)
     if (d != s.index_vector_dim) idx_batch_dims.push_back(d);
   const CompId fn = c.m.called(c.i)[0];
-  const auto simple = n == 1 ? simple_combiner(c.m, fn) : std::nullopt;
+  const auto simple = n == 1 ? shortcut_combiner(c, fn) : std::nullopt;
   for (int64_t k = 0; k < ushape.element_count(); ++k) {
     auto ui = unravel(k, ushape.dims());
     std::vector<int64_t> bpos;

@@ -54,6 +54,9 @@ void binary_element(Opcode op, const Literal& a, int64_t i, const Literal& b, in
 // The opcode of a to_apply computation that is just `p0 op p1` (or `p1 op p0` for a
 // commutative op), for fast reductions; nullopt otherwise.
 std::optional<Opcode> simple_combiner(const Module& m, CompId c);
+// simple_combiner of op c.i's computation fn, unless an EvalOptions::observer must see
+// each application of fn.
+std::optional<Opcode> shortcut_combiner(const OpContext& c, CompId fn);
 
 // The order in which the terms of one output of a reduction or contraction are combined
 // (EvalOptions::accumulation): `chunks` runs of `chunk` consecutive terms, each combined

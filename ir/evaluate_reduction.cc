@@ -21,6 +21,11 @@ std::optional<Opcode> simple_combiner(const Module& m, CompId c) {
   return std::nullopt;
 }
 
+std::optional<Opcode> shortcut_combiner(const OpContext& c, CompId fn) {
+  if (c.options && c.options->observer) return std::nullopt;
+  return simple_combiner(c.m, fn);
+}
+
 namespace {
 
 // The accumulators of one output position of a (variadic) reduction: one per chunk of its
@@ -36,7 +41,7 @@ struct Reducer {
 
   Reducer(const OpContext& ctx, size_t reduced, int64_t terms)
       : c(ctx), fn(ctx.m.called(ctx.i)[0]), n(reduced),
-        simple(reduced == 1 ? simple_combiner(ctx.m, fn) : std::nullopt), order(term_order(ctx, terms)),
+        simple(reduced == 1 ? shortcut_combiner(ctx, fn) : std::nullopt), order(term_order(ctx, terms)),
         partials(static_cast<size_t>(order.chunks)) {}
 
   // A new output: chunk 0 starts from the init values, the other chunks hold nothing yet.

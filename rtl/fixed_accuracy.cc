@@ -22,31 +22,27 @@ bool outside(double v, const FixedFormat& f) {
   return r > static_cast<long double>(ir::fixed_max(f)) || r < static_cast<long double>(ir::fixed_min(f));
 }
 
-// The float design with every checked entry value as an output (a probe of its values).
-struct Probe {
-  ir::Module module;
-  std::vector<std::pair<std::string, FixedFormat>> values;
-};
-
-Probe make_probe(const ir::Module& float_module, const QuantizedModule& q) {
-  Probe p{float_module.clone(), {}};
-  ir::Module& m = p.module;
-  std::unordered_map<std::string, ir::InstrId> by_name;
-  for (ir::InstrId i : m.instructions(m.entry())) by_name[m.name(i)] = i;
-  std::vector<ir::InstrId> ops;
-  std::vector<ir::Shape> shapes;
-  for (const auto& [name, f] : q.entry_values) {
-    auto it = by_name.find(name);
-    if (it == by_name.end() || !m.shape(it->second).is_array()) continue;
-    // an infinite constant (a max-reduction's start) saturates by design (ir::quantize_real)
-    if (m.opcode(it->second) == ir::Opcode::kConstant && std::isinf(m.literal(it->second).get_double(0))) continue;
-    ops.push_back(it->second);
-    shapes.push_back(m.shape(it->second));
-    p.values.emplace_back(name, f);
+// Each instruction of the float design with the format the quantized module gives its
+// value (the entry's ops and those of every computation they call), by id.
+std::vector<std::optional<FixedFormat>> formats_by_id(const ir::Module& m, const QuantizedModule& q) {
+  std::unordered_map<std::string, std::unordered_map<std::string, ir::InstrId>> by_name;
+  for (ir::CompId c : m.live_computations())
+    for (ir::InstrId i : m.instructions(c)) by_name[m.computation(c).name][m.name(i)] = i;
+  std::vector<std::optional<FixedFormat>> formats(m.instruction_slots());
+  for (const QuantizedModule::Value& v : q.values) {
+    auto c = by_name.find(v.computation);
+    if (c == by_name.end()) continue;
+    auto i = c->second.find(v.op);
+    if (i != c->second.end()) formats[i->second] = v.format;
   }
-  const ir::InstrId t = m.add_instruction(m.entry(), ir::Opcode::kTuple, ir::Shape::tuple(std::move(shapes)), ops);
-  m.set_root(m.entry(), t);
-  return p;
+  return formats;
+}
+
+// Whether a value is one the overflow check passes over: an infinite constant (a
+// max-reduction's start) saturates by design (ir::quantize_real), and so does the
+// parameter of a combiner it reaches.
+bool saturates_by_design(const ir::Module& m, ir::InstrId i, double v) {
+  return std::isinf(v) && (m.opcode(i) == ir::Opcode::kConstant || m.opcode(i) == ir::Opcode::kParameter);
 }
 
 const ir::Literal& element(const ir::Literal& l, size_t k) { return l.is_tuple() ? l.tuple_elements()[k] : l; }
@@ -55,7 +51,7 @@ const ir::Literal& element(const ir::Literal& l, size_t k) { return l.is_tuple()
 
 FixedAccuracy measure_accuracy(const ir::Module& float_module, const QuantizedModule& q, int vectors, uint64_t seed) {
   FixedAccuracy a;
-  const Probe probe = make_probe(float_module, q);
+  const std::vector<std::optional<FixedFormat>> formats = formats_by_id(float_module, q);
   const ir::Computation& entry = float_module.computation(float_module.entry());
   long double signal = 0, noise = 0;
   for (int v = 0; v < vectors; ++v) {
@@ -71,7 +67,22 @@ FixedAccuracy measure_accuracy(const ir::Module& float_module, const QuantizedMo
         l.set_double(k, static_cast<double>(ir::fixed_value(qargs[p].get_int(k), *q.inputs[p])));
       fargs.push_back(std::move(l));
     }
-    const ir::Literal want = ir::evaluate(float_module, fargs).value;
+    // The float design's run checks every value it computes, in every computation (a
+    // reduce's partial sums, a loop's iterations), against the value's format.
+    ir::EvalOptions check;
+    check.observer = [&](ir::CompId c, ir::InstrId i, const ir::Literal& l) {
+      const std::optional<FixedFormat>& f = formats[i];
+      if (!f || l.is_tuple()) return;
+      for (int64_t e = 0; e < l.element_count(); ++e) {
+        const double x = l.get_double(e);
+        if (!outside(x, *f) || saturates_by_design(float_module, i, x)) continue;
+        ++a.overflows;
+        if (!a.first_overflow)
+          a.first_overflow = FixedOverflowHit{float_module.name(i), c == float_module.entry() ? "" : float_module.computation(c).name,
+                                              v, e, x, *f};
+      }
+    };
+    const ir::Literal want = ir::evaluate(float_module, fargs, check).value;
     const ir::Literal got = ir::evaluate(q.module, qargs).value;
     for (size_t o = 0; o < q.outputs.size(); ++o) {
       if (!q.outputs[o]) continue;
@@ -89,15 +100,6 @@ FixedAccuracy measure_accuracy(const ir::Module& float_module, const QuantizedMo
         noise += static_cast<long double>(err) * err;
       }
     }
-    const ir::Literal values = ir::evaluate(probe.module, fargs).value;
-    for (size_t k = 0; k < probe.values.size(); ++k) {
-      const ir::Literal& l = values.tuple_elements()[k];
-      for (int64_t e = 0; e < l.element_count(); ++e) {
-        if (!outside(l.get_double(e), probe.values[k].second)) continue;
-        ++a.overflows;
-        if (!a.first_overflow) a.first_overflow = FixedOverflowHit{probe.values[k].first, v, e, l.get_double(e), probe.values[k].second};
-      }
-    }
     ++a.vectors;
   }
   a.snr_db = noise == 0 ? std::numeric_limits<double>::infinity() : static_cast<double>(10 * std::log10(signal / noise));
@@ -107,8 +109,9 @@ FixedAccuracy measure_accuracy(const ir::Module& float_module, const QuantizedMo
 std::string describe(const FixedOverflowHit& h) {
   const double lo = static_cast<double>(ir::fixed_value(ir::fixed_min(h.format), h.format));
   const double hi = static_cast<double>(ir::fixed_value(ir::fixed_max(h.format), h.format));
-  return fmt::format("op '{}' element {} of vector {}: {:.9g} is outside {} ([{:.9g}, {:.9g}])", h.op, h.element, h.vector,
-                     h.value, ir::to_string(h.format), lo, hi);
+  const std::string in = h.computation.empty() ? "" : fmt::format(" in computation '{}'", h.computation);
+  return fmt::format("op '{}'{} element {} of vector {}: {:.9g} is outside {} ([{:.9g}, {:.9g}])", h.op, in, h.element,
+                     h.vector, h.value, ir::to_string(h.format), lo, hi);
 }
 
 }  // namespace hlsgym::rtl

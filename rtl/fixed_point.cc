@@ -160,12 +160,16 @@ class Quantizer {
   void finish(ir::CompId c, InstrId i, const std::vector<InstrId>& users, bool root, InstrId result,
               const FixedFormat& f) {
     formats_[result] = f;
-    if (c == m_.entry() && i < orig_.size()) entry_values_.emplace_back(m_.name(i), f);
+    if (i < orig_.size()) record(c, i, f);
     if (result == i) return;
     for (InstrId u : users)
       for (size_t k = 0; k < m_.operands(u).size(); ++k)
         if (m_.operand(u, k) == i) m_.set_operand(u, k, result);
     if (root) m_.set_root(c, result);
+  }
+
+  void record(ir::CompId c, InstrId i, const FixedFormat& f) {
+    values_.push_back({m_.computation(c).name, m_.name(i), f});
   }
 
   // Operand k of i, if it holds a float value, put into f.
@@ -366,7 +370,7 @@ class Quantizer {
           if (m_.operand(u, k) == i) m_.set_operand(u, k, y);
       if (root) m_.set_root(c, y);
       formats_[y] = r;
-      if (c == m_.entry()) entry_values_.emplace_back(m_.name(i), r);
+      record(c, i, r);
       if (m_.users(i).empty() && !m_.is_root(i)) m_.remove_instruction(i);
       return;
     }
@@ -417,7 +421,7 @@ class Quantizer {
   std::unordered_map<InstrId, FixedFormat> formats_;  // the float values' formats
 
  public:
-  std::vector<std::pair<std::string, FixedFormat>> entry_values_;
+  std::vector<QuantizedModule::Value> values_;
 };
 
 }  // namespace
@@ -427,7 +431,7 @@ QuantizedModule quantize_module(const ir::Module& m, FixedFormat f) {
   Quantizer z(q.module, f);
   z.run();
   ir::verify(q.module);
-  q.entry_values = std::move(z.entry_values_);
+  q.values = std::move(z.values_);
   const ir::Computation& entry = q.module.computation(q.module.entry());
   for (InstrId p : entry.params) q.inputs.push_back(z.format_of(p));
   const InstrId root = entry.root;

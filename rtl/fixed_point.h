@@ -48,9 +48,14 @@ struct QuantizedModule {
   // Per entry parameter, and per output element (a tuple root's elements in order; one
   // entry for an array root): the format of a float value, nullopt for an integer one.
   std::vector<std::optional<FixedFormat>> inputs, outputs;
-  // The entry computation's float ops by name, with their result formats (what the
-  // overflow check of rtl/fixed_accuracy.h compares the float design's values with).
-  std::vector<std::pair<std::string, FixedFormat>> entry_values;
+  // Every computation's float ops (the entry's and those of the computations ops call:
+  // combiners, loop bodies, branches, fusions), with their result formats: what the
+  // overflow check of rtl/fixed_accuracy.h compares the float design's values with.
+  struct Value {
+    std::string computation, op;
+    FixedFormat format;
+  };
+  std::vector<Value> values;
 };
 
 // The quantized copy (verified). A module without floats comes back unchanged.

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "tests/rtl/fixed_overflow_designs.h"
 #include "tests/rtl/rtl_test_util.h"
 #include "tests/support/run_cli.h"
 
@@ -99,6 +100,35 @@ TEST(RtlCli, FixedPointAccuracyAndOverflow) {
   EXPECT_EQ(w.exit_code, 0) << w.err;
   EXPECT_NE(w.out.find("warning: "), std::string::npos) << w.out;
   EXPECT_NE(w.out.find("accuracy vs float (ap_fixed<8,3,AP_TRN,AP_WRAP>)"), std::string::npos) << w.out;
+}
+
+// The same report for a value computed inside a called computation: kEntryReduce's
+// values in the entry stay in ap_fixed<8,4>'s range (the reduce of 32 values of 1.5 and
+// 32 of -1.5 is 0, and AP_WRAP even computes it exactly), its combiner's partial sums
+// (up to 48) do not, in the text report and in --json. (A reduce inside a call or
+// fusion is tests/rtl/fixed_overflow_test.cc's: the RTL emitter needs them inlined.)
+TEST(RtlCli, FixedPointOverflowInsideAReduce) {
+  const std::filesystem::path dir = rtl_work_dir("cli_fixed_reduce"), hlo = dir / "partial_sums.hlo";
+  std::ofstream(hlo) << kEntryReduce;
+  // per vector, the partial sums 9 .. 48 .. 9 (27 + 26), each read again as `a` (53)
+  const std::string first = "op 'acc' in computation 'sum' element 0 of vector 0: 9 is outside ap_fixed<8,4,AP_TRN,AP_WRAP>";
+  const CliResult e = run_cli("rtl " + hlo.string() + " --target fpga --fixed 8,4 --sim --vectors 2 -o " + (dir / "e").string());
+  EXPECT_EQ(e.exit_code, 1);
+  EXPECT_NE(e.err.find("values overflow (first: " + first), std::string::npos) << e.err;
+  const CliResult w = run_cli("rtl " + hlo.string() + " --target fpga --fixed 'ap_fixed<8,4,AP_TRN,AP_WRAP>' --sim --vectors 2 -o " +
+                              (dir / "w").string());
+  ASSERT_EQ(w.exit_code, 0) << w.err;
+  EXPECT_NE(w.out.find("warning: 212 values overflow their format; first: " + first), std::string::npos) << w.out;
+  const CliResult j = run_cli("rtl " + hlo.string() + " --target fpga --fixed 'ap_fixed<8,4,AP_TRN,AP_WRAP>' --sim --vectors 2 --json -o " +
+                              (dir / "j").string());
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  const nlohmann::json r = nlohmann::json::parse(j.out);
+  EXPECT_EQ(r["accuracy"]["overflows"], 212);
+  EXPECT_EQ(r["accuracy"]["first_overflow"].get<std::string>().rfind(first, 0), 0u) << r.dump();
+  const CliResult c = run_cli("rtl " + hlo.string() + " --target fpga --fixed 'ap_fixed<12,8>' --sim --vectors 2 --json -o " +
+                              (dir / "c").string());
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_EQ(nlohmann::json::parse(c.out)["accuracy"]["overflows"], 0);
 }
 
 }  // namespace
