@@ -22,6 +22,12 @@ using namespace plan_detail;
 int datapath_width(ElementType t) { return t == ElementType::kPred ? 1 : ir::bit_width(t); }
 int storage_width(ElementType t) { return ir::byte_width(t) * 8; }
 
+int bits_for(int64_t max) {
+  int b = 1;
+  while (b < 63 && (int64_t{1} << b) <= max) ++b;
+  return b;
+}
+
 namespace plan_detail {
 
 int PlanContext::buffer_of(InstrId value) const {

@@ -30,6 +30,9 @@ namespace hlsgym::hwmodel {
 // Datapath bits of an element (pred is one bit) and storage bits (its byte width).
 int datapath_width(ir::ElementType t);
 int storage_width(ir::ElementType t);
+// Bits of a counter or index register that holds 0..max (at least 1): what the Verilog
+// builds and what the control inventory (microarch_control.h) prices, from one function.
+int bits_for(int64_t max);
 
 // One way a leaf gets its value for the current item: the first alternative whose guard
 // holds gives it. A read's element index, an index value (iota) and the guards are index
@@ -112,6 +115,11 @@ struct LoopNest {
   int out_flat = -1;   // ix: the flat output index
   int term_flat = -1;  // ix: the flat term index (accumulating tasks)
   int vars() const { return static_cast<int>(out_dims.size() + term_dims.size()); }
+  // The trip count of variable v (an output dimension, then a term dimension).
+  int64_t extent(int v) const {
+    const size_t r = out_dims.size();
+    return static_cast<size_t>(v) < r ? out_dims[v] : term_dims[v - r];
+  }
 };
 
 struct TaskPlan {

@@ -8,19 +8,7 @@
 namespace hlsgym::hwmodel {
 namespace {
 
-// Bits to hold 0..max (at least 1), as the Verilog sizes its counters.
-int bits_for(int64_t max) {
-  int b = 1;
-  while (b < 63 && (int64_t{1} << b) <= max) ++b;
-  return b;
-}
-
 bool power_of_two(int64_t k) { return k > 0 && (k & (k - 1)) == 0; }
-
-int64_t extent(const TaskPlan& tp, int v) {
-  const size_t r = tp.loops.out_dims.size();
-  return static_cast<size_t>(v) < r ? tp.loops.out_dims[v] : tp.loops.term_dims[v - r];
-}
 
 // A timeline's cycle counter per copy (its go/run flags beside it); a while loop's trip,
 // issue and copy counters (rtl/verilog_module.cc).
@@ -46,8 +34,8 @@ void count_loops(const TaskPlan& tp, int q, ControlInventory& inv) {
   const int R = static_cast<int>(L.out_dims.size());
   const bool grouped = tp.engine != Engine::kStream && tp.split == 1;
   for (int v = 0; v < L.vars(); ++v)
-    if (extent(tp, v) > 1) {
-      const int b = bits_for(extent(tp, v) - 1);
+    if (tp.loops.extent(v) > 1) {
+      const int b = bits_for(tp.loops.extent(v) - 1);
       inv.counters.push_back(b);
       if (grouped && v < R) inv.register_bits += b;
     }

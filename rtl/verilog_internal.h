@@ -49,8 +49,7 @@ using hwmodel::make_plan;
 
 namespace hlsgym::rtl::verilog_detail {
 
-// Bits to hold the values 0..max (at least 1).
-int bits_for(int64_t max);
+using hwmodel::bits_for;  // counter widths: the same function the control inventory prices
 // A sized constant: 8'd5, 64'h...; `bits` is masked to `width`.
 std::string sized(int width, uint64_t bits);
 // "[W-1:0] " or "" for one bit.

@@ -11,12 +11,6 @@
 namespace hlsgym::rtl {
 namespace verilog_detail {
 
-int bits_for(int64_t max) {
-  int b = 1;
-  while (b < 63 && (int64_t{1} << b) <= max) ++b;
-  return b;
-}
-
 std::string sized(int width, uint64_t bits) {
   if (width < 64) bits &= (uint64_t{1} << width) - 1;
   if (width <= 32) return fmt::format("{}'d{}", width, bits);

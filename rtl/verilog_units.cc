@@ -198,21 +198,16 @@ class UnitEmitter {
     return tp.dyn[d].index < 0 ? fmt::format("{}_start{}", tp.name, d) : fmt::format("{}_q{}_start{}", tp.name, q, d);
   }
 
-  int64_t extent(const TaskPlan& tp, int v) const {
-    const size_t r = tp.loops.out_dims.size();
-    return static_cast<size_t>(v) < r ? tp.loops.out_dims[v] : tp.loops.term_dims[v - r];
-  }
-
   // The next value of the counters of variables [first, last) advanced as one row-major
   // odometer (`<var>_nx`); returns the condition that all of them are at their last value.
   std::string emit_next(const TaskPlan& tp, int q, int first, int last) {
     std::string body, all;
     std::string carry = "1'b1";
     for (int v = last - 1; v >= first; --v) {
-      if (extent(tp, v) <= 1) continue;
-      const int b = bits_for(extent(tp, v) - 1);
+      if (tp.loops.extent(v) <= 1) continue;
+      const int b = bits_for(tp.loops.extent(v) - 1);
       const std::string c = var_name(tp, q, v);
-      const std::string at_max = fmt::format("({} == {})", c, sized(b, static_cast<uint64_t>(extent(tp, v) - 1)));
+      const std::string at_max = fmt::format("({} == {})", c, sized(b, static_cast<uint64_t>(tp.loops.extent(v) - 1)));
       reg(b, c + "_nx");
       ++e_.inv.control_adders;
       body += fmt::format("    {}_nx = {};\n    if ({}) {}_nx = {} ? {} : {} + {};\n", c, c, carry, c, at_max, sized(b, 0), c,
@@ -229,7 +224,7 @@ class UnitEmitter {
                           const std::string& indent, const std::string& target_suffix = "") const {
     std::string s;
     for (int v = first; v < last; ++v)
-      if (extent(tp, v) > 1) s += fmt::format("{}{}{} <= {}{};\n", indent, var_name(tp, q, v), target_suffix, var_name(tp, q, v), suffix);
+      if (tp.loops.extent(v) > 1) s += fmt::format("{}{}{} <= {}{};\n", indent, var_name(tp, q, v), target_suffix, var_name(tp, q, v), suffix);
     return s;
   }
 
@@ -237,9 +232,9 @@ class UnitEmitter {
                         const std::string& indent, const std::string& suffix = "") const {
     std::string s;
     for (int v = first; v < last; ++v)
-      if (extent(tp, v) > 1)
+      if (tp.loops.extent(v) > 1)
         s += fmt::format("{}{}{} <= {};\n", indent, var_name(tp, q, v), suffix,
-                         sized(bits_for(extent(tp, v) - 1), static_cast<uint64_t>(values[v - first])));
+                         sized(bits_for(tp.loops.extent(v) - 1), static_cast<uint64_t>(values[v - first])));
     return s;
   }
 
@@ -249,8 +244,8 @@ class UnitEmitter {
     const int R = static_cast<int>(L.out_dims.size()), V = L.vars();
     const bool grouped = tp.engine != Engine::kStream && tp.split == 1;
     for (int v = 0; v < V; ++v)
-      if (extent(tp, v) > 1) {
-        const int b = bits_for(extent(tp, v) - 1);
+      if (tp.loops.extent(v) > 1) {
+        const int b = bits_for(tp.loops.extent(v) - 1);
         reg(b, var_name(tp, q, v));
         e_.inv.control_bits += b;
         if (grouped && v < R) reg(b, var_name(tp, q, v) + "_base"), e_.inv.control_bits += b;
@@ -308,7 +303,7 @@ class UnitEmitter {
         std::string next_group = assign_vars(tp, q, 0, R, "_nx", "          ") + assign_vars(tp, q, 0, R, "_nx", "          ", "_base") + group_step;
         std::string again;
         for (int v = 0; v < R; ++v)
-          if (extent(tp, v) > 1) again += fmt::format("          {} <= {}_base;\n", var_name(tp, q, v), var_name(tp, q, v));
+          if (tp.loops.extent(v) > 1) again += fmt::format("          {} <= {}_base;\n", var_name(tp, q, v), var_name(tp, q, v));
         if (!next_group.empty())
           round_end += fmt::format("        if ({}) begin\n{}        end else begin\n{}        end\n", term_wrap, next_group, again);
       }
@@ -349,8 +344,8 @@ class UnitEmitter {
     std::string delay = fmt::format("    if (rst) {}_d <= 1'b0;\n    else {}_d <= {};\n", ok_name(tp, q), ok_name(tp, q), ok_name(tp, q));
     reg(1, ok_name(tp, q) + "_d", true);
     for (int v = 0; v < tp.loops.vars(); ++v)
-      if (extent(tp, v) > 1) {
-        reg(bits_for(extent(tp, v) - 1), var_name(tp, q, v) + "_d", true);
+      if (tp.loops.extent(v) > 1) {
+        reg(bits_for(tp.loops.extent(v) - 1), var_name(tp, q, v) + "_d", true);
         delay += fmt::format("    {}_d <= {};\n", var_name(tp, q, v), var_name(tp, q, v));
       }
     e_.text.line(fmt::format("  always @(posedge clk) begin  // {} lane {}: issue one cycle after the index reads\n{}  end", tp.name, q, delay));
@@ -393,7 +388,7 @@ class UnitEmitter {
     switch (x.kind) {
       case IxNode::kConst: return signed_const(x.c);
       case IxNode::kVar: {
-        const int b = bits_for(extent(tp, x.var) - 1);
+        const int b = bits_for(tp.loops.extent(x.var) - 1);
         return fmt::format("$signed({{{}'d0, {}}})", kIndexBits - b, issue_var(tp, q, x.var));
       }
       case IxNode::kDyn: {
