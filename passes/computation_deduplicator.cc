@@ -11,6 +11,7 @@
 
 #include "passes/control_flow_util.h"
 #include "passes/pass.h"
+#include "passes/structural_equality.h"
 
 namespace hlsgym::passes {
 namespace {
@@ -19,13 +20,6 @@ using ir::InstrId;
 using ir::Opcode;
 
 uint64_t mix(uint64_t h, uint64_t v) { return h ^ (v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2)); }
-
-bool same_attributes(const ir::Attributes& a, const ir::Attributes& b) {
-  ir::Attributes x = a, y = b;
-  std::erase_if(x.opaque, [](const auto& o) { return o.key == "metadata"; });
-  std::erase_if(y.opaque, [](const auto& o) { return o.key == "metadata"; });
-  return x == y;
-}
 
 class Deduplicator {
  public:
@@ -70,33 +64,8 @@ class Deduplicator {
   }
 
   bool equal(CompId a, const Shape& sa, CompId b, const Shape& sb) const {
-    if (sa.order.size() != sb.order.size() ||
-        m_.computation(a).params.size() != m_.computation(b).params.size())
-      return false;
-    std::unordered_map<InstrId, InstrId> to_b;
-    for (size_t p = 0; p < sa.order.size(); ++p) {
-      const InstrId x = sa.order[p], y = sb.order[p];
-      to_b.emplace(x, y);
-      if (!same_instruction(x, y, to_b)) return false;
-    }
-    return to_b.at(m_.computation(a).root) == m_.computation(b).root;
-  }
-
-  bool same_instruction(InstrId x, InstrId y, const std::unordered_map<InstrId, InstrId>& to_b) const {
-    if (m_.opcode(x) != m_.opcode(y) || !(m_.shape(x) == m_.shape(y))) return false;
-    auto ox = m_.operands(x), oy = m_.operands(y);
-    if (ox.size() != oy.size()) return false;
-    for (size_t k = 0; k < ox.size(); ++k)
-      if (to_b.at(ox[k]) != oy[k]) return false;
-    const auto &cx = m_.called(x), &cy = m_.called(y);
-    if (cx.size() != cy.size()) return false;
-    for (size_t k = 0; k < cx.size(); ++k)
-      if (canonical(cx[k]) != canonical(cy[k])) return false;
-    if (m_.opcode(x) == Opcode::kConstant) {
-      if (control_flow::is_elided_constant(m_, x) || control_flow::is_elided_constant(m_, y)) return false;
-      if (!(m_.literal(x) == m_.literal(y))) return false;
-    }
-    return same_attributes(m_.attrs(x), m_.attrs(y));
+    return same_computation(m_, a, sa.order, b, sb.order,
+                            [this](CompId x, CompId y) { return canonical(x) == canonical(y); });
   }
 
   const ir::Module& m_;

@@ -1,11 +1,15 @@
 // cse (XLA HloCSE, layout-insensitive): an instruction identical to an earlier one —
-// same opcode, operands, shape, interpreted attributes, called computations and, for
-// constants, value — is replaced by it. Metadata is ignored, as in XLA; side-effecting
-// instructions and parameters are never merged.
+// same opcode, operands (in either order for a commutative binary op, as XLA's
+// IdenticalIgnoringCommutativeOperandOrder), shape, interpreted attributes, called
+// computations (equal by structure, as XLA compares them) and, for constants, value — is
+// replaced by it. Metadata is ignored, as in XLA; side-effecting instructions and
+// parameters are never merged.
+#include <algorithm>
 #include <vector>
 
 #include "passes/pass.h"
 #include "passes/rewrite_util.h"
+#include "passes/structural_equality.h"
 
 namespace hlsgym::passes {
 namespace {
@@ -16,9 +20,19 @@ uint64_t mix(uint64_t h, uint64_t v) {
   return h;
 }
 
+// A binary op whose operands may be swapped (add, multiply, and, or, xor, min, max, ...).
+bool commutative_binary(const ir::Module& m, InstrId i) {
+  return ir::info(m.opcode(i)).commutative && m.operands(i).size() == 2;
+}
+
 uint64_t hash_of(const ir::Module& m, InstrId i) {
   uint64_t h = static_cast<uint64_t>(m.opcode(i));
-  for (InstrId o : m.operands(i)) h = mix(h, o);
+  if (commutative_binary(m, i)) {  // the same hash for both operand orders
+    const InstrId a = m.operand(i, 0), b = m.operand(i, 1);
+    h = mix(mix(h, std::min(a, b)), std::max(a, b));
+  } else {
+    for (InstrId o : m.operands(i)) h = mix(h, o);
+  }
   const ir::Shape& s = m.shape(i);
   h = mix(h, static_cast<uint64_t>(s.element_type()));
   for (int64_t d : s.dims()) h = mix(h, static_cast<uint64_t>(d));
@@ -29,25 +43,29 @@ uint64_t hash_of(const ir::Module& m, InstrId i) {
   return h;
 }
 
-bool same_attributes(const ir::Attributes& a, const ir::Attributes& b) {
-  if (a == b) return true;  // the common case, without copying
-  // Compare everything except metadata (source locations do not change meaning).
-  ir::Attributes x = a, y = b;
-  std::erase_if(x.opaque, [](const auto& o) { return o.key == "metadata"; });
-  std::erase_if(y.opaque, [](const auto& o) { return o.key == "metadata"; });
-  return x == y;
+bool same_operands(const ir::Module& m, InstrId a, InstrId b) {
+  auto oa = m.operands(a), ob = m.operands(b);
+  if (std::equal(oa.begin(), oa.end(), ob.begin(), ob.end())) return true;
+  return commutative_binary(m, a) && ob.size() == 2 && oa[0] == ob[1] && oa[1] == ob[0];
+}
+
+bool same_callees(const ir::Module& m, InstrId a, InstrId b) {
+  const auto &ca = m.called(a), &cb = m.called(b);
+  if (ca.size() != cb.size()) return false;
+  for (size_t k = 0; k < ca.size(); ++k)
+    if (!same_computation_deep(m, ca[k], cb[k])) return false;
+  return true;
 }
 
 bool identical(const ir::Module& m, InstrId a, InstrId b) {
   if (m.opcode(a) != m.opcode(b)) return false;
-  auto oa = m.operands(a), ob = m.operands(b);
-  if (!std::equal(oa.begin(), oa.end(), ob.begin(), ob.end())) return false;
+  if (!same_operands(m, a, b)) return false;
   if (!m.shape(a).compatible(m.shape(b))) return false;
-  if (m.called(a) != m.called(b)) return false;
+  if (!same_callees(m, a, b)) return false;
   if (m.opcode(a) == ir::Opcode::kConstant && !(m.literal(a) == m.literal(b))) return false;
   if (m.opcode(a) == ir::Opcode::kConstant && (m.literal(a).elided() || m.literal(b).elided()))
     return false;  // unknown values: never assume equal
-  return same_attributes(m.attrs(a), m.attrs(b));
+  return same_attributes_except_metadata(m.attrs(a), m.attrs(b));
 }
 
 class Cse final : public Pass {
