@@ -1,10 +1,12 @@
 // constant_folding (XLA HloConstantFolding): an instruction whose operands are constants
 // (at least one a constant, the others constants, broadcasts of constants or iotas,
-// possibly inside tuples) is evaluated with the interpreter and replaced by a constant,
-// so the folded value is exactly what ir::evaluate computes. As in XLA, broadcasts and
-// iotas are not folded on their own (they would bloat constants), nor fft, while loops,
-// rng, after-all, custom-calls, collectives or anything side-effecting, nor calls into
-// computations that contain those; fusion bodies are left alone. XLA caps folds at 45M
+// possibly inside tuples), or a call or fusion with no operands at all (XLA folds a
+// fusion without parameters), is evaluated with the interpreter and replaced by a
+// constant, so the folded value is exactly what ir::evaluate computes. As in XLA,
+// broadcasts and iotas are not folded on their own (they would bloat constants), nor fft,
+// while loops, rng, after-all, custom-calls, collectives or anything side-effecting, nor
+// calls into computations that contain those (broadcasts and iotas inside a callee are
+// fine, as in XLA); fusion bodies are left alone. XLA caps folds at 45M
 // elements; hlsgym caps them at 1M (result or operands) and bounds the work of dots,
 // convolutions and windows, because folding runs in the RL loop. Elided constants
 // (`{...}`) are never folded (their values are placeholders), and results that are
@@ -62,6 +64,15 @@ bool never_folded(Opcode op) {
   }
 }
 
+// Opcodes that stop a callee from being folded: the above, except broadcasts and iotas,
+// which are refused only on their own (XLA's IsOrContainsIllegalInstr).
+bool illegal_in_callee(Opcode op) { return op != Opcode::kBroadcast && op != Opcode::kIota && never_folded(op); }
+
+// Ops that run their callees once: folding them runs everything inside.
+bool runs_callee_once(Opcode op) {
+  return op == Opcode::kCall || op == Opcode::kFusion || op == Opcode::kConditional;
+}
+
 int64_t array_elements(const ir::Shape& s) { return s.is_array() ? s.element_count() : 0; }
 
 // A rough count of multiply-adds for the ops whose cost is not linear in their size.
@@ -86,7 +97,7 @@ class ConstantFolding final : public Pass {
     return "evaluates instructions whose operands are all constants and replaces them by constants";
   }
   bool run(ir::Module& m) override {
-    foldable_.clear();
+    callees_.clear();
     std::vector<bool> fusion_body(m.computation_slots(), false);
     for (CompId c : m.live_computations())
       for (InstrId i : m.computation(c).order)
@@ -119,30 +130,52 @@ class ConstantFolding final : public Pass {
     const Opcode op = m.opcode(i);
     if (op == Opcode::kParameter || op == Opcode::kConstant || op == Opcode::kTuple || never_folded(op))
       return false;
-    if (!any_operand_constant(m, i) || !all_operands_foldable(m, i)) return false;
+    if (m.operands(i).empty() ? !runs_callee_once(op) : !any_operand_constant(m, i) || !all_operands_foldable(m, i))
+      return false;
     const ir::Shape& s = m.shape(i);
     if (!s.is_array() || !s.is_static()) return false;
     if (op == Opcode::kPad && m.opcode(m.operand(i, 0)) == Opcode::kBroadcast) return false;  // as XLA
     int64_t in = 0;
     for (InstrId o : m.operands(i)) in += array_elements(m.shape(o));
     if (std::max(s.element_count(), in) > kMaxElements || work_of(m, i) > kMaxWork) return false;
-    for (CompId k : m.called(i))
-      if (!computation_foldable(m, k)) return false;
+    int64_t callee_work = 0;
+    for (CompId k : m.called(i)) {
+      const Callee& info = callee(m, k);
+      if (!info.foldable) return false;
+      callee_work += info.work;
+    }
+    if (runs_callee_once(op) && callee_work > kMaxWork) return false;
     return !has_side_effect(m, i);
   }
 
-  // XLA folds a call/reduce/map... only if every instruction of the callee could be folded.
-  bool computation_foldable(const ir::Module& m, CompId c) {
-    if (auto it = foldable_.find(c); it != foldable_.end()) return it->second;
-    foldable_[c] = false;  // guards against (invalid) recursion
-    bool ok = true;
+  // XLA folds a call/reduce/map... only if no instruction of the callee is illegal there.
+  // `work`: what running the callee once costs (elements produced and multiply-adds, its
+  // own callees' included); too big (or too big an instruction) makes it not foldable.
+  struct Callee {
+    bool foldable = false;
+    int64_t work = 0;
+  };
+  const Callee& callee(const ir::Module& m, CompId c) {
+    if (auto it = callees_.find(c); it != callees_.end()) return it->second;
+    callees_[c] = Callee{};  // guards against (invalid) recursion
+    Callee info{true, 0};
     for (InstrId i : m.computation(c).order) {
       if (!m.is_live(i)) continue;
-      if (never_folded(m.opcode(i)) || control_flow::is_elided_constant(m, i)) ok = false;
-      for (CompId k : m.called(i)) ok = ok && computation_foldable(m, k);
-      if (!ok) break;
+      if (illegal_in_callee(m.opcode(i)) || control_flow::is_elided_constant(m, i) ||
+          array_elements(m.shape(i)) > kMaxElements)
+        info.foldable = false;
+      info.work += work_of(m, i);
+      for (CompId k : m.called(i)) {
+        const Callee& inner = callee(m, k);
+        info.foldable = info.foldable && inner.foldable;
+        info.work += inner.work;
+      }
+      if (!info.foldable || info.work > kMaxWork) {
+        info.foldable = false;
+        break;
+      }
     }
-    return foldable_[c] = ok;
+    return callees_[c] = info;
   }
 
   // The operands' values (broadcasts, iotas and tuples evaluated), then the instruction's.
@@ -171,7 +204,7 @@ class ConstantFolding final : public Pass {
     return &store.back();
   }
 
-  std::unordered_map<CompId, bool> foldable_;
+  std::unordered_map<CompId, Callee> callees_;
 };
 
 }  // namespace
