@@ -11,6 +11,10 @@
 // XLA's get-dimension-size would fold to that constant). The interpreter evaluates batch
 // norm in double and rounds once, the expansion rounds at every step in the element type,
 // so results differ by rounding: reassociates_floats() is true.
+// A sharded batch norm shards its expansion as XLA does: instructions shaped like the
+// operand get the operand's sharding (the first of a tuple's), the others the batch
+// norm's one device (maximal) or, when it has none, {replicated}; the result tuple keeps
+// the batch norm's sharding.
 #include "passes/expander_util.h"
 #include "passes/pass.h"
 
@@ -125,6 +129,35 @@ InstrId expand_batch_norm(ir::Module& m, InstrId i) {
   }
 }
 
+// The element shardings of a tuple sharding "{{a},{b}}" ({"{a}", "{b}"}), or {s} itself.
+std::vector<std::string> sharding_elements(const std::string& s) {
+  if (s.size() < 4 || s.rfind("{{", 0) != 0) return {s};
+  std::vector<std::string> out;
+  int depth = 0;
+  size_t start = 1;
+  for (size_t k = 1; k + 1 < s.size(); ++k) {
+    if (s[k] == '{' && depth++ == 0) start = k;
+    if (s[k] == '}' && --depth == 0) out.push_back(s.substr(start, k - start + 1));
+  }
+  return out;
+}
+
+// Shards the instructions of `c` that are not in `before` (the expansion of `bn`).
+void shard_expansion(ir::Module& m, ir::CompId c, const std::vector<bool>& before, const ir::OpaqueAttribute& sharding,
+                     const ir::Shape& operand_shape, InstrId result) {
+  const std::vector<std::string> elements = sharding_elements(sharding.value);
+  bool one_device = elements.front().rfind("{maximal device=", 0) == 0;
+  for (const std::string& e : elements) one_device = one_device && e == elements.front();
+  const std::string others = one_device ? elements.front() : "{replicated}";
+  for (InstrId i : m.instructions(c)) {
+    if (i < before.size() && before[i]) continue;
+    std::string value = i == result ? sharding.value : m.shape(i) == operand_shape ? elements.front() : others;
+    auto& opaque = m.mutable_payload(i).attrs.opaque;
+    std::erase_if(opaque, [](const ir::OpaqueAttribute& a) { return a.key == "sharding"; });
+    opaque.push_back({"sharding", std::move(value)});
+  }
+}
+
 class BatchNormExpander final : public Pass {
  public:
   std::string_view name() const override { return "batchnorm_expander"; }
@@ -137,7 +170,15 @@ class BatchNormExpander final : public Pass {
     for (InstrId i : expand::find_all(m, {Opcode::kBatchNormTraining, Opcode::kBatchNormInference,
                                           Opcode::kBatchNormGrad})) {
       if (!matches(m, i)) continue;
-      expand::replace_with(m, i, expand_batch_norm(m, i));
+      const ir::CompId c = m.computation_of(i);
+      std::vector<bool> before(m.instruction_slots(), false);
+      for (InstrId k : m.instructions(c)) before[k] = true;
+      const InstrId result = expand_batch_norm(m, i);
+      if (const ir::OpaqueAttribute* s = m.attrs(i).find_opaque("sharding")) {
+        const ir::OpaqueAttribute sharding = *s;  // a copy: shard_expansion edits payloads
+        shard_expansion(m, c, before, sharding, m.shape(m.operand(i, 0)), result);
+      }
+      expand::replace_with(m, i, result);
       changed = true;
     }
     return changed;
