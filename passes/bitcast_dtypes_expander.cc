@@ -2,9 +2,10 @@
 // types of different widths becomes same-width bitcasts, shifts, masks and converts.
 //  - wide -> narrow (f32[N] -> u8[N,4]): broadcast to [N,4], bitcast to u32, shift right by
 //    8 * iota over the new dimension, mask, convert to u8, bitcast to the result type.
-//  - narrow -> wide (u8[N,4] -> f32[N]): bitcast to u8, collapse the last two dimensions,
-//    take every 4th element at offsets 0..3 (strided slices), convert to u32, shift left by
-//    8 * offset, or them together, bitcast to the result type.
+//  - narrow -> wide (u8[N,4] -> f32[N]): bitcast to u8, convert to u32, shift left by
+//    8 * iota over the last dimension, reduce it with or, bitcast to the result type.
+// These are XLA's instructions, expanded in place where XLA wraps them in a called
+// computation (xla.bitcast_convert_...) and reshapes the wide operand to itself first.
 // Part k of a wide element is its k-th least significant part, which is the byte order of
 // the interpreter's little-endian buffers. Only byte-sized integer and float types.
 #include "passes/expander_util.h"
@@ -60,32 +61,18 @@ InstrId split_wide(expand::Builder& b, InstrId x, ElementType out_type) {
 }
 
 InstrId join_narrow(expand::Builder& b, InstrId x, ElementType out_type) {
-  const ir::Shape& in = b.module().shape(x);
+  ir::Module& m = b.module();
+  const ir::Shape& in = m.shape(x);
   const int wi = ir::bit_width(in.element_type()), wo = ir::bit_width(out_type);
-  const int64_t factor = wo / wi;
-  const ElementType logical_in = unsigned_of_width(wi), logical_out = unsigned_of_width(wo);
-  InstrId bits = b.bitcast_convert(x, logical_in);
-  std::vector<int64_t> collapsed = in.dims();
-  collapsed.pop_back();
-  const std::vector<int64_t> result_dims = collapsed;
-  if (collapsed.empty()) collapsed.push_back(factor);
-  else collapsed.back() *= factor;
-  bits = b.reshape(bits, collapsed);
-  InstrId acc = ir::kNoId;
-  for (int64_t k = 0; k < factor; ++k) {
-    std::vector<ir::SliceDim> ranges;
-    for (int64_t n : collapsed) ranges.push_back({0, n, 1});
-    ranges.back() = {k, collapsed.back(), factor};
-    InstrId part = b.convert(b.slice(bits, ranges), logical_out);
-    if (k == 0) {
-      acc = part;
-      continue;
-    }
-    const std::vector<int64_t>& pd = b.module().shape(part).dims();
-    part = b.binary(Opcode::kShiftLeft, part, b.splat_int(logical_out, k * wi, pd));
-    acc = b.binary(Opcode::kOr, acc, part);
-  }
-  return b.bitcast_convert(b.reshape(acc, result_dims), out_type);
+  const ElementType logical_out = unsigned_of_width(wo);
+  const std::vector<int64_t> dims = in.dims();
+  const InstrId parts = b.convert(b.bitcast_convert(x, unsigned_of_width(wi)), logical_out);
+  const InstrId shift = b.binary(Opcode::kMultiply, b.splat_int(logical_out, wi, dims),
+                                 b.iota(logical_out, dims, in.rank() - 1));
+  const InstrId shifted = b.binary(Opcode::kShiftLeft, parts, shift);
+  const ir::CompId bit_or = expand::binary_computation(m, Opcode::kOr, logical_out, "or");
+  const InstrId joined = b.reduce(shifted, b.scalar_int(logical_out, 0), {in.rank() - 1}, bit_or);
+  return b.bitcast_convert(joined, out_type);
 }
 
 class BitcastDtypesExpander final : public Pass {
