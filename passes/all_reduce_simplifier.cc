@@ -5,11 +5,13 @@
 //    -> its operand;
 //  - an all-reduce of a replicated value (the same on every replica: computed from
 //    constants, iota, partition-id and entry parameters marked parameter_replication=true)
-//    over groups of size g -> the operand for min/max/and/or, operand * g for add.
+//    -> the operand for min/max/and/or (over any groups, replica_groups={} included), and
+//    operand * g for add over listed groups of size g (a module has no replica count, so
+//    the size of replica_groups={} is unknown).
 // The interpreter evaluates a collective as one participant whose g group members hold
 // the same value, combining g copies in order: x * g equals that sum for integers, and for
 // floats only while g <= 3 (2x is exact and 2x + x rounds like 3x), so float adds over
-// bigger groups are left alone. Groups must be listed (replica_groups) and of equal size;
+// bigger groups are left alone. For add, groups must be listed (replica_groups) and of equal size;
 // collectives with a channel_id are side effects and are never touched.
 #include <string>
 
@@ -40,17 +42,18 @@ std::optional<Opcode> reduction_op(const ir::Module& m, InstrId i) {
 InstrId simplified_all_reduce(ir::Module& m, InstrId i, ReplicationAnalysis& replicated) {
   if (m.operands(i).size() != 1 || !m.shape(i).is_array() || !m.shape(i).is_static()) return ir::kNoId;
   if (!m.shape(i).compatible(m.shape(m.operand(i, 0)))) return ir::kNoId;
-  const auto g = uniform_group_size(m, i);
-  if (!g) return ir::kNoId;
+  const auto g = uniform_group_size(m, i);  // nullopt: not listed (replica_groups={}: all replicas)
   const InstrId x = m.operand(i, 0);
-  if (*g == 1) return x;
+  if (g == 1) return x;
   if (!replicated.is_replicated(x)) return ir::kNoId;
   const auto op = reduction_op(m, i);
   if (!op) return ir::kNoId;
   const ElementType t = m.shape(i).element_type();
   switch (*op) {
+    // Equal values combined: x, whatever the (even unknown) group size.
     case Opcode::kMaximum: case Opcode::kMinimum: case Opcode::kAnd: case Opcode::kOr: return x;
     case Opcode::kAdd: {
+      if (!g) return ir::kNoId;  // hlsgym's modules carry no replica count
       if (!ir::is_integral(t) && !(ir::is_floating(t) && *g <= 3)) return ir::kNoId;
       expand::Builder b(m, m.computation_of(i));
       return b.binary(Opcode::kMultiply, x, b.splat(t, static_cast<double>(*g), m.shape(x).dims()));
