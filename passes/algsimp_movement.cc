@@ -69,6 +69,22 @@ bool broadcast_of_expanding_reshape(Rewriter& r, InstrId i) {
   return r.replace(i, r.broadcast(y, m.shape(i).dims(), std::move(composed)));
 }
 
+// broadcast(x) where x has size-1 dims -> broadcast(reshape(x)) without them (XLA drops
+// them so that later rules see the operand's real dims).
+bool broadcast_of_degenerate_operand(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId x = m.operand(i, 0);
+  const auto& dims = m.shape(x).dims();
+  std::vector<int64_t> kept_dims, kept_map;
+  for (size_t k = 0; k < dims.size(); ++k)
+    if (dims[k] != 1) {
+      kept_dims.push_back(dims[k]);
+      kept_map.push_back(m.attrs(i).dimensions[k]);
+    }
+  if (kept_dims.size() == dims.size()) return false;
+  return r.replace(i, r.broadcast(r.reshape(x, std::move(kept_dims)), m.shape(i).dims(), std::move(kept_map)));
+}
+
 }  // namespace
 
 bool fold_scalar_broadcast_operand(Rewriter& r, InstrId i) {
@@ -102,7 +118,7 @@ bool simplify_broadcast(Rewriter& r, InstrId i) {
     return r.replace(i, r.make_shaped(Opcode::kIota, m.shape(i), {}, std::move(a)));
   }
   if (m.opcode(x) == Opcode::kReshape && broadcast_of_expanding_reshape(r, i)) return true;
-  return broadcast_as_reshape_or_transpose(r, i);
+  return broadcast_as_reshape_or_transpose(r, i) || broadcast_of_degenerate_operand(r, i);
 }
 
 bool simplify_reshape(Rewriter& r, InstrId i) {

@@ -6,6 +6,7 @@
 //   algsimp_movement.cc    broadcast, reshape, bitcast, copy, transpose, reverse, pad, gte
 //   algsimp_slicing.cc     slice, concatenate, dynamic-slice, dynamic-update-slice
 //   algsimp_reduce_dot.cc  reduce, reduce-window, dot; constants; sinking through broadcasts
+//   algsimp_complex_map.cc real/imag/complex, map of one elementwise op
 //   algsimp_util.cc        the Rewriter and the predicates below
 //
 // Every handler returns true when it replaced instruction `i` (through Rewriter::replace)
@@ -118,6 +119,9 @@ bool simplify_compare(Rewriter& r, InstrId i);
 bool simplify_min_max(Rewriter& r, InstrId i);
 bool simplify_select(Rewriter& r, InstrId i);
 bool simplify_convert(Rewriter& r, InstrId i);
+// algsimp_complex_map.cc
+bool simplify_complex_part(Rewriter& r, InstrId i);  // real, imag, complex
+bool simplify_map(Rewriter& r, InstrId i);
 // algsimp_movement.cc
 bool simplify_broadcast(Rewriter& r, InstrId i);
 bool simplify_reshape(Rewriter& r, InstrId i);
@@ -137,6 +141,7 @@ bool simplify_dynamic_update_slice(Rewriter& r, InstrId i);
 bool simplify_reduce(Rewriter& r, InstrId i);
 bool simplify_reduce_window(Rewriter& r, InstrId i);
 bool simplify_dot(Rewriter& r, InstrId i);
+bool simplify_convolution(Rewriter& r, InstrId i);
 bool simplify_constant(Rewriter& r, InstrId i);
 // op(broadcast x, broadcast y) -> broadcast(op(x, y)) for elementwise ops.
 bool sink_elementwise_through_broadcasts(Rewriter& r, InstrId i);
