@@ -85,6 +85,17 @@ bool broadcast_of_degenerate_operand(Rewriter& r, InstrId i) {
   return r.replace(i, r.broadcast(r.reshape(x, std::move(kept_dims)), m.shape(i).dims(), std::move(kept_map)));
 }
 
+// reshape or transpose of an rng used once -> an rng of the result's shape: its elements
+// are independent draws of one distribution, so their order does not matter.
+bool rng_in_shape(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId x = m.operand(i, 0);
+  if (m.opcode(x) != Opcode::kRng || m.users(x).size() != 1) return false;
+  const InstrId n = r.m.add_clone(r.comp, x, m.operands(x));
+  r.m.mutable_payload(n).shape = m.shape(i);
+  return r.replace(i, n);
+}
+
 }  // namespace
 
 bool fold_scalar_broadcast_operand(Rewriter& r, InstrId i) {
@@ -125,6 +136,7 @@ bool simplify_reshape(Rewriter& r, InstrId i) {
   const ir::Module& m = r.m;
   const InstrId x = m.operand(i, 0);
   if (same_shape(m, x, i)) return r.replace(i, x);
+  if (rng_in_shape(r, i)) return true;
   if (m.opcode(x) == Opcode::kReshape && static_array(m.shape(m.operand(x, 0))))
     return r.replace(i, r.reshape(m.operand(x, 0), m.shape(i).dims()));
   return fold_scalar_broadcast_operand(r, i);
@@ -152,6 +164,7 @@ bool simplify_transpose(Rewriter& r, InstrId i) {
   const InstrId x = m.operand(i, 0);
   const auto& perm = m.attrs(i).dimensions;
   if (is_identity_permutation(perm)) return r.replace(i, x);
+  if (rng_in_shape(r, i)) return true;
   if (m.opcode(x) == Opcode::kTranspose) {
     // transpose(transpose(y, q), p) == transpose(y, q∘p): dim k reads y's dim q[p[k]].
     const auto& q = m.attrs(x).dimensions;

@@ -273,7 +273,7 @@ bool simplify_concatenate(Rewriter& r, InstrId i) {
     }
     flat.push_back(op);
   }
-  if (flat.empty()) return false;  // every operand is empty: leave it to zero-size elimination
+  if (flat.empty()) return r.replace(i, ops[0]);  // every operand is empty: the first is the result
   std::vector<std::pair<size_t, size_t>> runs;  // [first, last] of mergeable slice runs
   for (size_t k = 0; k < flat.size(); ++k) {
     if (!runs.empty() && runs.back().second + 1 == k && adjacent_slices(m, flat[k - 1], flat[k], cd))
