@@ -69,7 +69,7 @@ bool has_movement_rules(Opcode op) {
     case Opcode::kTranspose: case Opcode::kReverse: case Opcode::kPad: case Opcode::kSlice:
     case Opcode::kConcatenate: case Opcode::kDynamicSlice: case Opcode::kDynamicUpdateSlice:
     case Opcode::kReduce: case Opcode::kReduceWindow: case Opcode::kDot: case Opcode::kMap:
-    case Opcode::kConvolution:
+    case Opcode::kConvolution: case Opcode::kIota:
       return true;
     default:
       return false;
@@ -105,6 +105,7 @@ bool simplify_instruction(Rewriter& r, InstrId i) {
     case Opcode::kDot: return simplify_dot(r, i);
     case Opcode::kMap: return simplify_map(r, i);
     case Opcode::kConvolution: return simplify_convolution(r, i);
+    case Opcode::kIota: return simplify_iota(r, i);
     default: return false;
   }
 }

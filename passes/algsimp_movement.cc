@@ -96,6 +96,21 @@ bool rng_in_shape(Rewriter& r, InstrId i) {
   return r.replace(i, n);
 }
 
+// reshape(broadcast(y)) -> broadcast(y) when the reshape keeps every dim y fills whole
+// (XLA's ReshapeLeavesDimensionsUnmodified): it only regroups the broadcast's new dims.
+bool reshape_of_broadcast(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId b = m.operand(i, 0), y = m.operand(b, 0);
+  if (!static_array(m.shape(y))) return false;
+  std::vector<int64_t> map;
+  for (int64_t d : m.attrs(b).dimensions) {
+    auto to = unmodified_dim(m.shape(b).dims(), m.shape(i).dims(), d);
+    if (!to) return false;
+    map.push_back(*to);
+  }
+  return r.replace(i, r.broadcast(y, m.shape(i).dims(), std::move(map)));
+}
+
 }  // namespace
 
 bool fold_scalar_broadcast_operand(Rewriter& r, InstrId i) {
@@ -137,6 +152,14 @@ bool simplify_reshape(Rewriter& r, InstrId i) {
   const InstrId x = m.operand(i, 0);
   if (same_shape(m, x, i)) return r.replace(i, x);
   if (rng_in_shape(r, i)) return true;
+  if (m.opcode(x) == Opcode::kBroadcast && reshape_of_broadcast(r, i)) return true;
+  if (m.opcode(x) == Opcode::kIota) {
+    auto d = unmodified_dim(m.shape(x).dims(), m.shape(i).dims(), m.attrs(x).iota_dimension);
+    if (!d) return false;
+    ir::Attributes a;
+    a.iota_dimension = *d;
+    return r.replace(i, r.make_shaped(Opcode::kIota, m.shape(i), {}, std::move(a)));
+  }
   if (m.opcode(x) == Opcode::kReshape && static_array(m.shape(m.operand(x, 0))))
     return r.replace(i, r.reshape(m.operand(x, 0), m.shape(i).dims()));
   return fold_scalar_broadcast_operand(r, i);
@@ -212,7 +235,62 @@ bool simplify_pad(Rewriter& r, InstrId i) {
   // Padding an empty array gives only padding.
   if (m.shape(x).element_count() == 0 && m.shape(value).rank() == 0)
     return r.replace(i, r.broadcast_scalar(value, m.shape(i).dims()));
-  return false;
+  // Interior padding of a dim of at most one element pads nothing.
+  std::vector<ir::PadDim> fixed = pads;
+  bool trivial_interior = false, negative = false;
+  for (size_t d = 0; d < fixed.size(); ++d) {
+    if (fixed[d].interior && m.shape(x).dim(static_cast<int64_t>(d)) <= 1) {
+      fixed[d].interior = 0;
+      trivial_interior = true;
+    }
+    negative |= fixed[d].low < 0 || fixed[d].high < 0;
+  }
+  const InstrId ops[] = {x, value};
+  if (trivial_interior) {
+    ir::Attributes a = m.attrs(i);
+    a.padding = std::move(fixed);
+    return r.replace(i, r.make_shaped(Opcode::kPad, m.shape(i), ops, std::move(a)));
+  }
+  if (!negative) return false;
+  // Negative edge padding removes elements: pad by the positive parts, then slice.
+  std::vector<ir::SliceDim> cut;
+  std::vector<int64_t> dims;
+  for (size_t d = 0; d < fixed.size(); ++d) {
+    const int64_t lo = fixed[d].low, hi = fixed[d].high;
+    fixed[d].low = std::max<int64_t>(lo, 0);
+    fixed[d].high = std::max<int64_t>(hi, 0);
+    const int64_t full = m.shape(i).dim(static_cast<int64_t>(d)) - std::min<int64_t>(lo, 0) - std::min<int64_t>(hi, 0);
+    dims.push_back(full);
+    cut.push_back({-std::min<int64_t>(lo, 0), full + std::min<int64_t>(hi, 0), 1});
+  }
+  ir::Attributes a;
+  a.padding = std::move(fixed);
+  const InstrId padded = r.make_shaped(Opcode::kPad, Shape(type_of(m, i), std::move(dims)), ops, std::move(a));
+  ir::Attributes sa;
+  sa.slice = std::move(cut);
+  const InstrId slice_ops[] = {padded};
+  return r.replace(i, r.make_shaped(Opcode::kSlice, m.shape(i), slice_ops, std::move(sa)));
+}
+
+// iota of one element is 0; reshape(iota) is an iota where the reshape keeps the iota
+// dimension whole.
+bool simplify_iota(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  if (m.shape(i).element_count() != 1 || m.shape(i).rank() == 0) return false;
+  return r.replace(i, r.splat_literal(ir::Literal(Shape::scalar(type_of(m, i))), m.shape(i).dims()));
+}
+
+std::optional<int64_t> unmodified_dim(const std::vector<int64_t>& from, const std::vector<int64_t>& to, int64_t d) {
+  const int64_t size = from[static_cast<size_t>(d)];
+  if (size <= 1) return std::nullopt;
+  int64_t before = 1;
+  for (int64_t k = 0; k < d; ++k) before *= from[static_cast<size_t>(k)];
+  int64_t prefix = 1;
+  for (size_t l = 0; l < to.size(); ++l) {
+    if (prefix == before && to[l] == size) return static_cast<int64_t>(l);
+    prefix *= to[l];
+  }
+  return std::nullopt;
 }
 
 bool simplify_get_tuple_element(Rewriter& r, InstrId i) {

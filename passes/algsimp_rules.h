@@ -129,6 +129,10 @@ bool simplify_identity_copy(Rewriter& r, InstrId i);  // copy, bitcast, bitcast-
 bool simplify_transpose(Rewriter& r, InstrId i);
 bool simplify_reverse(Rewriter& r, InstrId i);
 bool simplify_pad(Rewriter& r, InstrId i);
+bool simplify_iota(Rewriter& r, InstrId i);
+// The output dim that input dim `d` of a reshape from `from` to `to` stays whole as
+// (same size, same elements before it), if any; never for a size-1 dim.
+std::optional<int64_t> unmodified_dim(const std::vector<int64_t>& from, const std::vector<int64_t>& to, int64_t d);
 bool simplify_get_tuple_element(Rewriter& r, InstrId i);
 // A scalar broadcast feeding a pure data-movement op becomes one broadcast.
 bool fold_scalar_broadcast_operand(Rewriter& r, InstrId i);

@@ -58,13 +58,15 @@ bool slice_of_pad(Rewriter& r, InstrId i, InstrId pad) {
   bool inside = true, all_padding = false;
   std::vector<SliceDim> dims;
   for (size_t d = 0; d < s.size(); ++d) {
-    if (pads[d].interior != 0) return false;
+    // y's element k sits at lo + k*q of the padded array (q - 1 interior pads between).
+    const int64_t q = pads[d].interior + 1;
     const int64_t n = m.shape(i).dim(static_cast<int64_t>(d));
     const int64_t lo = pads[d].low, size = m.shape(y).dim(static_cast<int64_t>(d));
-    const int64_t first = s[d].start - lo, last = last_index(s[d], n) - lo;  // in y's indices
-    inside &= first >= 0 && last < size;
-    all_padding |= last < 0 || first >= size;
-    dims.push_back(slice_dim(first, s[d].stride, n));
+    const int64_t first = s[d].start - lo, last = last_index(s[d], n) - lo;  // in padded y's indices
+    const bool on_elements = first % q == 0 && (n == 1 || s[d].stride % q == 0);
+    inside &= first >= 0 && last <= (size - 1) * q && on_elements;
+    all_padding |= last < 0 || first > (size - 1) * q;
+    if (inside) dims.push_back(slice_dim(first / q, n == 1 ? 1 : s[d].stride / q, n));
   }
   if (inside) return r.replace(i, slice_of(r, y, std::move(dims)));
   if (all_padding) return r.replace(i, r.broadcast_scalar(m.operand(pad, 1), m.shape(i).dims()));
