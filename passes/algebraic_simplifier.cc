@@ -69,7 +69,7 @@ bool has_movement_rules(Opcode op) {
     case Opcode::kTranspose: case Opcode::kReverse: case Opcode::kPad: case Opcode::kSlice:
     case Opcode::kConcatenate: case Opcode::kDynamicSlice: case Opcode::kDynamicUpdateSlice:
     case Opcode::kReduce: case Opcode::kReduceWindow: case Opcode::kDot: case Opcode::kMap:
-    case Opcode::kConvolution: case Opcode::kIota:
+    case Opcode::kConvolution: case Opcode::kIota: case Opcode::kSort:
       return true;
     default:
       return false;
@@ -87,6 +87,7 @@ bool simplify_instruction(Rewriter& r, InstrId i) {
   if (!has_movement_rules(op)) return false;
   // A variadic reduce-window's result is a tuple; its rules check each part's shape.
   if (op == Opcode::kReduceWindow && m.shape(i).is_tuple()) return simplify_reduce_window(r, i);
+  if (op == Opcode::kSort) return simplify_sort(r, i);  // a key/value sort's result is a tuple
   if (!has_static_shapes(m, i)) return false;
   switch (op) {
     case Opcode::kConstant: return simplify_constant(r, i);

@@ -6,7 +6,7 @@
 //   algsimp_movement.cc    broadcast, reshape, bitcast, copy, transpose, reverse, pad, gte
 //   algsimp_slicing.cc     slice, concatenate, dynamic-slice, dynamic-update-slice
 //   algsimp_reduce_dot.cc  reduce, reduce-window, dot; constants; sinking through broadcasts
-//   algsimp_complex_map.cc real/imag/complex, map of one elementwise op
+//   algsimp_complex_map_sort.cc real/imag/complex, map of one elementwise op, sort of nothing
 //   algsimp_util.cc        the Rewriter and the predicates below
 //
 // Every handler returns true when it replaced instruction `i` (through Rewriter::replace)
@@ -119,9 +119,10 @@ bool simplify_compare(Rewriter& r, InstrId i);
 bool simplify_min_max(Rewriter& r, InstrId i);
 bool simplify_select(Rewriter& r, InstrId i);
 bool simplify_convert(Rewriter& r, InstrId i);
-// algsimp_complex_map.cc
+// algsimp_complex_map_sort.cc
 bool simplify_complex_part(Rewriter& r, InstrId i);  // real, imag, complex
 bool simplify_map(Rewriter& r, InstrId i);
+bool simplify_sort(Rewriter& r, InstrId i);
 // algsimp_movement.cc
 bool simplify_broadcast(Rewriter& r, InstrId i);
 bool simplify_reshape(Rewriter& r, InstrId i);

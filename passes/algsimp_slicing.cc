@@ -73,6 +73,34 @@ bool slice_of_pad(Rewriter& r, InstrId i, InstrId pad) {
   return false;
 }
 
+// slice(reshape(y)) that keeps a leading run of the reshape's dim 0 and all of the other
+// dims is a prefix of y's elements in row-major order -> reshape(slice(y)) taking that
+// prefix (XLA's TryToReorderSliceAndReshape).
+bool slice_of_reshape(Rewriter& r, InstrId i, InstrId reshape) {
+  const ir::Module& m = r.m;
+  const auto& s = m.attrs(i).slice;
+  const InstrId y = m.operand(reshape, 0);
+  if (!static_array(m.shape(y)) || s.empty()) return false;
+  for (size_t d = 0; d < s.size(); ++d)
+    if (s[d].start != 0 || s[d].stride != 1 || (d > 0 && s[d].limit != m.shape(reshape).dim(static_cast<int64_t>(d))))
+      return false;
+  if (s[0].limit == m.shape(reshape).dim(0)) return false;  // a full slice is another rule's
+  std::vector<int64_t> limits = m.shape(y).dims();
+  int64_t elements = m.shape(i).element_count();
+  for (size_t k = limits.size(); k-- > 0;) {
+    if (elements >= limits[k]) {
+      if (limits[k] == 0 || elements % limits[k] != 0) return false;
+      elements /= limits[k];
+    } else {
+      limits[k] = elements;
+      elements = 1;
+    }
+  }
+  std::vector<SliceDim> dims;
+  for (int64_t l : limits) dims.push_back({0, l, 1});
+  return r.replace(i, r.reshape(slice_of(r, y, std::move(dims)), m.shape(i).dims()));
+}
+
 // slice(broadcast(y)) -> broadcast(slice(y)): only the dims y provides are sliced.
 bool slice_of_broadcast(Rewriter& r, InstrId i, InstrId b) {
   const ir::Module& m = r.m;
@@ -253,6 +281,7 @@ bool simplify_slice(Rewriter& r, InstrId i) {
     case Opcode::kBroadcast: return slice_of_broadcast(r, i, x);
     case Opcode::kConcatenate: return slice_of_concatenate(r, i, x);
     case Opcode::kReverse: return slice_of_reverse(r, i, x);
+    case Opcode::kReshape: return slice_of_reshape(r, i, x);
     default: return false;
   }
 }

@@ -1,7 +1,8 @@
-// Rules of the algebraic simplifier for complex parts and maps: real(complex(r, i)) -> r,
-// imag(complex(r, i)) -> i, complex(real(c), imag(c)) -> c (each part is carried through
-// unchanged, NaNs included), and a map whose computation is one elementwise op of its
-// parameters (or a parameter, or a scalar constant) becomes that op on the map's operands.
+// Rules of the algebraic simplifier for complex parts, maps and sorts: real(complex(r, i))
+// -> r, imag(complex(r, i)) -> i, complex(real(c), imag(c)) -> c (each part is carried
+// through unchanged, NaNs included); a map whose computation is one elementwise op of its
+// parameters (or a parameter, or a scalar constant) becomes that op on the map's
+// operands; a sort with nothing to reorder is its operands.
 #include "passes/algsimp_rules.h"
 
 namespace hlsgym::passes::algsimp {
@@ -48,6 +49,18 @@ bool simplify_map(Rewriter& r, InstrId i) {
   if (operands.empty()) return false;
   const Shape shape(type_of(m, root), m.shape(i).dims());
   return r.replace(i, r.make_shaped(m.opcode(root), shape, operands, m.attrs(root)));
+}
+
+bool simplify_sort(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const auto ops = m.operands(i);
+  const auto& dims = m.attrs(i).dimensions;
+  if (ops.empty() || dims.size() != 1) return false;
+  const Shape& keys = m.shape(ops[0]);
+  if (!static_array(keys) || dims[0] < 0 || dims[0] >= keys.rank()) return false;
+  if (keys.element_count() != 0 && keys.dim(dims[0]) > 1) return false;
+  if (ops.size() == 1) return r.replace(i, ops[0]);
+  return r.replace(i, r.make_shaped(Opcode::kTuple, m.shape(i), ops));
 }
 
 }  // namespace hlsgym::passes::algsimp
