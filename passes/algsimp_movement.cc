@@ -111,6 +111,65 @@ bool reshape_of_broadcast(Rewriter& r, InstrId i) {
   return r.replace(i, r.broadcast(y, m.shape(i).dims(), std::move(map)));
 }
 
+InstrId iota_along(Rewriter& r, const Shape& shape, int64_t dim) {
+  ir::Attributes a;
+  a.iota_dimension = dim;
+  return r.make_shaped(Opcode::kIota, shape, {}, std::move(a));
+}
+
+// The largest iota extent whose values a type holds exactly (every integer type wraps
+// exactly as the original iota does).
+int64_t exact_iota_extent(ElementType t) {
+  switch (t) {
+    case ElementType::kF16: return int64_t{1} << 11;
+    case ElementType::kBF16: return int64_t{1} << 8;
+    case ElementType::kF32: return int64_t{1} << 24;
+    case ElementType::kF64: return int64_t{1} << 53;
+    default: return ir::is_integral(t) ? INT64_MAX : 0;
+  }
+}
+
+// reshape(iota) -> an iota where the iota dim stays whole; where the reshape splits it
+// into the output dims [j0, j1) (and no other input dim joins them), its index in
+// mixed radix: iota(j1-1) + iota(j1-2) * out[j1-1] + ... (XLA's HandleReshape).
+bool reshape_of_iota(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId x = m.operand(i, 0);
+  const auto& in = m.shape(x).dims();
+  const auto& out = m.shape(i).dims();
+  const int64_t d = m.attrs(x).iota_dimension;
+  if (d < 0 || d >= static_cast<int64_t>(in.size())) return false;
+  if (auto same = unmodified_dim(in, out, d)) return r.replace(i, iota_along(r, m.shape(i), *same));
+  if (in[static_cast<size_t>(d)] > exact_iota_extent(type_of(m, i))) return false;
+  int64_t before = 1;
+  for (int64_t k = 0; k < d; ++k) before *= in[static_cast<size_t>(k)];
+  const int64_t through = before * in[static_cast<size_t>(d)];
+  size_t j0 = out.size(), j1 = 0;  // j1 = 0: not found
+  int64_t prefix = 1;
+  for (size_t j = 0; j <= out.size(); ++j) {
+    if (j0 == out.size() && j < out.size() && prefix == before && out[j] > 1) j0 = j;
+    if (j0 < j && prefix == through) {
+      j1 = j;
+      break;
+    }
+    if (j < out.size()) prefix *= out[j];
+  }
+  if (j0 == out.size() || j1 <= j0 + 1) return false;  // not split (or not a group of its own)
+  InstrId sum = ir::kNoId;
+  int64_t multiplier = 1;
+  for (size_t j = j1; j-- > j0;) {
+    const InstrId part = iota_along(r, m.shape(i), static_cast<int64_t>(j));
+    if (sum == ir::kNoId) {
+      sum = part;
+    } else {
+      const InstrId scale = r.splat_int(type_of(m, i), multiplier, out);
+      sum = r.binary(Opcode::kAdd, sum, r.binary(Opcode::kMultiply, part, scale));
+    }
+    multiplier *= out[j];
+  }
+  return r.replace(i, sum);
+}
+
 }  // namespace
 
 bool fold_scalar_broadcast_operand(Rewriter& r, InstrId i) {
@@ -153,13 +212,7 @@ bool simplify_reshape(Rewriter& r, InstrId i) {
   if (same_shape(m, x, i)) return r.replace(i, x);
   if (rng_in_shape(r, i)) return true;
   if (m.opcode(x) == Opcode::kBroadcast && reshape_of_broadcast(r, i)) return true;
-  if (m.opcode(x) == Opcode::kIota) {
-    auto d = unmodified_dim(m.shape(x).dims(), m.shape(i).dims(), m.attrs(x).iota_dimension);
-    if (!d) return false;
-    ir::Attributes a;
-    a.iota_dimension = *d;
-    return r.replace(i, r.make_shaped(Opcode::kIota, m.shape(i), {}, std::move(a)));
-  }
+  if (m.opcode(x) == Opcode::kIota) return reshape_of_iota(r, i);
   if (m.opcode(x) == Opcode::kReshape && static_array(m.shape(m.operand(x, 0))))
     return r.replace(i, r.reshape(m.operand(x, 0), m.shape(i).dims()));
   return fold_scalar_broadcast_operand(r, i);

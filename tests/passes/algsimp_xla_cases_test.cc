@@ -32,7 +32,7 @@ TEST(AlgsimpXla, DivideByRsqrtStaysExact) {
 
 // ---- concatenate of broadcast scalars ----
 
-// Not an XLA case: named after the rule it checks.
+// XLA's case of this name (f32[100] parameter, scalar broadcast first).
 TEST(AlgsimpXla, ConcatenateOfBroadcastBecomesPad) {
   const ir::Module m = simplify(
       "ENTRY e {\n p0 = f32[100] parameter(0)\n p1 = f32[] parameter(1)\n b = f32[100] broadcast(p1), dimensions={}\n"
