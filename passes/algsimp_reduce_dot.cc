@@ -277,7 +277,11 @@ bool simplify_reduce_window(Rewriter& r, InstrId i) {
     padding.push_back({w.pad_low, w.pad_high, 0});
     padded |= w.pad_low || w.pad_high;
   }
-  const InstrId inner = is_identity_init(m, *op, init, x)
+  // The init is dropped where it is the reducer's identity, except a float max/min's
+  // -inf/+inf: XLA keeps max(x, -inf) under the CPU pipeline's minmax_propagate_nan=false
+  // (algsimp_logic.cc), so the default order ends where XLA's does.
+  const bool float_min_max = (*op == Opcode::kMaximum || *op == Opcode::kMinimum) && ir::is_floating(type_of(m, x));
+  const InstrId inner = !float_min_max && is_identity_init(m, *op, init, x)
                             ? x
                             : r.binary(*op, r.broadcast_scalar(init, m.shape(x).dims()), x);
   if (!padded) return r.replace(i, inner);
