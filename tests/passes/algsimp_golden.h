@@ -26,6 +26,15 @@ inline ir::Module simplify(const std::string& body, bool expect_change = true, b
   return m;
 }
 
+// "ENTRY test {" with parameters p0 .. p<n-1> of `shape` (e.g. "f32[]"), then `body`
+// (the instructions and the ROOT) and "}": the common frame of XLA's small cases.
+inline std::string entry_with_params(const std::string& shape, int n, const std::string& body) {
+  std::string text = "ENTRY test {\n";
+  for (int k = 0; k < n; ++k)
+    text += "  p" + std::to_string(k) + " = " + shape + " parameter(" + std::to_string(k) + ")\n";
+  return text + body + "}\n";
+}
+
 // The XLA case `name` is listed in deliberate_differences.txt (fails the test otherwise).
 inline void expect_listed(const std::string& name) {
   EXPECT_FALSE(deliberate_difference("algsimp", name).empty()) << name;

@@ -10,6 +10,7 @@
 namespace hlsgym::passes {
 namespace {
 using testing::expect_listed;
+using testing::entry_with_params;
 using testing::expect_listed_unchanged;
 using testing::root_expression;
 using testing::simplify;
@@ -149,70 +150,46 @@ ENTRY test {
 // (A/B)/C -> A/(B*C), A/(B/C) -> (A*C)/B, (A/B)/(C/D) -> (A*D)/(B*C): each changes
 // float rounding (two roundings become two others; B*C can overflow), listed.
 TEST(AlgsimpXlaA1, LhsDivOfDiv) {
-  expect_listed_unchanged("LhsDivOfDiv", R"(
-ENTRY test {
-  p0 = f32[] parameter(0)
-  p1 = f32[] parameter(1)
-  p2 = f32[] parameter(2)
+  expect_listed_unchanged("LhsDivOfDiv", entry_with_params("f32[]", 3, R"(
   d = f32[] divide(p0, p1)
   ROOT r = f32[] divide(d, p2)
-})");
+)"));
 }
 
 TEST(AlgsimpXlaA1, RhsDivOfDiv) {
-  expect_listed_unchanged("RhsDivOfDiv", R"(
-ENTRY test {
-  p0 = f32[] parameter(0)
-  p1 = f32[] parameter(1)
-  p2 = f32[] parameter(2)
+  expect_listed_unchanged("RhsDivOfDiv", entry_with_params("f32[]", 3, R"(
   d = f32[] divide(p1, p2)
   ROOT r = f32[] divide(p0, d)
-})");
+)"));
 }
 
 TEST(AlgsimpXlaA1, DivOfDivAndDiv) {
-  expect_listed_unchanged("DivOfDivAndDiv", R"(
-ENTRY test {
-  p0 = f32[42,123] parameter(0)
-  p1 = f32[42,123] parameter(1)
-  p2 = f32[42,123] parameter(2)
-  p3 = f32[42,123] parameter(3)
+  expect_listed_unchanged("DivOfDivAndDiv", entry_with_params("f32[42,123]", 4, R"(
   d0 = f32[42,123] divide(p0, p1)
   d1 = f32[42,123] divide(p2, p3)
   ROOT r = f32[42,123] divide(d0, d1)
-})");
+)"));
 }
 
 TEST(AlgsimpXlaA1, DivOfExp) {
-  expect_listed_unchanged("DivOfExp", R"(
-ENTRY test {
-  p0 = f32[] parameter(0)
-  p1 = f32[] parameter(1)
+  expect_listed_unchanged("DivOfExp", entry_with_params("f32[]", 2, R"(
   e = f32[] exponential(p1)
   ROOT r = f32[] divide(p0, e)
-})");
+)"));
 }
 
 TEST(AlgsimpXlaA1, DivOfPower) {
-  expect_listed_unchanged("DivOfPower", R"(
-ENTRY test {
-  p0 = f32[] parameter(0)
-  p1 = f32[] parameter(1)
-  p2 = f32[] parameter(2)
+  expect_listed_unchanged("DivOfPower", entry_with_params("f32[]", 3, R"(
   w = f32[] power(p1, p2)
   ROOT r = f32[] divide(p0, w)
-})");
+)"));
 }
 
 TEST(AlgsimpXlaA1, DivOfBroadcastingPower) {
-  expect_listed_unchanged("DivOfBroadcastingPower", R"(
-ENTRY test {
-  p0 = f32[7] parameter(0)
-  p1 = f32[7] parameter(1)
-  p2 = f32[7] parameter(2)
+  expect_listed_unchanged("DivOfBroadcastingPower", entry_with_params("f32[7]", 3, R"(
   w = f32[7] power(p1, p2)
   ROOT r = f32[7] divide(p0, w)
-})");
+)"));
 }
 
 // A / {1, 2, 3} -> A * {1, 0.5, 0.333...}: 1/3 is rounded, so hlsgym keeps the divide
@@ -239,26 +216,18 @@ ENTRY test {
 
 // XLA builds the power chain but never adds it to the module: nothing to do.
 TEST(AlgsimpXlaA1, PowerOfPower) {
-  simplify(R"(
-ENTRY test {
-  p0 = f32[7] parameter(0)
-  p1 = f32[7] parameter(1)
-  p2 = f32[7] parameter(2)
+  simplify(entry_with_params("f32[7]", 3, R"(
   i = f32[7] power(p0, p1)
   ROOT r = f32[7] power(i, p2)
-})", false);
+)"), false);
 }
 
 // The interpreter has no complex power: no values compared.
 TEST(AlgsimpXlaA1, PowerOfPowerComplex) {
-  simplify(R"(
-ENTRY test {
-  p0 = c64[7] parameter(0)
-  p1 = c64[7] parameter(1)
-  p2 = c64[7] parameter(2)
+  simplify(entry_with_params("c64[7]", 3, R"(
   i = c64[7] power(p0, p1)
   ROOT r = c64[7] power(i, p2)
-})", false, false);
+)"), false, false);
 }
 
 TEST(AlgsimpXlaA1, DivOneScalar) {
@@ -293,37 +262,27 @@ ENTRY test {
 }
 
 TEST(AlgsimpXlaA1, RealOfComplex) {
-  const ir::Module m = simplify(R"(
-ENTRY test {
-  p0 = f32[2,2] parameter(0)
-  p1 = f32[2,2] parameter(1)
+  const ir::Module m = simplify(entry_with_params("f32[2,2]", 2, R"(
   c = c64[2,2] complex(p0, p1)
   ROOT re = f32[2,2] real(c)
-})");
+)"));
   EXPECT_EQ(root_expression(m), "parameter(0)");
 }
 
 TEST(AlgsimpXlaA1, ImagOfComplex) {
-  const ir::Module m = simplify(R"(
-ENTRY test {
-  p0 = f32[2,2] parameter(0)
-  p1 = f32[2,2] parameter(1)
+  const ir::Module m = simplify(entry_with_params("f32[2,2]", 2, R"(
   c = c64[2,2] complex(p0, p1)
   ROOT im = f32[2,2] imag(c)
-})");
+)"));
   EXPECT_EQ(root_expression(m), "parameter(1)");
 }
 
 TEST(AlgsimpXlaA1, SelectMakeTuple) {
-  const ir::Module m = simplify(R"(
-ENTRY test {
-  p0 = f32[] parameter(0)
-  p1 = f32[] parameter(1)
-  p2 = f32[] parameter(2)
+  const ir::Module m = simplify(entry_with_params("f32[]", 3, R"(
   t = (f32[], f32[]) tuple(p0, p1)
   g = f32[] get-tuple-element(t), index=1
   ROOT a = f32[] add(g, p2)
-})");
+)"));
   EXPECT_EQ(root_expression(m), "add(parameter(1), parameter(2))");
 }
 
@@ -332,45 +291,33 @@ ENTRY test {
 // identities of real numbers that round differently (and overflow differently: exp(A)
 // overflows where exp(A-B) does not), listed.
 TEST(AlgsimpXlaA1, ExpDiv) {
-  expect_listed_unchanged("ExpDiv", R"(
-ENTRY test {
-  p0 = f32[] parameter(0)
-  p1 = f32[] parameter(1)
+  expect_listed_unchanged("ExpDiv", entry_with_params("f32[]", 2, R"(
   e0 = f32[] exponential(p0)
   e1 = f32[] exponential(p1)
   ROOT r = f32[] divide(e0, e1)
-})");
+)"));
 }
 
 TEST(AlgsimpXlaA1, ExpMul) {
-  expect_listed_unchanged("ExpMul", R"(
-ENTRY test {
-  p0 = f32[] parameter(0)
-  p1 = f32[] parameter(1)
+  expect_listed_unchanged("ExpMul", entry_with_params("f32[]", 2, R"(
   e0 = f32[] exponential(p0)
   e1 = f32[] exponential(p1)
   ROOT r = f32[] multiply(e0, e1)
-})");
+)"));
 }
 
 TEST(AlgsimpXlaA1, PowExp) {
-  expect_listed_unchanged("PowExp", R"(
-ENTRY test {
-  p0 = f32[] parameter(0)
-  p1 = f32[] parameter(1)
+  expect_listed_unchanged("PowExp", entry_with_params("f32[]", 2, R"(
   e0 = f32[] exponential(p0)
   ROOT r = f32[] power(e0, p1)
-})");
+)"));
 }
 
 TEST(AlgsimpXlaA1, LnPow) {
-  expect_listed_unchanged("LnPow", R"(
-ENTRY test {
-  p0 = f32[] parameter(0)
-  p1 = f32[] parameter(1)
+  expect_listed_unchanged("LnPow", entry_with_params("f32[]", 2, R"(
   w = f32[] power(p0, p1)
   ROOT r = f32[] log(w)
-})");
+)"));
 }
 
 TEST(AlgsimpXlaA1, LnSqrt) {
