@@ -57,54 +57,46 @@ ENTRY test {
   EXPECT_EQ(m.attrs(root_of(m)).dimensions, (std::vector<int64_t>{2, 1, 0}));
 }
 
+// slice / dynamic-slice of broadcast(f32[10,20]) to f32[10,30,20] with `layout` on the
+// broadcast and the result ("" or "{2,0,1:T(256)}").
+std::string slice_of_broadcast(const std::string& layout) {
+  return "ENTRY test {\n p0 = f32[10,20] parameter(0)\n b = f32[10,30,20]" + layout +
+         " broadcast(p0), dimensions={0,2}\n ROOT s = f32[5,5,5]" + layout +
+         " slice(b), slice={[0:5:1], [5:25:4], [5:15:2]}\n}\n";
+}
+
+std::string dynamic_slice_of_broadcast(const std::string& layout) {
+  return "ENTRY test {\n p0 = f32[10,20] parameter(0)\n i0 = s32[] parameter(1)\n i1 = s32[] parameter(2)\n"
+         " i2 = s32[] parameter(3)\n b = f32[10,30,20]" + layout + " broadcast(p0), dimensions={0,2}\n"
+         " ROOT ds = f32[5,5,5]" + layout + " dynamic-slice(b, i0, i1, i2), dynamic_slice_sizes={5,5,5}\n}\n";
+}
+
+const char* kTiledLayout = "{2,0,1:T(256)}";
+
+void expect_tiled_layout(const ir::Module& m) {
+  EXPECT_EQ(m.shape(root_of(m)).layout().minor_to_major, (std::vector<int64_t>{2, 0, 1}));
+  EXPECT_EQ(m.shape(root_of(m)).layout().extra, "T(256)");
+}
+
 TEST(AlgsimpXlaA4, SliceOfBroadcast) {
-  const ir::Module m = simplify(R"(
-ENTRY test {
-  p0 = f32[10,20] parameter(0)
-  b = f32[10,30,20] broadcast(p0), dimensions={0,2}
-  ROOT s = f32[5,5,5] slice(b), slice={[0:5:1], [5:25:4], [5:15:2]}
-})");
-  EXPECT_EQ(root_expression(m), "broadcast(slice(parameter(0)))");
+  EXPECT_EQ(root_expression(simplify(slice_of_broadcast(""))), "broadcast(slice(parameter(0)))");
 }
 
 TEST(AlgsimpXlaA4, SliceOfBroadcastPreserveLayout) {
-  const ir::Module m = simplify(R"(
-ENTRY test {
-  p0 = f32[10,20] parameter(0)
-  b = f32[10,30,20]{2,0,1:T(256)} broadcast(p0), dimensions={0,2}
-  ROOT s = f32[5,5,5]{2,0,1:T(256)} slice(b), slice={[0:5:1], [5:25:4], [5:15:2]}
-})");
+  const ir::Module m = simplify(slice_of_broadcast(kTiledLayout));
   EXPECT_EQ(root_expression(m), "broadcast(slice(parameter(0)))");
-  EXPECT_EQ(m.shape(root_of(m)).layout().minor_to_major, (std::vector<int64_t>{2, 0, 1}));
-  EXPECT_EQ(m.shape(root_of(m)).layout().extra, "T(256)");
+  expect_tiled_layout(m);
 }
 
 TEST(AlgsimpXlaA4, DynamicSliceOfBroadcast) {
-  const ir::Module m = simplify(R"(
-ENTRY test {
-  p0 = f32[10,20] parameter(0)
-  i0 = s32[] parameter(1)
-  i1 = s32[] parameter(2)
-  i2 = s32[] parameter(3)
-  b = f32[10,30,20] broadcast(p0), dimensions={0,2}
-  ROOT ds = f32[5,5,5] dynamic-slice(b, i0, i1, i2), dynamic_slice_sizes={5,5,5}
-})");
-  EXPECT_EQ(root_expression(m), "broadcast(dynamic-slice(parameter(0), parameter(1), parameter(3)))");
+  EXPECT_EQ(root_expression(simplify(dynamic_slice_of_broadcast(""))),
+            "broadcast(dynamic-slice(parameter(0), parameter(1), parameter(3)))");
 }
 
 TEST(AlgsimpXlaA4, DynamicSliceOfBroadcastPreserveLayout) {
-  const ir::Module m = simplify(R"(
-ENTRY test {
-  p0 = f32[10,20] parameter(0)
-  i0 = s32[] parameter(1)
-  i1 = s32[] parameter(2)
-  i2 = s32[] parameter(3)
-  b = f32[10,30,20]{2,0,1:T(256)} broadcast(p0), dimensions={0,2}
-  ROOT ds = f32[5,5,5]{2,0,1:T(256)} dynamic-slice(b, i0, i1, i2), dynamic_slice_sizes={5,5,5}
-})");
+  const ir::Module m = simplify(dynamic_slice_of_broadcast(kTiledLayout));
   EXPECT_EQ(root_expression(m), "broadcast(dynamic-slice(parameter(0), parameter(1), parameter(3)))");
-  EXPECT_EQ(m.shape(root_of(m)).layout().minor_to_major, (std::vector<int64_t>{2, 0, 1}));
-  EXPECT_EQ(m.shape(root_of(m)).layout().extra, "T(256)");
+  expect_tiled_layout(m);
 }
 
 TEST(AlgsimpXlaA4, TransposeIsReshape) {
@@ -368,6 +360,45 @@ ENTRY test {
   EXPECT_EQ(root_expression(m), "slice(parameter(0))");
   const std::vector<ir::SliceDim> want = {{3, 9, 1}, {5, 8, 1}};
   EXPECT_EQ(m.attrs(root_of(m)).slice, want);
+}
+
+// ---- hlsgym's own checks of the rules above ----
+
+// A slice of an interior-padded pad that lands between the operand's elements, or takes
+// every other operand element with a stride that does not divide, stays.
+// Not an XLA case: named after the rule it checks.
+TEST(AlgsimpXlaA4, SliceOfInteriorPadBetweenElementsIsKept) {
+  for (const char* slice : {"[1:5:2], [2:5:2]", "[2:5:1], [2:5:2]"}) {
+    SCOPED_TRACE(slice);
+    const std::string dims = std::string(slice) == "[1:5:2], [2:5:2]" ? "f32[2,2]" : "f32[3,2]";
+    simplify("ENTRY test {\n p = f32[2,2] parameter(0)\n zero = f32[] constant(0)\n"
+             " pad = f32[5,5] pad(p, zero), padding=2_0_1x2_0_1\n ROOT s = " + dims + " slice(pad), slice={" + slice +
+                 "}\n}\n",
+             false);
+  }
+}
+
+// reshape(broadcast) that splits a dim the broadcast's operand fills is not a broadcast.
+// Not an XLA case: named after the rule it checks.
+TEST(AlgsimpXlaA4, ReshapeSplittingABroadcastOperandDimIsKept) {
+  simplify(R"(
+ENTRY test {
+  p = f32[6] parameter(0)
+  b = f32[4,6] broadcast(p), dimensions={1}
+  ROOT r = f32[4,2,3] reshape(b)
+})", false);
+}
+
+// Negative padding with interior padding: pad by the positive parts, then slice.
+// Not an XLA case: named after the rule it checks.
+TEST(AlgsimpXlaA4, NegativePaddingWithInteriorPadding) {
+  const ir::Module m = simplify(R"(
+ENTRY test {
+  p = s32[4,3] parameter(0)
+  v = s32[] constant(7)
+  ROOT pad = s32[6,4] pad(p, v), padding=-2_1_1x1_-2_1
+})");
+  EXPECT_EQ(root_expression(m), "slice(pad(parameter(0), constant(7)))");
 }
 
 }  // namespace
