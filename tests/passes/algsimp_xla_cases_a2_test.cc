@@ -35,14 +35,14 @@ TEST(AlgsimpXlaA2, LnExpDiv) {
 )"));
 }
 
+// power(p0, c) of scalars of `type`, c the constant `exponent`.
+std::string scalar_power(const std::string& type, const std::string& exponent) {
+  return "ENTRY test {\n p0 = " + type + "[] parameter(0)\n c = " + type + "[] constant(" + exponent +
+         ")\n ROOT r = " + type + "[] power(p0, c)\n}\n";
+}
+
 TEST(AlgsimpXlaA2, Pow0Scalar) {
-  const ir::Module m = simplify(R"(
-ENTRY test {
-  p0 = f32[] parameter(0)
-  zero = f32[] constant(0)
-  ROOT r = f32[] power(p0, zero)
-})");
-  EXPECT_EQ(root_expression(m), "constant(1)");
+  EXPECT_EQ(root_expression(simplify(scalar_power("f32", "0"))), "constant(1)");
 }
 
 TEST(AlgsimpXlaA2, Pow0Vector) {
@@ -57,58 +57,25 @@ ENTRY test {
 }
 
 TEST(AlgsimpXlaA2, Pow1) {
-  const ir::Module m = simplify(R"(
-ENTRY test {
-  p0 = f32[] parameter(0)
-  one = f32[] constant(1)
-  ROOT r = f32[] power(p0, one)
-})");
-  EXPECT_EQ(root_expression(m), "parameter(0)");
+  EXPECT_EQ(root_expression(simplify(scalar_power("f32", "1"))), "parameter(0)");
 }
 
 // f32 pow is libm's powf (not correctly rounded), x*x is: listed. The f16 case (pow
 // computed in float, rounded once more) does become x*x.
 TEST(AlgsimpXlaA2, Pow2) {
-  expect_listed_unchanged("Pow2", R"(
-ENTRY test {
-  p0 = f32[] parameter(0)
-  two = f32[] constant(2)
-  ROOT r = f32[] power(p0, two)
-})");
-  const ir::Module m = simplify(R"(
-ENTRY test {
-  p0 = f16[] parameter(0)
-  two = f16[] constant(2)
-  ROOT r = f16[] power(p0, two)
-})");
-  EXPECT_EQ(root_expression(m), "multiply(parameter(0), parameter(0))");
+  expect_listed_unchanged("Pow2", scalar_power("f32", "2"));
+  EXPECT_EQ(root_expression(simplify(scalar_power("f16", "2"))), "multiply(parameter(0), parameter(0))");
 }
 
 // pow(A, 3) -> A*(A*A) rounds twice where pow rounds once, listed.
 TEST(AlgsimpXlaA2, Pow3) {
-  expect_listed_unchanged("Pow3", R"(
-ENTRY test {
-  p0 = f32[] parameter(0)
-  three = f32[] constant(3)
-  ROOT r = f32[] power(p0, three)
-})");
+  expect_listed_unchanged("Pow3", scalar_power("f32", "3"));
 }
 
 // As Pow2: f32 kept (listed), f16 becomes 1/x.
 TEST(AlgsimpXlaA2, PowNegative1) {
-  expect_listed_unchanged("PowNegative1", R"(
-ENTRY test {
-  p0 = f32[] parameter(0)
-  c = f32[] constant(-1)
-  ROOT r = f32[] power(p0, c)
-})");
-  const ir::Module m = simplify(R"(
-ENTRY test {
-  p0 = f16[] parameter(0)
-  c = f16[] constant(-1)
-  ROOT r = f16[] power(p0, c)
-})");
-  EXPECT_EQ(root_expression(m), "divide(constant(1), parameter(0))");
+  expect_listed_unchanged("PowNegative1", scalar_power("f32", "-1"));
+  EXPECT_EQ(root_expression(simplify(scalar_power("f16", "-1"))), "divide(constant(1), parameter(0))");
 }
 
 // XLA builds the convolution with the shape f32[3,3,3]; a size-3 window over 3 input
