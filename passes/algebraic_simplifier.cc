@@ -27,7 +27,8 @@ bool has_static_shapes(const ir::Module& m, InstrId i) {
 // keeps a run that finds nothing from touching every instruction's payload, which on
 // large graphs is a cache miss per instruction.
 bool may_match_elementwise(const ir::Module& m, InstrId i, Opcode op) {
-  if (op == Opcode::kAbs || op == Opcode::kConvert || op == Opcode::kCopy || op == Opcode::kBitcastConvert)
+  if (op == Opcode::kAbs || op == Opcode::kConvert || op == Opcode::kCopy || op == Opcode::kBitcastConvert ||
+      op == Opcode::kReal || op == Opcode::kImag || op == Opcode::kComplex)
     return true;
   const auto ops = m.operands(i);
   for (size_t k = 0; k < ops.size(); ++k) {
@@ -57,6 +58,7 @@ bool simplify_elementwise(Rewriter& r, InstrId i, Opcode op) {
     case Opcode::kSelect: return simplify_select(r, i);
     case Opcode::kConvert: return simplify_convert(r, i);
     case Opcode::kCopy: case Opcode::kBitcastConvert: return simplify_identity_copy(r, i);
+    case Opcode::kReal: case Opcode::kImag: case Opcode::kComplex: return simplify_complex_part(r, i);
     default: return false;
   }
 }
@@ -66,7 +68,8 @@ bool has_movement_rules(Opcode op) {
     case Opcode::kConstant: case Opcode::kBroadcast: case Opcode::kReshape: case Opcode::kBitcast:
     case Opcode::kTranspose: case Opcode::kReverse: case Opcode::kPad: case Opcode::kSlice:
     case Opcode::kConcatenate: case Opcode::kDynamicSlice: case Opcode::kDynamicUpdateSlice:
-    case Opcode::kReduce: case Opcode::kReduceWindow: case Opcode::kDot:
+    case Opcode::kReduce: case Opcode::kReduceWindow: case Opcode::kDot: case Opcode::kMap:
+    case Opcode::kConvolution: case Opcode::kIota: case Opcode::kSort:
       return true;
     default:
       return false;
@@ -81,7 +84,11 @@ bool simplify_instruction(Rewriter& r, InstrId i) {
     if (!may_match_elementwise(m, i, op) || !has_static_shapes(m, i)) return false;
     return simplify_elementwise(r, i, op) || sink_elementwise_through_broadcasts(r, i);
   }
-  if (!has_movement_rules(op) || !has_static_shapes(m, i)) return false;
+  if (!has_movement_rules(op)) return false;
+  // A variadic reduce-window's result is a tuple; its rules check each part's shape.
+  if (op == Opcode::kReduceWindow && m.shape(i).is_tuple()) return simplify_reduce_window(r, i);
+  if (op == Opcode::kSort) return simplify_sort(r, i);  // a key/value sort's result is a tuple
+  if (!has_static_shapes(m, i)) return false;
   switch (op) {
     case Opcode::kConstant: return simplify_constant(r, i);
     case Opcode::kBroadcast: return simplify_broadcast(r, i);
@@ -97,6 +104,9 @@ bool simplify_instruction(Rewriter& r, InstrId i) {
     case Opcode::kReduce: return simplify_reduce(r, i);
     case Opcode::kReduceWindow: return simplify_reduce_window(r, i);
     case Opcode::kDot: return simplify_dot(r, i);
+    case Opcode::kMap: return simplify_map(r, i);
+    case Opcode::kConvolution: return simplify_convolution(r, i);
+    case Opcode::kIota: return simplify_iota(r, i);
     default: return false;
   }
 }

@@ -69,6 +69,107 @@ bool broadcast_of_expanding_reshape(Rewriter& r, InstrId i) {
   return r.replace(i, r.broadcast(y, m.shape(i).dims(), std::move(composed)));
 }
 
+// broadcast(x) where x has size-1 dims -> broadcast(reshape(x)) without them (XLA drops
+// them so that later rules see the operand's real dims).
+bool broadcast_of_degenerate_operand(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId x = m.operand(i, 0);
+  const auto& dims = m.shape(x).dims();
+  std::vector<int64_t> kept_dims, kept_map;
+  for (size_t k = 0; k < dims.size(); ++k)
+    if (dims[k] != 1) {
+      kept_dims.push_back(dims[k]);
+      kept_map.push_back(m.attrs(i).dimensions[k]);
+    }
+  if (kept_dims.size() == dims.size()) return false;
+  return r.replace(i, r.broadcast(r.reshape(x, std::move(kept_dims)), m.shape(i).dims(), std::move(kept_map)));
+}
+
+// reshape or transpose of an rng used once -> an rng of the result's shape: its elements
+// are independent draws of one distribution, so their order does not matter.
+bool rng_in_shape(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId x = m.operand(i, 0);
+  if (m.opcode(x) != Opcode::kRng || m.users(x).size() != 1) return false;
+  const InstrId n = r.m.add_clone(r.comp, x, m.operands(x));
+  r.m.mutable_payload(n).shape = m.shape(i);
+  return r.replace(i, n);
+}
+
+// reshape(broadcast(y)) -> broadcast(y) when the reshape keeps every dim y fills whole
+// (XLA's ReshapeLeavesDimensionsUnmodified): it only regroups the broadcast's new dims.
+bool reshape_of_broadcast(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId b = m.operand(i, 0), y = m.operand(b, 0);
+  if (!static_array(m.shape(y))) return false;
+  std::vector<int64_t> map;
+  for (int64_t d : m.attrs(b).dimensions) {
+    auto to = unmodified_dim(m.shape(b).dims(), m.shape(i).dims(), d);
+    if (!to) return false;
+    map.push_back(*to);
+  }
+  return r.replace(i, r.broadcast(y, m.shape(i).dims(), std::move(map)));
+}
+
+InstrId iota_along(Rewriter& r, const Shape& shape, int64_t dim) {
+  ir::Attributes a;
+  a.iota_dimension = dim;
+  return r.make_shaped(Opcode::kIota, shape, {}, std::move(a));
+}
+
+// The largest iota extent whose values a type holds exactly (every integer type wraps
+// exactly as the original iota does).
+int64_t exact_iota_extent(ElementType t) {
+  switch (t) {
+    case ElementType::kF16: return int64_t{1} << 11;
+    case ElementType::kBF16: return int64_t{1} << 8;
+    case ElementType::kF32: return int64_t{1} << 24;
+    case ElementType::kF64: return int64_t{1} << 53;
+    default: return ir::is_integral(t) ? INT64_MAX : 0;
+  }
+}
+
+// reshape(iota) -> an iota where the iota dim stays whole; where the reshape splits it
+// into the output dims [j0, j1) (and no other input dim joins them), its index in
+// mixed radix: iota(j1-1) + iota(j1-2) * out[j1-1] + ... (XLA's HandleReshape).
+bool reshape_of_iota(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId x = m.operand(i, 0);
+  const auto& in = m.shape(x).dims();
+  const auto& out = m.shape(i).dims();
+  const int64_t d = m.attrs(x).iota_dimension;
+  if (d < 0 || d >= static_cast<int64_t>(in.size())) return false;
+  if (auto same = unmodified_dim(in, out, d)) return r.replace(i, iota_along(r, m.shape(i), *same));
+  if (in[static_cast<size_t>(d)] > exact_iota_extent(type_of(m, i))) return false;
+  int64_t before = 1;
+  for (int64_t k = 0; k < d; ++k) before *= in[static_cast<size_t>(k)];
+  const int64_t through = before * in[static_cast<size_t>(d)];
+  size_t j0 = out.size(), j1 = 0;  // j1 = 0: not found
+  int64_t prefix = 1;
+  for (size_t j = 0; j <= out.size(); ++j) {
+    if (j0 == out.size() && j < out.size() && prefix == before && out[j] > 1) j0 = j;
+    if (j0 < j && prefix == through) {
+      j1 = j;
+      break;
+    }
+    if (j < out.size()) prefix *= out[j];
+  }
+  if (j0 == out.size() || j1 <= j0 + 1) return false;  // not split (or not a group of its own)
+  InstrId sum = ir::kNoId;
+  int64_t multiplier = 1;
+  for (size_t j = j1; j-- > j0;) {
+    const InstrId part = iota_along(r, m.shape(i), static_cast<int64_t>(j));
+    if (sum == ir::kNoId) {
+      sum = part;
+    } else {
+      const InstrId scale = r.splat_int(type_of(m, i), multiplier, out);
+      sum = r.binary(Opcode::kAdd, sum, r.binary(Opcode::kMultiply, part, scale));
+    }
+    multiplier *= out[j];
+  }
+  return r.replace(i, sum);
+}
+
 }  // namespace
 
 bool fold_scalar_broadcast_operand(Rewriter& r, InstrId i) {
@@ -102,13 +203,16 @@ bool simplify_broadcast(Rewriter& r, InstrId i) {
     return r.replace(i, r.make_shaped(Opcode::kIota, m.shape(i), {}, std::move(a)));
   }
   if (m.opcode(x) == Opcode::kReshape && broadcast_of_expanding_reshape(r, i)) return true;
-  return broadcast_as_reshape_or_transpose(r, i);
+  return broadcast_as_reshape_or_transpose(r, i) || broadcast_of_degenerate_operand(r, i);
 }
 
 bool simplify_reshape(Rewriter& r, InstrId i) {
   const ir::Module& m = r.m;
   const InstrId x = m.operand(i, 0);
   if (same_shape(m, x, i)) return r.replace(i, x);
+  if (rng_in_shape(r, i)) return true;
+  if (m.opcode(x) == Opcode::kBroadcast && reshape_of_broadcast(r, i)) return true;
+  if (m.opcode(x) == Opcode::kIota) return reshape_of_iota(r, i);
   if (m.opcode(x) == Opcode::kReshape && static_array(m.shape(m.operand(x, 0))))
     return r.replace(i, r.reshape(m.operand(x, 0), m.shape(i).dims()));
   return fold_scalar_broadcast_operand(r, i);
@@ -136,6 +240,7 @@ bool simplify_transpose(Rewriter& r, InstrId i) {
   const InstrId x = m.operand(i, 0);
   const auto& perm = m.attrs(i).dimensions;
   if (is_identity_permutation(perm)) return r.replace(i, x);
+  if (rng_in_shape(r, i)) return true;
   if (m.opcode(x) == Opcode::kTranspose) {
     // transpose(transpose(y, q), p) == transpose(y, q∘p): dim k reads y's dim q[p[k]].
     const auto& q = m.attrs(x).dimensions;
@@ -183,7 +288,62 @@ bool simplify_pad(Rewriter& r, InstrId i) {
   // Padding an empty array gives only padding.
   if (m.shape(x).element_count() == 0 && m.shape(value).rank() == 0)
     return r.replace(i, r.broadcast_scalar(value, m.shape(i).dims()));
-  return false;
+  // Interior padding of a dim of at most one element pads nothing.
+  std::vector<ir::PadDim> fixed = pads;
+  bool trivial_interior = false, negative = false;
+  for (size_t d = 0; d < fixed.size(); ++d) {
+    if (fixed[d].interior && m.shape(x).dim(static_cast<int64_t>(d)) <= 1) {
+      fixed[d].interior = 0;
+      trivial_interior = true;
+    }
+    negative |= fixed[d].low < 0 || fixed[d].high < 0;
+  }
+  const InstrId ops[] = {x, value};
+  if (trivial_interior) {
+    ir::Attributes a = m.attrs(i);
+    a.padding = std::move(fixed);
+    return r.replace(i, r.make_shaped(Opcode::kPad, m.shape(i), ops, std::move(a)));
+  }
+  if (!negative) return false;
+  // Negative edge padding removes elements: pad by the positive parts, then slice.
+  std::vector<ir::SliceDim> cut;
+  std::vector<int64_t> dims;
+  for (size_t d = 0; d < fixed.size(); ++d) {
+    const int64_t lo = fixed[d].low, hi = fixed[d].high;
+    fixed[d].low = std::max<int64_t>(lo, 0);
+    fixed[d].high = std::max<int64_t>(hi, 0);
+    const int64_t full = m.shape(i).dim(static_cast<int64_t>(d)) - std::min<int64_t>(lo, 0) - std::min<int64_t>(hi, 0);
+    dims.push_back(full);
+    cut.push_back({-std::min<int64_t>(lo, 0), full + std::min<int64_t>(hi, 0), 1});
+  }
+  ir::Attributes a;
+  a.padding = std::move(fixed);
+  const InstrId padded = r.make_shaped(Opcode::kPad, Shape(type_of(m, i), std::move(dims)), ops, std::move(a));
+  ir::Attributes sa;
+  sa.slice = std::move(cut);
+  const InstrId slice_ops[] = {padded};
+  return r.replace(i, r.make_shaped(Opcode::kSlice, m.shape(i), slice_ops, std::move(sa)));
+}
+
+// iota of one element is 0; reshape(iota) is an iota where the reshape keeps the iota
+// dimension whole.
+bool simplify_iota(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  if (m.shape(i).element_count() != 1 || m.shape(i).rank() == 0) return false;
+  return r.replace(i, r.splat_literal(ir::Literal(Shape::scalar(type_of(m, i))), m.shape(i).dims()));
+}
+
+std::optional<int64_t> unmodified_dim(const std::vector<int64_t>& from, const std::vector<int64_t>& to, int64_t d) {
+  const int64_t size = from[static_cast<size_t>(d)];
+  if (size <= 1) return std::nullopt;
+  int64_t before = 1;
+  for (int64_t k = 0; k < d; ++k) before *= from[static_cast<size_t>(k)];
+  int64_t prefix = 1;
+  for (size_t l = 0; l < to.size(); ++l) {
+    if (prefix == before && to[l] == size) return static_cast<int64_t>(l);
+    prefix *= to[l];
+  }
+  return std::nullopt;
 }
 
 bool simplify_get_tuple_element(Rewriter& r, InstrId i) {

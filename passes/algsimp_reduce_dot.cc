@@ -209,18 +209,97 @@ bool simplify_reduce(Rewriter& r, InstrId i) {
   return false;
 }
 
+namespace {
+// A reduce-window of an empty input with a non-empty output: every window lies in the
+// padding, so each output is its init -> broadcast(init) (a tuple of them when variadic).
+bool empty_reduce_window(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const auto ops = m.operands(i);
+  const size_t n = ops.size() / 2;
+  if (n == 0 || ops.size() != 2 * n || m.shape(ops[0]).element_count() != 0) return false;
+  std::vector<InstrId> parts;
+  for (size_t k = 0; k < n; ++k) {
+    const Shape& out = n == 1 ? m.shape(i) : m.shape(i).tuple_element(static_cast<int64_t>(k));
+    if (!static_array(out) || out.element_count() == 0 || m.shape(ops[n + k]).rank() != 0) return false;
+    parts.push_back(r.broadcast_scalar(ops[n + k], out.dims()));
+  }
+  if (n == 1) return r.replace(i, parts[0]);
+  return r.replace(i, r.make_shaped(Opcode::kTuple, m.shape(i), parts));
+}
+
+// XLA's "effective reduce": no stride, dilation or padding, and every window dim either
+// 1 or the whole input dim -> reshape(reduce(x, init) over the whole dims). The
+// interpreter visits a window's taps in row-major order, as reduce visits the reduced
+// dims, so float sums keep their order.
+bool reduce_window_as_reduce(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId x = m.operand(i, 0);
+  const ir::Window& w = *m.attrs(i).window;
+  std::vector<int64_t> dims, kept;
+  for (size_t k = 0; k < w.size(); ++k) {
+    const ir::WindowDim& d = w[k];
+    if (d.stride != 1 || d.pad_low || d.pad_high || d.base_dilation != 1 || d.window_dilation != 1 || d.reversal)
+      return false;
+    if (d.size == 1) {
+      kept.push_back(m.shape(x).dim(static_cast<int64_t>(k)));
+      continue;
+    }
+    if (m.shape(i).dim(static_cast<int64_t>(k)) != 1) return false;
+    dims.push_back(static_cast<int64_t>(k));
+  }
+  if (dims.empty()) return false;
+  ir::Attributes a;
+  a.dimensions = std::move(dims);
+  const InstrId ops[] = {x, m.operand(i, 1)};
+  const InstrId reduce = r.make_shaped(Opcode::kReduce, Shape(type_of(m, i), std::move(kept)), ops, std::move(a));
+  r.m.mutable_payload(reduce).called = m.called(i);
+  return r.replace(i, r.reshape(reduce, m.shape(i).dims()));
+}
+}  // namespace
+
 bool simplify_reduce_window(Rewriter& r, InstrId i) {
   const ir::Module& m = r.m;
-  if (m.operands(i).size() != 2 || m.called(i).size() != 1 || !m.attrs(i).window) return false;
+  if (!m.attrs(i).window || m.called(i).size() != 1) return false;
+  if (empty_reduce_window(r, i)) return true;
+  if (m.operands(i).size() != 2) return false;
   const InstrId x = m.operand(i, 0), init = m.operand(i, 1);
-  if (!same_shape(m, x, i) || m.shape(init).rank() != 0) return false;
-  for (const ir::WindowDim& w : *m.attrs(i).window)
-    if (!(w == ir::WindowDim{})) return false;  // 1x1 window, stride 1, no padding or dilation
+  if (m.shape(init).rank() != 0 || !static_array(m.shape(x))) return false;
   const std::optional<Opcode> op = simple_reducer(m, m.called(i)[0]);
-  if (!op) return false;
-  if (is_identity_init(m, *op, init, x)) return r.replace(i, x);
-  // Each output is init op x (the accumulator starts at init and sees one element).
-  return r.replace(i, r.binary(*op, r.broadcast_scalar(init, m.shape(x).dims()), x));
+  if (!op) return reduce_window_as_reduce(r, i);
+  // A 1x1 window with stride 1 and no dilation: each output is init op x (the accumulator
+  // starts at init and sees one element), the padding around it holds init.
+  std::vector<ir::PadDim> padding;
+  bool padded = false;
+  for (const ir::WindowDim& w : *m.attrs(i).window) {
+    ir::WindowDim core = w;
+    core.pad_low = core.pad_high = 0;
+    if (!(core == ir::WindowDim{}) || w.pad_low < 0 || w.pad_high < 0) return reduce_window_as_reduce(r, i);
+    padding.push_back({w.pad_low, w.pad_high, 0});
+    padded |= w.pad_low || w.pad_high;
+  }
+  // The init is dropped where it is the reducer's identity, except a float max/min's
+  // -inf/+inf: XLA keeps max(x, -inf) under the CPU pipeline's minmax_propagate_nan=false
+  // (algsimp_logic.cc), so the default order ends where XLA's does.
+  const bool float_min_max = (*op == Opcode::kMaximum || *op == Opcode::kMinimum) && ir::is_floating(type_of(m, x));
+  const InstrId inner = !float_min_max && is_identity_init(m, *op, init, x)
+                            ? x
+                            : r.binary(*op, r.broadcast_scalar(init, m.shape(x).dims()), x);
+  if (!padded) return r.replace(i, inner);
+  ir::Attributes a;
+  a.padding = std::move(padding);
+  const InstrId ops[] = {inner, init};
+  return r.replace(i, r.make_shaped(Opcode::kPad, m.shape(i), ops, std::move(a)));
+}
+
+// A convolution with an empty operand and a non-empty output sums nothing: zeros.
+bool simplify_convolution(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  if (m.operands(i).size() != 2) return false;
+  const ElementType t = type_of(m, i);
+  if (!is_int_like(t) && !is_ieee_float(t)) return false;
+  if (m.shape(i).element_count() == 0) return false;
+  if (m.shape(m.operand(i, 0)).element_count() != 0 && m.shape(m.operand(i, 1)).element_count() != 0) return false;
+  return r.replace(i, r.splat_literal(ir::Literal(Shape::scalar(t)), m.shape(i).dims()));
 }
 
 bool simplify_dot(Rewriter& r, InstrId i) {
@@ -249,11 +328,28 @@ bool simplify_dot(Rewriter& r, InstrId i) {
   return r.replace(i, r.binary(Opcode::kMultiply, lhs, rhs));
 }
 
+namespace {
+// A rank-1 literal holding 0, 1, 2, ... (XLA's IsR1Iota), real numbers only.
+bool is_r1_iota(const ir::Literal& l) {
+  const ElementType t = l.shape().element_type();
+  if (l.shape().rank() != 1 || ir::is_complex(t) || t == ElementType::kPred) return false;
+  for (int64_t k = 0; k < l.element_count(); ++k)
+    if (l.get_double(k) != static_cast<double>(k)) return false;
+  return true;
+}
+
+InstrId iota_like(Rewriter& r, InstrId i) {
+  ir::Attributes a;
+  a.iota_dimension = 0;
+  return r.make_shaped(Opcode::kIota, r.m.shape(i), {}, std::move(a));
+}
+}  // namespace
+
 bool simplify_constant(Rewriter& r, InstrId i) {
   const ir::Module& m = r.m;
   const ir::Literal& l = m.literal(i);
   if (l.is_tuple() || l.elided() || l.element_count() <= 1) return false;
-  if (!uniform_bits(m, i)) return false;
+  if (!uniform_bits(m, i)) return is_r1_iota(l) && r.replace(i, iota_like(r, i));
   ir::Literal scalar(Shape::scalar(l.shape().element_type()));
   scalar.set_bits(0, l.get_bits(0));
   return r.replace(i, r.splat_literal(std::move(scalar), m.shape(i).dims()));

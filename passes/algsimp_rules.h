@@ -6,6 +6,7 @@
 //   algsimp_movement.cc    broadcast, reshape, bitcast, copy, transpose, reverse, pad, gte
 //   algsimp_slicing.cc     slice, concatenate, dynamic-slice, dynamic-update-slice
 //   algsimp_reduce_dot.cc  reduce, reduce-window, dot; constants; sinking through broadcasts
+//   algsimp_complex_map_sort.cc real/imag/complex, map of one elementwise op, sort of nothing
 //   algsimp_util.cc        the Rewriter and the predicates below
 //
 // Every handler returns true when it replaced instruction `i` (through Rewriter::replace)
@@ -118,6 +119,10 @@ bool simplify_compare(Rewriter& r, InstrId i);
 bool simplify_min_max(Rewriter& r, InstrId i);
 bool simplify_select(Rewriter& r, InstrId i);
 bool simplify_convert(Rewriter& r, InstrId i);
+// algsimp_complex_map_sort.cc
+bool simplify_complex_part(Rewriter& r, InstrId i);  // real, imag, complex
+bool simplify_map(Rewriter& r, InstrId i);
+bool simplify_sort(Rewriter& r, InstrId i);
 // algsimp_movement.cc
 bool simplify_broadcast(Rewriter& r, InstrId i);
 bool simplify_reshape(Rewriter& r, InstrId i);
@@ -125,6 +130,10 @@ bool simplify_identity_copy(Rewriter& r, InstrId i);  // copy, bitcast, bitcast-
 bool simplify_transpose(Rewriter& r, InstrId i);
 bool simplify_reverse(Rewriter& r, InstrId i);
 bool simplify_pad(Rewriter& r, InstrId i);
+bool simplify_iota(Rewriter& r, InstrId i);
+// The output dim that input dim `d` of a reshape from `from` to `to` stays whole as
+// (same size, same elements before it), if any; never for a size-1 dim.
+std::optional<int64_t> unmodified_dim(const std::vector<int64_t>& from, const std::vector<int64_t>& to, int64_t d);
 bool simplify_get_tuple_element(Rewriter& r, InstrId i);
 // A scalar broadcast feeding a pure data-movement op becomes one broadcast.
 bool fold_scalar_broadcast_operand(Rewriter& r, InstrId i);
@@ -137,6 +146,7 @@ bool simplify_dynamic_update_slice(Rewriter& r, InstrId i);
 bool simplify_reduce(Rewriter& r, InstrId i);
 bool simplify_reduce_window(Rewriter& r, InstrId i);
 bool simplify_dot(Rewriter& r, InstrId i);
+bool simplify_convolution(Rewriter& r, InstrId i);
 bool simplify_constant(Rewriter& r, InstrId i);
 // op(broadcast x, broadcast y) -> broadcast(op(x, y)) for elementwise ops.
 bool sink_elementwise_through_broadcasts(Rewriter& r, InstrId i);

@@ -58,17 +58,47 @@ bool slice_of_pad(Rewriter& r, InstrId i, InstrId pad) {
   bool inside = true, all_padding = false;
   std::vector<SliceDim> dims;
   for (size_t d = 0; d < s.size(); ++d) {
-    if (pads[d].interior != 0) return false;
+    // y's element k sits at lo + k*q of the padded array (q - 1 interior pads between).
+    const int64_t q = pads[d].interior + 1;
     const int64_t n = m.shape(i).dim(static_cast<int64_t>(d));
     const int64_t lo = pads[d].low, size = m.shape(y).dim(static_cast<int64_t>(d));
-    const int64_t first = s[d].start - lo, last = last_index(s[d], n) - lo;  // in y's indices
-    inside &= first >= 0 && last < size;
-    all_padding |= last < 0 || first >= size;
-    dims.push_back(slice_dim(first, s[d].stride, n));
+    const int64_t first = s[d].start - lo, last = last_index(s[d], n) - lo;  // in padded y's indices
+    const bool on_elements = first % q == 0 && (n == 1 || s[d].stride % q == 0);
+    inside &= first >= 0 && last <= (size - 1) * q && on_elements;
+    all_padding |= last < 0 || first > (size - 1) * q;
+    if (inside) dims.push_back(slice_dim(first / q, n == 1 ? 1 : s[d].stride / q, n));
   }
   if (inside) return r.replace(i, slice_of(r, y, std::move(dims)));
   if (all_padding) return r.replace(i, r.broadcast_scalar(m.operand(pad, 1), m.shape(i).dims()));
   return false;
+}
+
+// slice(reshape(y)) that keeps a leading run of the reshape's dim 0 and all of the other
+// dims is a prefix of y's elements in row-major order -> reshape(slice(y)) taking that
+// prefix (XLA's TryToReorderSliceAndReshape).
+bool slice_of_reshape(Rewriter& r, InstrId i, InstrId reshape) {
+  const ir::Module& m = r.m;
+  const auto& s = m.attrs(i).slice;
+  const InstrId y = m.operand(reshape, 0);
+  if (!static_array(m.shape(y)) || s.empty()) return false;
+  for (size_t d = 0; d < s.size(); ++d)
+    if (s[d].start != 0 || s[d].stride != 1 || (d > 0 && s[d].limit != m.shape(reshape).dim(static_cast<int64_t>(d))))
+      return false;
+  if (s[0].limit == m.shape(reshape).dim(0)) return false;  // a full slice is another rule's
+  std::vector<int64_t> limits = m.shape(y).dims();
+  int64_t elements = m.shape(i).element_count();
+  for (size_t k = limits.size(); k-- > 0;) {
+    if (elements >= limits[k]) {
+      if (limits[k] == 0 || elements % limits[k] != 0) return false;
+      elements /= limits[k];
+    } else {
+      limits[k] = elements;
+      elements = 1;
+    }
+  }
+  std::vector<SliceDim> dims;
+  for (int64_t l : limits) dims.push_back({0, l, 1});
+  return r.replace(i, r.reshape(slice_of(r, y, std::move(dims)), m.shape(i).dims()));
 }
 
 // slice(broadcast(y)) -> broadcast(slice(y)): only the dims y provides are sliced.
@@ -251,6 +281,7 @@ bool simplify_slice(Rewriter& r, InstrId i) {
     case Opcode::kBroadcast: return slice_of_broadcast(r, i, x);
     case Opcode::kConcatenate: return slice_of_concatenate(r, i, x);
     case Opcode::kReverse: return slice_of_reverse(r, i, x);
+    case Opcode::kReshape: return slice_of_reshape(r, i, x);
     default: return false;
   }
 }
@@ -273,7 +304,7 @@ bool simplify_concatenate(Rewriter& r, InstrId i) {
     }
     flat.push_back(op);
   }
-  if (flat.empty()) return false;  // every operand is empty: leave it to zero-size elimination
+  if (flat.empty()) return r.replace(i, ops[0]);  // every operand is empty: the first is the result
   std::vector<std::pair<size_t, size_t>> runs;  // [first, last] of mergeable slice runs
   for (size_t k = 0; k < flat.size(); ++k) {
     if (!runs.empty() && runs.back().second + 1 == k && adjacent_slices(m, flat[k - 1], flat[k], cd))

@@ -54,6 +54,14 @@ InstrId Rewriter::binary(Opcode op, InstrId a, InstrId b) {
 
 bool Rewriter::replace(InstrId old_id, InstrId new_id) {
   assert(m.shape(old_id).compatible(m.shape(new_id)));
+  // A replacement the rule just built (no users yet) takes the replaced one's layout,
+  // as XLA's rules do; a bitcast's layout is part of its values, so it keeps its own.
+  const Shape& old_shape = m.shape(old_id);
+  if (m.users(new_id).empty() && old_shape.is_array() && old_shape.layout().present &&
+      !m.shape(new_id).layout().present && m.opcode(new_id) != Opcode::kBitcast &&
+      m.opcode(new_id) != Opcode::kParameter && new_id != m.computation(comp).root &&
+      m.shape(new_id).dims() == old_shape.dims())
+    m.mutable_payload(new_id).shape.mutable_layout() = old_shape.layout();
   replace_instruction(m, old_id, new_id);
   ++rewrites_;
   return true;

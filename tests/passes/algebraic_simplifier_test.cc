@@ -393,7 +393,13 @@ TEST(AlgsimpReduceDot, OneByOneReduceWindow) {
   EXPECT_EQ(root_opcode(m), Opcode::kMaximum);
   ir::Module n = simplify(std::string(kMax) + "ENTRY e {\n a = f32[4,3] parameter(0)\n z = f32[] constant(-inf)\n"
                           " ROOT r = f32[4,3] reduce-window(a, z), window={size=1x1}, to_apply=maxf\n}\n");
-  EXPECT_EQ(root_opcode(n), Opcode::kParameter);
+  // A float max keeps its -inf as XLA does under minmax_propagate_nan=false (its
+  // TrivialReduceWindow_Max); an integer max drops its identity.
+  EXPECT_EQ(root_opcode(n), Opcode::kMaximum);
+  ir::Module k = simplify("maxs {\n x = s32[] parameter(0)\n y = s32[] parameter(1)\n ROOT m = s32[] maximum(x, y)\n}\n"
+                          "ENTRY e {\n a = s32[4,3] parameter(0)\n z = s32[] constant(-2147483648)\n"
+                          " ROOT r = s32[4,3] reduce-window(a, z), window={size=1x1}, to_apply=maxs\n}\n");
+  EXPECT_EQ(root_opcode(k), Opcode::kParameter);
 }
 
 TEST(AlgsimpReduceDot, OuterProductDotsAndEmptyDots) {

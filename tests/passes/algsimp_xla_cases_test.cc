@@ -5,24 +5,12 @@
 // are marked "Not an XLA case", so tests/passes/xla_cases/PORTED.md can be counted).
 #include <gtest/gtest.h>
 
-#include "tests/passes/pass_golden.h"
-#include "tests/support/hlo_pattern.h"
-#include "tests/support/xla_cases.h"
+#include "tests/passes/algsimp_golden.h"
 
 namespace hlsgym::passes {
 namespace {
 using testing::root_expression;
-
-// Runs algsimp to its fixed point on ENTRY `body`; checks that it changed the module
-// exactly when `expect_change` and that the interpreter agrees; returns the result.
-ir::Module simplify(const std::string& body, bool expect_change = true) {
-  const ir::Module before = testing::parse_module("HloModule m\n\n" + body);
-  ir::Module m = before;
-  EXPECT_EQ(testing::run_to_fixed_point("algsimp", m), expect_change) << ir::print_module(m);
-  if (!expect_change) EXPECT_EQ(ir::print_module(m), ir::print_module(before));
-  testing::expect_same_outputs(before, m);
-  return m;
-}
+using testing::simplify;
 
 // ---- divide by sqrt / rsqrt: left alone (a deliberate difference) ----
 
@@ -44,7 +32,7 @@ TEST(AlgsimpXla, DivideByRsqrtStaysExact) {
 
 // ---- concatenate of broadcast scalars ----
 
-// Not an XLA case: named after the rule it checks.
+// XLA's case of this name (f32[100] parameter, scalar broadcast first).
 TEST(AlgsimpXla, ConcatenateOfBroadcastBecomesPad) {
   const ir::Module m = simplify(
       "ENTRY e {\n p0 = f32[100] parameter(0)\n p1 = f32[] parameter(1)\n b = f32[100] broadcast(p1), dimensions={}\n"
