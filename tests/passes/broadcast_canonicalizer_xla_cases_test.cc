@@ -26,34 +26,34 @@ std::string line(const ir::Module& m, ir::InstrId i) {
   return shape + " " + std::string(ir::name(m.opcode(i))) + " {" + dims + "}";
 }
 
-TEST(BroadcastCanonicalizerXla, ReshapeBroadcast) {
+// XLA's reshape(broadcast(parameter)) module: `param`, `bcast` and `reshape` are the
+// three instructions' shapes, `dims` the broadcast's dimensions. The result must be
+// reshape(broadcast(transpose(parameter))) with the transpose and broadcast `t` and `b`
+// (their line()), and no other transpose.
+void expect_transposed_first(const std::string& param, const std::string& bcast, const std::string& dims,
+                             const std::string& reshape, const std::string& t, const std::string& b) {
   const ir::Module m = testing::run_golden(
       kPass,
-      "HloModule fusion.1644\nENTRY fusion.1644 {\n parameter.2 = f32[2,3,2]{2,1,0} parameter(0)\n"
-      " %broadcast.399 = f32[3,2,8,2]{3,2,1,0} broadcast(%parameter.2), dimensions={1,0,3}\n"
-      " ROOT %reshape.43 = f32[3,16,1,2]{3,2,1,0} reshape(f32[3,2,8,2]{3,2,1,0} %broadcast.399)\n}\n",
+      "HloModule fusion.1644\nENTRY fusion.1644 {\n parameter.2 = " + param + " parameter(0)\n %broadcast.399 = " +
+          bcast + " broadcast(%parameter.2), dimensions={" + dims + "}\n ROOT %reshape.43 = " + reshape +
+          " reshape(%broadcast.399)\n}\n",
       true);
   EXPECT_EQ(testing::root_expression(m), "reshape(broadcast(transpose(parameter(0))))");
-  const ir::InstrId root = m.computation(m.entry()).root, bcast = m.operand(root, 0), t = m.operand(bcast, 0);
-  EXPECT_EQ(line(m, t), "f32[3,2,2]{2,1,0} transpose {1,0,2}");
-  EXPECT_EQ(line(m, bcast), "f32[3,2,8,2]{3,2,1,0} broadcast {0,1,3}");
-  EXPECT_EQ(m.shape(root).to_string(), "f32[3,16,1,2]{3,2,1,0}");
+  const ir::InstrId root = m.computation(m.entry()).root, broadcast = m.operand(root, 0);
+  EXPECT_EQ(line(m, m.operand(broadcast, 0)), t);
+  EXPECT_EQ(line(m, broadcast), b);
+  EXPECT_EQ(m.shape(root).to_string(), reshape);
   EXPECT_EQ(testing::count_opcode(m, m.entry(), ir::Opcode::kTranspose), 1);
 }
 
+TEST(BroadcastCanonicalizerXla, ReshapeBroadcast) {
+  expect_transposed_first("f32[2,3,2]{2,1,0}", "f32[3,2,8,2]{3,2,1,0}", "1,0,3", "f32[3,16,1,2]{3,2,1,0}",
+                          "f32[3,2,2]{2,1,0} transpose {1,0,2}", "f32[3,2,8,2]{3,2,1,0} broadcast {0,1,3}");
+}
+
 TEST(BroadcastCanonicalizerXla, ReshapeBroadcast22) {
-  const ir::Module m = testing::run_golden(
-      kPass,
-      "HloModule fusion.1644\nENTRY fusion.1644 {\n parameter.2 = f32[5,6,7]{2,1,0} parameter(0)\n"
-      " %broadcast.399 = f32[8,7,9,5,6]{4,3,2,1,0} broadcast(%parameter.2), dimensions={3,4,1}\n"
-      " ROOT %reshape.43 = f32[8,7,45,1,6]{4,3,2,1,0} reshape(%broadcast.399)\n}\n",
-      true);
-  EXPECT_EQ(testing::root_expression(m), "reshape(broadcast(transpose(parameter(0))))");
-  const ir::InstrId root = m.computation(m.entry()).root, bcast = m.operand(root, 0), t = m.operand(bcast, 0);
-  EXPECT_EQ(line(m, t), "f32[7,5,6]{2,1,0} transpose {2,0,1}");
-  EXPECT_EQ(line(m, bcast), "f32[8,7,9,5,6]{4,3,2,1,0} broadcast {1,3,4}");
-  EXPECT_EQ(m.shape(root).to_string(), "f32[8,7,45,1,6]{4,3,2,1,0}");
-  EXPECT_EQ(testing::count_opcode(m, m.entry(), ir::Opcode::kTranspose), 1);
+  expect_transposed_first("f32[5,6,7]{2,1,0}", "f32[8,7,9,5,6]{4,3,2,1,0}", "3,4,1", "f32[8,7,45,1,6]{4,3,2,1,0}",
+                          "f32[7,5,6]{2,1,0} transpose {2,0,1}", "f32[8,7,9,5,6]{4,3,2,1,0} broadcast {1,3,4}");
 }
 
 TEST(BroadcastCanonicalizerXla, Rank1OperandNoTranspose) {

@@ -80,26 +80,22 @@ TEST(ConvertMoverXla, MoveDownC64Constant) {
        false);
 }
 
-TEST(ConvertMoverXla, MoveUpPad) {
-  const ir::Module m = move(
-      "ENTRY main {\n pad = f32[10] pad(f32[8] parameter(0), f32[] constant(0)), padding=1_1\n"
-      " ROOT root = f16[10] convert(pad)\n}\n",
-      true);
-  EXPECT_EQ(root_expression(m), "pad(convert(parameter(0)), convert(constant(0)))");
-  EXPECT_EQ(type_at(m, {0}), "f16");
-  EXPECT_EQ(type_at(m, {1}), "f16");
+// pad(parameter(0): wide[8], constant(value)) converted to `narrow`: both pad operands
+// are converted instead, and the pad runs on `narrow`.
+void expect_convert_moved_above_pad(const std::string& wide, const std::string& narrow, const std::string& value) {
+  const ir::Module m = move("ENTRY main {\n pad = " + wide + "[10] pad(" + wide + "[8] parameter(0), " + wide +
+                                "[] constant(" + value + ")), padding=1_1\n ROOT root = " + narrow +
+                                "[10] convert(pad)\n}\n",
+                            true);
+  EXPECT_EQ(root_expression(m), "pad(convert(parameter(0)), convert(constant(" + value + ")))");
+  EXPECT_EQ(type_at(m, {0}), narrow);
+  EXPECT_EQ(type_at(m, {1}), narrow);
 }
 
+TEST(ConvertMoverXla, MoveUpPad) { expect_convert_moved_above_pad("f32", "f16", "0"); }
+
 // The out-of-range constant does not stop the narrowing convert moving above the pad.
-TEST(ConvertMoverXla, MoveUpPadWithOutOfRangeConstant) {
-  const ir::Module m = move(
-      "ENTRY main {\n pad = s32[10] pad(s32[8] parameter(0), s32[] constant(1000)), padding=1_1\n"
-      " ROOT root = s8[10] convert(pad)\n}\n",
-      true);
-  EXPECT_EQ(root_expression(m), "pad(convert(parameter(0)), convert(constant(1000)))");
-  EXPECT_EQ(type_at(m, {0}), "s8");
-  EXPECT_EQ(type_at(m, {1}), "s8");
-}
+TEST(ConvertMoverXla, MoveUpPadWithOutOfRangeConstant) { expect_convert_moved_above_pad("s32", "s8", "1000"); }
 
 TEST(ConvertMoverXla, MoveDownPad) {
   const ir::Module m = move(

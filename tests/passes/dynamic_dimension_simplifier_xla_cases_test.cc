@@ -31,27 +31,22 @@ TEST(DynamicDimensionSimplifierXla, DoNotForwardConcatMultipleDims) {
            false);
 }
 
-TEST(DynamicDimensionSimplifierXla, ForwardConcatSlice) {
-  const ir::Module m = simplify(
+// slice(concatenate(p0, p1, p2) of three s32[1]) to `out` with `range`.
+ir::Module slice_of_concat(const std::string& out, const std::string& range, bool expect_change) {
+  return simplify(
       " p0 = s32[1] parameter(0)\n p1 = s32[1] parameter(1)\n p2 = s32[1] parameter(2)\n"
-      " concat = s32[3] concatenate(p0, p1, p2), dimensions={0}\n ROOT slice = s32[1] slice(concat), slice={[1:2]}\n",
-      true);
-  EXPECT_EQ(testing::root_expression(m), "parameter(1)");
+      " concat = s32[3] concatenate(p0, p1, p2), dimensions={0}\n ROOT slice = " + out + " slice(concat), slice={" +
+          range + "}\n",
+      expect_change);
 }
 
-TEST(DynamicDimensionSimplifierXla, DoNotForwardConcatSliceSizeMismatch) {
-  simplify(" p0 = s32[1] parameter(0)\n p1 = s32[1] parameter(1)\n p2 = s32[1] parameter(2)\n"
-           " concat = s32[3] concatenate(p0, p1, p2), dimensions={0}\n"
-           " ROOT slice = s32[2] slice(concat), slice={[1:3]}\n",
-           false);
+TEST(DynamicDimensionSimplifierXla, ForwardConcatSlice) {
+  EXPECT_EQ(testing::root_expression(slice_of_concat("s32[1]", "[1:2]", true)), "parameter(1)");
 }
 
-TEST(DynamicDimensionSimplifierXla, DoNotForwardConcatSliceStrided) {
-  simplify(" p0 = s32[1] parameter(0)\n p1 = s32[1] parameter(1)\n p2 = s32[1] parameter(2)\n"
-           " concat = s32[3] concatenate(p0, p1, p2), dimensions={0}\n"
-           " ROOT slice = s32[1] slice(concat), slice={[1:2:2]}\n",
-           false);
-}
+TEST(DynamicDimensionSimplifierXla, DoNotForwardConcatSliceSizeMismatch) { slice_of_concat("s32[2]", "[1:3]", false); }
+
+TEST(DynamicDimensionSimplifierXla, DoNotForwardConcatSliceStrided) { slice_of_concat("s32[1]", "[1:2:2]", false); }
 
 TEST(DynamicDimensionSimplifierXla, BroadcastReshapeForwarding) {
   const ir::Module m = simplify(

@@ -276,18 +276,15 @@ ENTRY SimpleLoop {
 )");
 }
 
-TEST(WhileLoopUnrollerXla, SimpleLoopNotRoot) {
-  unroll_and_compare(std::string(kS64Body) + R"(
-ENTRY SimpleLoop {
-  constant.3 = s64[] constant(0)
-  constant.4 = s32[3]{0} constant({0, 1, 2})
-  tuple.1 = (s64[], s32[3]{0}) tuple(constant.3, constant.4)
-  while = (s64[], s32[3]{0}) while(tuple.1), condition=
-    SimpleLoop.condition, body=SimpleLoop.body
-  ROOT result = s32[3]{0} get-tuple-element(while), index=1
+// The s64 loop from counter `start`, its result read through get-tuple-element.
+std::string s64_loop_not_root(int64_t start) {
+  return std::string(kS64Body) + "ENTRY SimpleLoop {\n constant.3 = s64[] constant(" + std::to_string(start) +
+         ")\n constant.4 = s32[3]{0} constant({0, 1, 2})\n tuple.1 = (s64[], s32[3]{0}) tuple(constant.3, constant.4)\n"
+         " while = (s64[], s32[3]{0}) while(tuple.1), condition=SimpleLoop.condition, body=SimpleLoop.body\n"
+         " ROOT result = s32[3]{0} get-tuple-element(while), index=1\n}\n";
 }
-)");
-}
+
+TEST(WhileLoopUnrollerXla, SimpleLoopNotRoot) { unroll_and_compare(s64_loop_not_root(0)); }
 
 // Three copies of the s64 loop: .3 multiplies its counter by 1 and never ends.
 std::string three_loops(const std::string& entry) {
@@ -352,18 +349,7 @@ ENTRY SimpleLoop {
   EXPECT_EQ(count_in_module(m, ir::Opcode::kCall), 0);
 }
 
-TEST(WhileLoopUnrollerXla, SimpleLoopNonZeroInit) {
-  unroll_and_compare(std::string(kS64Body) + R"(
-ENTRY SimpleLoop {
-  constant.3 = s64[] constant(4)
-  constant.4 = s32[3]{0} constant({0, 1, 2})
-  tuple.1 = (s64[], s32[3]{0}) tuple(constant.3, constant.4)
-  while = (s64[], s32[3]{0}) while(tuple.1), condition=
-    SimpleLoop.condition, body=SimpleLoop.body
-  ROOT result = s32[3]{0} get-tuple-element(while), index=1
-}
-)");
-}
+TEST(WhileLoopUnrollerXla, SimpleLoopNonZeroInit) { unroll_and_compare(s64_loop_not_root(4)); }
 
 std::string s16_loop(const std::string& entry) {
   std::string body = kS64Body;
