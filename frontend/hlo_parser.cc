@@ -337,6 +337,8 @@ class Parser {
                            did_you_mean(key, known_attribute_names()));
       attrs.opaque.push_back({std::string(key), std::string(c_.raw_value())});
     }
+    // As XLA's parser: a convolution's window may be left out (no spatial dimensions).
+    if (op == Opcode::kConvolution && !attrs.window) attrs.window = ir::Window{};
   }
 
   void read_called(std::string_view key, InstrId id, size_t at) {

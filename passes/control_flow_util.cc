@@ -273,6 +273,9 @@ bool constant_init(const ir::Module& m, InstrId init, const std::vector<bool>& n
     if (!needed[k]) continue;
     if (m.opcode(init) == Opcode::kTuple) {
       InstrId e = m.operand(init, k);
+      // get-tuple-element(tuple(..., c, ...)) is c (what tuple-simplifier would fold).
+      while (m.opcode(e) == Opcode::kGetTupleElement && m.opcode(m.operand(e, 0)) == Opcode::kTuple)
+        e = m.operand(m.operand(e, 0), static_cast<size_t>(m.attrs(e).tuple_index));
       if (m.opcode(e) != Opcode::kConstant || m.literal(e).elided()) return false;
       known[k] = &m.literal(e);
     } else if (m.opcode(init) == Opcode::kConstant && !m.literal(init).elided() && m.literal(init).is_tuple()) {

@@ -1,7 +1,8 @@
 // tree_reduction_rewriter (XLA's TreeReductionRewriter, as the CPU pipeline runs it):
 // a reduce over a dimension longer than 32 first reduces windows of 32 along it
-// (reduce-window, stride 32, padded with the init value), then reduces the partial
-// results: a two-level tree, which keeps float sums accurate and exposes parallelism.
+// (reduce-window, stride 32, padded on both sides with the init value; the other reduced
+// dimensions whole), then reduces the partial results: a two-level tree, which keeps
+// float sums accurate and exposes parallelism.
 // The padding and the extra level fold the init value in more than once, so the rewrite
 // applies only when init is the identity of the reducer (add 0, multiply 1, max with the
 // lowest value, min with the highest, or 0 / and 1). Float sums are reordered:
@@ -74,14 +75,23 @@ class TreeReductionRewriter final : public Pass {
       const InstrId x = m.operand(i, 0), init = m.operand(i, 1);
       const auto op = reducer_op(m, m.called(i)[0]);
       if (!op || !is_identity(m, init, *op) || !m.shape(x).is_static()) continue;
+      if (m.shape(x).element_count() == 0) continue;  // algsimp makes it the init value
+      // As XLA: a reduced dimension longer than the window gets windows of 32, padded on
+      // both sides (low half, high the rest) to a multiple of 32; a shorter one is reduced
+      // whole in the first level already; the others keep windows of 1.
       ir::Window w(static_cast<size_t>(m.shape(x).rank()));
       bool long_dim = false;
       for (int64_t d : m.attrs(i).dimensions) {
         const int64_t n = m.shape(x).dim(d);
-        if (n <= kWindow) continue;
         auto& wd = w[static_cast<size_t>(d)];
+        if (n <= kWindow) {
+          wd.size = wd.stride = n;
+          continue;
+        }
         wd.size = wd.stride = kWindow;
-        wd.pad_high = (n + kWindow - 1) / kWindow * kWindow - n;
+        const int64_t pad = (n + kWindow - 1) / kWindow * kWindow - n;
+        wd.pad_low = pad / 2;
+        wd.pad_high = pad - pad / 2;
         long_dim = true;
       }
       if (!long_dim) continue;

@@ -4,8 +4,8 @@
 // chained from the init value. As XLA's defaults bound it: at most 64 iterations, a body
 // of at most 800 instructions, and at most 10000 instructions added. Loops with side
 // effects are not unrolled (the copies would repeat them outside a loop), nor loops
-// whose body holds elided constants. (loop-unroll-by-2, an HLS pass, doubles the body
-// instead and keeps the loop.)
+// whose body holds elided constants, nor loops with control edges (as XLA).
+// (loop-unroll-by-2, an HLS pass, doubles the body instead and keeps the loop.)
 #include "passes/call_graph_util.h"
 #include "passes/control_flow_util.h"
 #include "passes/pass.h"
@@ -19,8 +19,9 @@ namespace cf = control_flow;
 
 constexpr int64_t kMaxTrips = 64, kMaxBody = 800, kMaxExpansion = 10000;
 
-bool unroll(ir::Module& m, InstrId w) {
-  if (m.called(w).size() != 2 || !m.shape(w).is_tuple() || has_side_effect(m, w)) return false;
+bool unroll(ir::Module& m, InstrId w, const std::unordered_set<InstrId>& fenced) {
+  // As XLA: a loop with control edges stays (the copies would not carry them).
+  if (m.called(w).size() != 2 || !m.shape(w).is_tuple() || has_side_effect(m, w) || fenced.count(w)) return false;
   const CompId body = m.called(w)[1];
   const auto body_size = static_cast<int64_t>(m.instruction_count(body));
   if (body_size > kMaxBody || cf::contains_elided_constant(m, body)) return false;
@@ -44,8 +45,9 @@ class WhileLoopUnroller final : public Pass {
   }
   bool run(ir::Module& m) override {
     bool changed = false;
+    const std::unordered_set<InstrId> fenced = with_control_edges(m);
     for (InstrId w : cf::collect_ops(m, ir::Opcode::kWhile, /*callers_first=*/false))
-      if (m.is_live(w)) changed |= unroll(m, w);
+      if (m.is_live(w)) changed |= unroll(m, w, fenced);
     if (changed) remove_unreachable_computations(m);
     return changed;
   }
