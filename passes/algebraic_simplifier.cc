@@ -23,7 +23,7 @@ bool has_static_shapes(const ir::Module& m, InstrId i) {
 
 // An elementwise op can match a rule only through its operands: a constant or broadcast
 // operand, an operand used twice, or a few producers (negate(negate), not(not),
-// (a % b) % b, select(not p), add(multiply, multiply)). Deciding that from the opcode and operand arrays alone
+// (a % b) % b, select(not p), add(multiply, multiply), and(compare, compare)). Deciding that from the opcode and operand arrays alone
 // keeps a run that finds nothing from touching every instruction's payload, which on
 // large graphs is a cache miss per instruction.
 bool may_match_elementwise(const ir::Module& m, InstrId i, Opcode op) {
@@ -34,6 +34,7 @@ bool may_match_elementwise(const ir::Module& m, InstrId i, Opcode op) {
     const Opcode p = m.opcode(ops[k]);
     if (p == Opcode::kConstant || p == Opcode::kBroadcast || p == op || p == Opcode::kNot) return true;
     if (op == Opcode::kAdd && p == Opcode::kMultiply) return true;
+    if (op == Opcode::kAnd && p == Opcode::kCompare) return true;
     for (size_t j = 0; j < k; ++j)
       if (ops[j] == ops[k]) return true;
   }
@@ -55,6 +56,7 @@ bool simplify_elementwise(Rewriter& r, InstrId i, Opcode op) {
     case Opcode::kCompare: return simplify_compare(r, i);
     case Opcode::kMaximum: case Opcode::kMinimum: return simplify_min_max(r, i);
     case Opcode::kSelect: return simplify_select(r, i);
+    case Opcode::kClamp: return simplify_clamp(r, i);
     case Opcode::kConvert: return simplify_convert(r, i);
     case Opcode::kCopy: case Opcode::kBitcastConvert: return simplify_identity_copy(r, i);
     default: return false;
@@ -66,7 +68,7 @@ bool has_movement_rules(Opcode op) {
     case Opcode::kConstant: case Opcode::kBroadcast: case Opcode::kReshape: case Opcode::kBitcast:
     case Opcode::kTranspose: case Opcode::kReverse: case Opcode::kPad: case Opcode::kSlice:
     case Opcode::kConcatenate: case Opcode::kDynamicSlice: case Opcode::kDynamicUpdateSlice:
-    case Opcode::kReduce: case Opcode::kReduceWindow: case Opcode::kDot:
+    case Opcode::kReduce: case Opcode::kReduceWindow: case Opcode::kDot: case Opcode::kGather:
       return true;
     default:
       return false;
@@ -77,6 +79,7 @@ bool simplify_instruction(Rewriter& r, InstrId i) {
   const ir::Module& m = r.m;
   const Opcode op = m.opcode(i);
   if (op == Opcode::kGetTupleElement) return simplify_get_tuple_element(r, i);
+  if (m.shape(i).is_tuple()) return simplify_tuple_shaped(r, i);
   if (ir::info(op).elementwise || op == Opcode::kCopy) {
     if (!may_match_elementwise(m, i, op) || !has_static_shapes(m, i)) return false;
     return simplify_elementwise(r, i, op) || sink_elementwise_through_broadcasts(r, i);
@@ -97,6 +100,7 @@ bool simplify_instruction(Rewriter& r, InstrId i) {
     case Opcode::kReduce: return simplify_reduce(r, i);
     case Opcode::kReduceWindow: return simplify_reduce_window(r, i);
     case Opcode::kDot: return simplify_dot(r, i);
+    case Opcode::kGather: return simplify_gather(r, i);
     default: return false;
   }
 }
