@@ -25,4 +25,7 @@ inline ir::Module simplify_to_fixed_point(const std::string& text, bool expect_c
   return m;
 }
 
+// The attributes of the entry computation's root.
+inline const ir::Attributes& root_attrs(const ir::Module& m) { return m.attrs(m.computation(m.entry()).root); }
+
 }  // namespace hlsgym::testing

@@ -13,9 +13,8 @@
 namespace hlsgym::passes {
 namespace {
 using testing::root_expression;
+using testing::root_attrs;
 using testing::simplify_to_fixed_point;
-
-const ir::Attributes& root_attrs(const ir::Module& m) { return m.attrs(m.computation(m.entry()).root); }
 
 // ---- ConvTestBase: a depthwise 1x1 convolution (feature_group_count = features) ----
 

@@ -12,9 +12,8 @@
 namespace hlsgym::passes {
 namespace {
 using testing::root_expression;
+using testing::root_attrs;
 using testing::simplify_to_fixed_point;
-
-const ir::Attributes& root_attrs(const ir::Module& m) { return m.attrs(m.computation(m.entry()).root); }
 
 // ---- slice of pad: f32[3,4] padded 3_2x1_5 to f32[8,10] ----
 

@@ -11,9 +11,8 @@
 namespace hlsgym::passes {
 namespace {
 using testing::root_expression;
+using testing::root_attrs;
 using testing::simplify_to_fixed_point;
-
-const ir::Attributes& root_attrs(const ir::Module& m) { return m.attrs(m.computation(m.entry()).root); }
 
 // p / 20 -> p * 0.05 rounds twice (0.05 is not exact in f32); algsimp turns a float
 // divide into a multiply only by a power of two (listed).

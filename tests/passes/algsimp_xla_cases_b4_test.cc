@@ -11,9 +11,8 @@
 namespace hlsgym::passes {
 namespace {
 using testing::root_expression;
+using testing::root_attrs;
 using testing::simplify_to_fixed_point;
-
-const ir::Attributes& root_attrs(const ir::Module& m) { return m.attrs(m.computation(m.entry()).root); }
 
 // ---- rules keyed on a cuDNN batch-norm custom-call (XLA's GPU option
 // cudnn_batchnorm_forward_training_metadata; the CPU pipeline has no such call) ----
@@ -358,7 +357,14 @@ TEST(AlgsimpXlaB, GTETupleShardingLoss) {
 
 // ---- layout-sensitive cases (listed): hlsgym's literals are row-major and a layout
 // matters only to a bitcast, so algsimp keeps a layout-changing copy that a bitcast reads
-// and drops the others ----
+// (one copy left) and drops the others ----
+
+// A listed layout case: the interpreter agrees, and `copies` copies are left.
+void expect_copies_left(const char* xla_test, const std::string& hlo, int copies) {
+  EXPECT_FALSE(testing::deliberate_difference("algsimp", xla_test).empty());
+  const ir::Module m = simplify_to_fixed_point(hlo);
+  EXPECT_EQ(testing::count_opcode(m, m.entry(), ir::Opcode::kCopy), copies);
+}
 
 TEST(AlgsimpXlaB, DynamicSliceShapeLayout) {
   EXPECT_FALSE(testing::deliberate_difference("algsimp", "DynamicSliceShapeLayout").empty());
@@ -368,53 +374,47 @@ TEST(AlgsimpXlaB, DynamicSliceShapeLayout) {
 }
 
 TEST(AlgsimpXlaB, CopyBitcastCopy) {
-  EXPECT_FALSE(testing::deliberate_difference("algsimp", "CopyBitcastCopy").empty());
-  const ir::Module m = simplify_to_fixed_point(
-      "ENTRY e {\n p = bf16[4,5,512]{2,0,1} parameter(0)\n c1 = bf16[4,5,512]{0,2,1} copy(p)\n"
-      " b = bf16[4,5,16,32]{0,3,2,1} bitcast(c1)\n ROOT c2 = bf16[4,5,16,32]{1,3,2,0} copy(b)\n}\n");
-  EXPECT_EQ(testing::count_opcode(m, m.entry(), ir::Opcode::kCopy), 1);  // the one the bitcast reads
+  expect_copies_left("CopyBitcastCopy",
+                     "ENTRY e {\n p = bf16[4,5,512]{2,0,1} parameter(0)\n c1 = bf16[4,5,512]{0,2,1} copy(p)\n"
+                     " b = bf16[4,5,16,32]{0,3,2,1} bitcast(c1)\n ROOT c2 = bf16[4,5,16,32]{1,3,2,0} copy(b)\n}\n",
+                     1);
 }
 
 TEST(AlgsimpXlaB, CopyBitcastCopy2) {
-  EXPECT_FALSE(testing::deliberate_difference("algsimp", "CopyBitcastCopy2").empty());
-  const ir::Module m = simplify_to_fixed_point(
-      "ENTRY e {\n p = f32[8,3,3,7,7]{4,0,3,2,1} parameter(0)\n c1 = f32[8,3,3,7,7]{4,3,2,1,0} copy(p)\n"
-      " b = f32[1,72,7,7]{3,2,1,0} bitcast(c1)\n ROOT c2 = f32[1,72,7,7]{1,3,2,0} copy(b)\n}\n");
-  EXPECT_EQ(testing::count_opcode(m, m.entry(), ir::Opcode::kCopy), 1);  // the one the bitcast reads
+  expect_copies_left("CopyBitcastCopy2",
+                     "ENTRY e {\n p = f32[8,3,3,7,7]{4,0,3,2,1} parameter(0)\n c1 = f32[8,3,3,7,7]{4,3,2,1,0} copy(p)\n"
+                     " b = f32[1,72,7,7]{3,2,1,0} bitcast(c1)\n ROOT c2 = f32[1,72,7,7]{1,3,2,0} copy(b)\n}\n",
+                     1);
 }
 
 TEST(AlgsimpXlaB, CopyReshapeCopy3) {
-  EXPECT_FALSE(testing::deliberate_difference("algsimp", "CopyReshapeCopy3").empty());
-  const ir::Module m = simplify_to_fixed_point(
-      "ENTRY e {\n p = f32[2,3]{0,1} parameter(0)\n c = f32[2,3]{1,0} copy(p)\n"
-      " r = f32[3,2]{1,0} bitcast(c)\n ROOT c1 = f32[3,2]{0,1} copy(r)\n}\n");
-  EXPECT_EQ(testing::count_opcode(m, m.entry(), ir::Opcode::kCopy), 1);  // the one the bitcast reads
+  expect_copies_left("CopyReshapeCopy3",
+                     "ENTRY e {\n p = f32[2,3]{0,1} parameter(0)\n c = f32[2,3]{1,0} copy(p)\n"
+                     " r = f32[3,2]{1,0} bitcast(c)\n ROOT c1 = f32[3,2]{0,1} copy(r)\n}\n",
+                     1);
 }
 
 TEST(AlgsimpXlaB, CopyReshapeCopy4) {
-  EXPECT_FALSE(testing::deliberate_difference("algsimp", "CopyReshapeCopy4").empty());
-  const ir::Module m = simplify_to_fixed_point(
-      "ENTRY e {\n p = f32[6,2,3]{0,1,2} parameter(0)\n c0 = f32[6,2,3]{0,2,1} copy(p)\n"
-      " r = f32[2,3,6]{1,0,2} bitcast(c0)\n ROOT c1 = f32[2,3,6]{0,1,2} copy(r)\n}\n");
-  EXPECT_EQ(testing::count_opcode(m, m.entry(), ir::Opcode::kCopy), 1);  // the one the bitcast reads
+  expect_copies_left("CopyReshapeCopy4",
+                     "ENTRY e {\n p = f32[6,2,3]{0,1,2} parameter(0)\n c0 = f32[6,2,3]{0,2,1} copy(p)\n"
+                     " r = f32[2,3,6]{1,0,2} bitcast(c0)\n ROOT c1 = f32[2,3,6]{0,1,2} copy(r)\n}\n",
+                     1);
 }
 
 TEST(AlgsimpXlaB, BitcastCopyChain) {
-  EXPECT_FALSE(testing::deliberate_difference("algsimp", "BitcastCopyChain").empty());
-  const ir::Module m = simplify_to_fixed_point(
-      "ENTRY e {\n p = f32[4,32,32,1]{2,3,1,0} parameter(0)\n r = f32[4,32,1,1,32]{4,1,0,3,2} reshape(p)\n"
-      " t = f32[4,1,1,32,32]{3,4,0,1,2} transpose(r), dimensions={0,3,2,4,1}\n c3 = f32[4,1,1,32,32]{4,3,0,2,1} copy(t)\n"
-      " r2 = f32[4,1,1,1024]{3,2,1,0} reshape(c3)\n t2 = f32[1024,4,1,1]{0,3,2,1} transpose(r2), dimensions={3,0,1,2}\n"
-      " c4 = f32[1024,4,1,1]{0,1,3,2} copy(t2)\n ROOT r3 = f32[1024,4]{0,1} reshape(c4)\n}\n");
-  EXPECT_EQ(testing::count_opcode(m, m.entry(), ir::Opcode::kCopy), 0);
+  expect_copies_left("BitcastCopyChain",
+                     "ENTRY e {\n p = f32[4,32,32,1]{2,3,1,0} parameter(0)\n r = f32[4,32,1,1,32]{4,1,0,3,2} reshape(p)\n"
+                     " t = f32[4,1,1,32,32]{3,4,0,1,2} transpose(r), dimensions={0,3,2,4,1}\n c3 = f32[4,1,1,32,32]{4,3,0,2,1} copy(t)\n"
+                     " r2 = f32[4,1,1,1024]{3,2,1,0} reshape(c3)\n t2 = f32[1024,4,1,1]{0,3,2,1} transpose(r2), dimensions={3,0,1,2}\n"
+                     " c4 = f32[1024,4,1,1]{0,1,3,2} copy(t2)\n ROOT r3 = f32[1024,4]{0,1} reshape(c4)\n}\n",
+                     0);
 }
 
 TEST(AlgsimpXlaB, BitcastCopyChainSmall) {
-  EXPECT_FALSE(testing::deliberate_difference("algsimp", "BitcastCopyChainSmall").empty());
-  const ir::Module m = simplify_to_fixed_point(
-      "ENTRY e {\n p = f32[4,1,1,32,32]{3,4,0,1,2} parameter(0)\n c0 = f32[4,1,1,32,32]{4,3,0,2,1} copy(p)\n"
-      " b = f32[1024,4,1,1]{0,3,2,1} bitcast(c0)\n ROOT c1 = f32[1024,4,1,1]{0,1,3,2} copy(b)\n}\n");
-  EXPECT_EQ(testing::count_opcode(m, m.entry(), ir::Opcode::kCopy), 1);  // the one the bitcast reads
+  expect_copies_left("BitcastCopyChainSmall",
+                     "ENTRY e {\n p = f32[4,1,1,32,32]{3,4,0,1,2} parameter(0)\n c0 = f32[4,1,1,32,32]{4,3,0,2,1} copy(p)\n"
+                     " b = f32[1024,4,1,1]{0,3,2,1} bitcast(c0)\n ROOT c1 = f32[1024,4,1,1]{0,1,3,2} copy(b)\n}\n",
+                     1);
 }
 
 TEST(AlgsimpXlaB, BitcastUndoesBitcast) {
