@@ -188,6 +188,8 @@ TEST(AlgsimpXlaB, UnaryVariadicReduce) {
 }
 
 // ---- a max (min) reduce next to an argmax (argmin) reduce of the same input ----
+// XLA reads the max from the argmax reduce; on a tie between -0 and +0 the argmax's value
+// and maximum's differ in sign, so hlsgym keeps both reduces (listed).
 
 const char* const kArgMaxReducer =
     "argmax {\n a = bf16[] parameter(0)\n ai = s32[] parameter(1)\n b = bf16[] parameter(2)\n bi = s32[] parameter(3)\n"
