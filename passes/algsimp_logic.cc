@@ -147,6 +147,10 @@ std::optional<Bound> bound_of(const ir::Module& m, InstrId cmp) {
   if (m.opcode(cmp) != Opcode::kCompare || !m.attrs(cmp).direction) return std::nullopt;
   const InstrId a = m.operand(cmp, 0), b = m.operand(cmp, 1);
   if (!ir::is_integral(type_of(m, a))) return std::nullopt;
+  // A type= that reorders the values (UNSIGNED on a signed type, ...) is not the order
+  // the constants are compared in below.
+  const std::string& order = m.attrs(cmp).comparison_type;
+  if (!order.empty() && order != (ir::is_unsigned_integral(type_of(m, a)) ? "UNSIGNED" : "SIGNED")) return std::nullopt;
   ComparisonDirection d = *m.attrs(cmp).direction;
   if (auto c = uniform_int(m, b); c && !is_constant_like(m, a)) return Bound{a, d, *c};
   auto c = uniform_int(m, a);

@@ -234,6 +234,17 @@ TEST(AlgsimpXlaB, CompareSimplifiedReversed) {
   EXPECT_EQ(root_attrs(m).direction, ir::ComparisonDirection::kLt);
 }
 
+// An s32 compare with type=UNSIGNED orders negative values last: and(p < 10, p < 100)
+// is not p < 10 for p = -1, so it stays.
+// Not an XLA case: named after the rule it checks.
+TEST(AlgsimpXlaB, CompareSimplifiedKeepsAnUnsignedOrderOfSignedValues) {
+  simplify_to_fixed_point(
+      "ENTRY e {\n p = s32[] parameter(0)\n c1 = s32[] constant(-10)\n c2 = s32[] constant(100)\n"
+      " a = pred[] compare(p, c1), direction=LT, type=UNSIGNED\n b = pred[] compare(p, c2), direction=LT\n"
+      " ROOT o = pred[] and(a, b)\n}\n",
+      false);
+}
+
 // A float outer product adds each product to +0.0 in the interpreter, so a -0 product
 // becomes +0 where multiply keeps -0 (listed, as IteratorInvalidation).
 TEST(AlgsimpXlaB, CanDisableDotToMultiplyRewrite) {
