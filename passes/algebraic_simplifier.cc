@@ -23,7 +23,7 @@ bool has_static_shapes(const ir::Module& m, InstrId i) {
 
 // An elementwise op can match a rule only through its operands: a constant or broadcast
 // operand, an operand used twice, or a few producers (negate(negate), not(not),
-// (a % b) % b, select(not p), add(multiply, multiply)). Deciding that from the opcode and operand arrays alone
+// (a % b) % b, select(not p), add(multiply, multiply), and(compare, compare)). Deciding that from the opcode and operand arrays alone
 // keeps a run that finds nothing from touching every instruction's payload, which on
 // large graphs is a cache miss per instruction.
 bool may_match_elementwise(const ir::Module& m, InstrId i, Opcode op) {
@@ -35,6 +35,7 @@ bool may_match_elementwise(const ir::Module& m, InstrId i, Opcode op) {
     const Opcode p = m.opcode(ops[k]);
     if (p == Opcode::kConstant || p == Opcode::kBroadcast || p == op || p == Opcode::kNot) return true;
     if (op == Opcode::kAdd && p == Opcode::kMultiply) return true;
+    if (op == Opcode::kAnd && p == Opcode::kCompare) return true;
     for (size_t j = 0; j < k; ++j)
       if (ops[j] == ops[k]) return true;
   }
@@ -56,6 +57,7 @@ bool simplify_elementwise(Rewriter& r, InstrId i, Opcode op) {
     case Opcode::kCompare: return simplify_compare(r, i);
     case Opcode::kMaximum: case Opcode::kMinimum: return simplify_min_max(r, i);
     case Opcode::kSelect: return simplify_select(r, i);
+    case Opcode::kClamp: return simplify_clamp(r, i);
     case Opcode::kConvert: return simplify_convert(r, i);
     case Opcode::kCopy: case Opcode::kBitcastConvert: return simplify_identity_copy(r, i);
     case Opcode::kReal: case Opcode::kImag: case Opcode::kComplex: return simplify_complex_part(r, i);
@@ -69,7 +71,7 @@ bool has_movement_rules(Opcode op) {
     case Opcode::kTranspose: case Opcode::kReverse: case Opcode::kPad: case Opcode::kSlice:
     case Opcode::kConcatenate: case Opcode::kDynamicSlice: case Opcode::kDynamicUpdateSlice:
     case Opcode::kReduce: case Opcode::kReduceWindow: case Opcode::kDot: case Opcode::kMap:
-    case Opcode::kConvolution: case Opcode::kIota: case Opcode::kSort:
+    case Opcode::kConvolution: case Opcode::kIota: case Opcode::kSort: case Opcode::kGather:
       return true;
     default:
       return false;
@@ -80,14 +82,19 @@ bool simplify_instruction(Rewriter& r, InstrId i) {
   const ir::Module& m = r.m;
   const Opcode op = m.opcode(i);
   if (op == Opcode::kGetTupleElement) return simplify_get_tuple_element(r, i);
+  // A key/value sort's and a variadic reduce-window's results are tuples: their own rules
+  // first, then the rules of tuple-shaped instructions.
+  if (m.shape(i).is_tuple()) {
+    if (op == Opcode::kSort && simplify_sort(r, i)) return true;
+    if (op == Opcode::kReduceWindow && simplify_reduce_window(r, i)) return true;
+    return simplify_tuple_shaped(r, i);
+  }
   if (ir::info(op).elementwise || op == Opcode::kCopy) {
     if (!may_match_elementwise(m, i, op) || !has_static_shapes(m, i)) return false;
     return simplify_elementwise(r, i, op) || sink_elementwise_through_broadcasts(r, i);
   }
   if (!has_movement_rules(op)) return false;
-  // A variadic reduce-window's result is a tuple; its rules check each part's shape.
-  if (op == Opcode::kReduceWindow && m.shape(i).is_tuple()) return simplify_reduce_window(r, i);
-  if (op == Opcode::kSort) return simplify_sort(r, i);  // a key/value sort's result is a tuple
+  if (op == Opcode::kSort) return simplify_sort(r, i);
   if (!has_static_shapes(m, i)) return false;
   switch (op) {
     case Opcode::kConstant: return simplify_constant(r, i);
@@ -107,6 +114,7 @@ bool simplify_instruction(Rewriter& r, InstrId i) {
     case Opcode::kMap: return simplify_map(r, i);
     case Opcode::kConvolution: return simplify_convolution(r, i);
     case Opcode::kIota: return simplify_iota(r, i);
+    case Opcode::kGather: return simplify_gather(r, i);
     default: return false;
   }
 }

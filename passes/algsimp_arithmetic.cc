@@ -196,6 +196,15 @@ bool simplify_divide(Rewriter& r, InstrId i) {
     const InstrId negative = compare_with(r, a, r.splat_int(t, 0, dims), ir::ComparisonDirection::kLt);
     return r.replace(i, select(r, negative, unary(r, Opcode::kNegate, magnitude), magnitude));
   }
+  // convert(pred) / broadcast(s) -> convert(pred) * broadcast(1 / s): for 1 it is 1 / s
+  // itself, for 0 a zero of the same sign (or NaN for s = 0 or NaN) either way.
+  if (is_ieee_float(t) && m.opcode(a) == Opcode::kConvert && type_of(m, m.operand(a, 0)) == ElementType::kPred &&
+      is_scalar_broadcast(m, b)) {
+    const InstrId s = m.operand(b, 0);
+    const InstrId one = r.m.add_constant(r.comp, ir::Literal::scalar_double(t, 1.0));
+    const InstrId reciprocal = r.broadcast_scalar(r.binary(Opcode::kDivide, one, s), dims);
+    return r.replace(i, r.binary(Opcode::kMultiply, a, reciprocal));
+  }
   if (is_ieee_float(t)) {
     auto v = uniform_float(m, b);
     if (!v || !std::isfinite(*v) || *v == 0) return false;
@@ -209,12 +218,41 @@ bool simplify_divide(Rewriter& r, InstrId i) {
   return false;
 }
 
+// The largest value of a signed integer iota (its dim size - 1), if it is one whose
+// values are all >= 0 and representable.
+static std::optional<int64_t> iota_max(const ir::Module& m, InstrId x) {
+  if (m.opcode(x) != Opcode::kIota || !ir::is_signed_integral(type_of(m, x))) return std::nullopt;
+  const int64_t d = m.attrs(x).iota_dimension;
+  if (d < 0 || d >= m.shape(x).rank() || m.shape(x).dim(d) == 0) return std::nullopt;
+  const int64_t top = m.shape(x).dim(d) - 1;
+  if (static_cast<uint64_t>(top) > int_max_bits(type_of(m, x))) return std::nullopt;
+  return top;
+}
+
+// remainder(iota, c) with 0 <= iota < c is the iota; remainder(iota + n, c) with n a
+// non-negative multiple of c (and no overflow) is remainder(iota, c).
+static bool remainder_of_iota(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId a = m.operand(i, 0), b = m.operand(i, 1);
+  const auto c = uniform_int(m, b);
+  if (!c || *c <= 0) return false;
+  if (auto top = iota_max(m, a)) return *top < *c && r.replace(i, a);
+  if (m.opcode(a) != Opcode::kAdd) return false;
+  const InstrId x = m.operand(a, 0);
+  const auto n = uniform_int(m, m.operand(a, 1));
+  const auto top = iota_max(m, x);
+  if (!top || !n || *n < 0 || *n % *c != 0) return false;
+  if (static_cast<uint64_t>(*top) + static_cast<uint64_t>(*n) > int_max_bits(type_of(m, x))) return false;
+  return r.replace(i, r.binary(Opcode::kRemainder, x, b));
+}
+
 bool simplify_remainder(Rewriter& r, InstrId i) {
   const ir::Module& m = r.m;
   const InstrId a = m.operand(i, 0), b = m.operand(i, 1);
   const ElementType t = type_of(m, i);
   // (A % B) % B == A % B: |A % B| < |B|, and x % 0 == x keeps it for B == 0 too.
   if (m.opcode(a) == Opcode::kRemainder && m.operand(a, 1) == b) return r.replace(i, a);
+  if (remainder_of_iota(r, i)) return true;
   auto k = power_of_two_divisor(m, b);
   if (!k) return false;
   const auto& dims = dims_of(r, i);
@@ -249,7 +287,10 @@ bool simplify_power(Rewriter& r, InstrId i) {
     return r.replace(i, r.splat_literal(std::move(one), dims));
   }
   if (*e == 1) return r.replace(i, a);
-  if (*e == 2 && (integral || t == ElementType::kF16)) return r.replace(i, r.binary(Opcode::kMultiply, a, a));
+  // f16 and bf16 are evaluated in float, where x * x is exact, so powf and multiply give
+  // the same value; an f32 x * x is rounded, and powf is not correctly rounded at ties.
+  if (*e == 2 && (integral || t == ElementType::kF16 || t == ElementType::kBF16))
+    return r.replace(i, r.binary(Opcode::kMultiply, a, a));
   if (*e == -1 && t == ElementType::kF16) {
     const InstrId one = r.splat_literal(ir::Literal::scalar_double(t, 1.0), dims);
     return r.replace(i, r.binary(Opcode::kDivide, one, a));

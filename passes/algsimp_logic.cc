@@ -140,7 +140,57 @@ bool is_non_negative_iota(const ir::Module& m, InstrId x) {
   return static_cast<uint64_t>(m.shape(x).dim(d)) <= int_max_bits(t) + 1;
 }
 
+// A compare of x with a uniform integer constant, as "x dir c" (the constant moved to the
+// right, the direction flipped with it).
+struct Bound { InstrId x; ComparisonDirection dir; int64_t c; };
+std::optional<Bound> bound_of(const ir::Module& m, InstrId cmp) {
+  if (m.opcode(cmp) != Opcode::kCompare || !m.attrs(cmp).direction) return std::nullopt;
+  const InstrId a = m.operand(cmp, 0), b = m.operand(cmp, 1);
+  if (!ir::is_integral(type_of(m, a))) return std::nullopt;
+  // A type= that reorders the values (UNSIGNED on a signed type, ...) is not the order
+  // the constants are compared in below.
+  const std::string& order = m.attrs(cmp).comparison_type;
+  if (!order.empty() && order != (ir::is_unsigned_integral(type_of(m, a)) ? "UNSIGNED" : "SIGNED")) return std::nullopt;
+  ComparisonDirection d = *m.attrs(cmp).direction;
+  if (auto c = uniform_int(m, b); c && !is_constant_like(m, a)) return Bound{a, d, *c};
+  auto c = uniform_int(m, a);
+  if (!c || is_constant_like(m, b)) return std::nullopt;
+  switch (d) {
+    case ComparisonDirection::kLt: d = ComparisonDirection::kGt; break;
+    case ComparisonDirection::kLe: d = ComparisonDirection::kGe; break;
+    case ComparisonDirection::kGt: d = ComparisonDirection::kLt; break;
+    case ComparisonDirection::kGe: d = ComparisonDirection::kLe; break;
+    default: return std::nullopt;
+  }
+  return Bound{b, d, *c};
+}
+
+// and(x < c1, x < c2) is the tighter compare (x < min), and(x > c1, x > c2) likewise
+// (same for <= and >=); unsigned constants compare as their values.
+bool and_of_bounds(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId p = m.operand(i, 0), q = m.operand(i, 1);
+  const auto a = bound_of(m, p), b = bound_of(m, q);
+  if (!a || !b || a->x != b->x || a->dir != b->dir) return false;
+  const bool unsigned_x = ir::is_unsigned_integral(type_of(m, a->x));
+  auto less = [&](int64_t u, int64_t v) { return unsigned_x ? static_cast<uint64_t>(u) < static_cast<uint64_t>(v) : u < v; };
+  switch (a->dir) {
+    case ComparisonDirection::kLt: case ComparisonDirection::kLe: return r.replace(i, less(b->c, a->c) ? q : p);
+    case ComparisonDirection::kGt: case ComparisonDirection::kGe: return r.replace(i, less(a->c, b->c) ? q : p);
+    default: return false;
+  }
+}
+
 }  // namespace
+
+bool simplify_clamp(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const InstrId lo = m.operand(i, 0), x = m.operand(i, 1), hi = m.operand(i, 2);
+  // clamp(lo, clamp(lo, y, hi), hi): the inner result is already within the bounds (or
+  // is hi when hi < lo, which the outer clamp gives again), NaN stays NaN.
+  if (m.opcode(x) == Opcode::kClamp && m.operand(x, 0) == lo && m.operand(x, 2) == hi) return r.replace(i, x);
+  return false;
+}
 
 bool simplify_not(Rewriter& r, InstrId i) {
   const ir::Module& m = r.m;
@@ -156,6 +206,7 @@ bool simplify_and_or_xor(Rewriter& r, InstrId i) {
   if (!is_int_like(t)) return false;
   const InstrId a = m.operand(i, 0), b = m.operand(i, 1);
   if (a == b) return op == Opcode::kXor ? r.replace(i, r.splat_int(t, 0, dims_of(r, i))) : r.replace(i, a);
+  if (op == Opcode::kAnd && and_of_bounds(r, i)) return true;
   const uint64_t ones = width_mask(t);
   for (auto [c, x] : {std::pair{b, a}, std::pair{a, b}}) {
     if (has_bits(m, c, 0)) return r.replace(i, op == Opcode::kAnd ? c : x);

@@ -170,6 +170,83 @@ bool reshape_of_iota(Rewriter& r, InstrId i) {
   return r.replace(i, sum);
 }
 
+// The size-1 dims of `rs` = reshape(y) match y's other dims in order: the reshape only
+// adds or drops size-1 dims. `to_y[d]` is the y dim of rs dim d (-1 for a size-1 dim).
+bool degenerate_reshape_map(const Shape& y, const Shape& rs, std::vector<int64_t>& to_y) {
+  to_y.assign(static_cast<size_t>(rs.rank()), -1);
+  int64_t k = 0;
+  for (int64_t d = 0; d < rs.rank(); ++d) {
+    if (rs.dim(d) == 1) continue;
+    while (k < y.rank() && y.dim(k) == 1) ++k;
+    if (k == y.rank() || y.dim(k) != rs.dim(d)) return false;
+    to_y[static_cast<size_t>(d)] = k++;
+  }
+  while (k < y.rank() && y.dim(k) == 1) ++k;
+  return k == y.rank();
+}
+
+// reverse(reshape(y)) where the reshape only adds or drops size-1 dims ->
+// reshape(reverse(y)) over y's matching dims (reversing a size-1 dim does nothing).
+bool reverse_of_degenerate_reshape(Rewriter& r, InstrId i, InstrId rs) {
+  const ir::Module& m = r.m;
+  const InstrId y = m.operand(rs, 0);
+  std::vector<int64_t> to_y, dims;
+  if (m.users(rs).size() != 1 || !static_array(m.shape(y)) || !degenerate_reshape_map(m.shape(y), m.shape(rs), to_y))
+    return false;
+  for (int64_t d : m.attrs(i).dimensions)
+    if (to_y[static_cast<size_t>(d)] >= 0) dims.push_back(to_y[static_cast<size_t>(d)]);
+  std::sort(dims.begin(), dims.end());
+  ir::Attributes a;
+  a.dimensions = std::move(dims);
+  const InstrId ops[] = {y};
+  return r.replace(i, r.reshape(r.make(Opcode::kReverse, ops, std::move(a)), m.shape(i).dims()));
+}
+
+// reverse(op(x, broadcast scalar)) -> op(reverse(x), broadcast scalar) for a binary
+// elementwise op used only here (either operand order).
+bool reverse_of_binary_with_scalar(Rewriter& r, InstrId i, InstrId op) {
+  const ir::Module& m = r.m;
+  if (!ir::info(m.opcode(op)).elementwise || m.operands(op).size() != 2 || m.users(op).size() != 1) return false;
+  const InstrId a = m.operand(op, 0), b = m.operand(op, 1);
+  const bool scalar_b = is_scalar_broadcast(m, b), scalar_a = is_scalar_broadcast(m, a);
+  if (scalar_a == scalar_b || !same_shape(m, a, b)) return false;
+  const InstrId x = scalar_b ? a : b, s = scalar_b ? b : a;
+  ir::Attributes attrs;
+  attrs.dimensions = m.attrs(i).dimensions;
+  const InstrId rev_ops[] = {x};
+  const InstrId rev = r.make(Opcode::kReverse, rev_ops, std::move(attrs));
+  const InstrId ops[] = {scalar_b ? rev : s, scalar_b ? s : rev};
+  return r.replace(i, r.m.add_clone(r.comp, op, ops));
+}
+
+// pad(broadcast(y), v) -> broadcast(pad(broadcast(y) to the padded dims, y's dims and
+// size-1 dims, v)): the padding of the dims the broadcast repeats over is left out.
+bool pad_of_broadcast(Rewriter& r, InstrId i, InstrId b) {
+  const ir::Module& m = r.m;
+  if (m.users(b).size() != 1) return false;
+  const auto& pads = m.attrs(i).padding;
+  const auto& map = m.attrs(b).dimensions;
+  const Shape& bs = m.shape(b);
+  std::vector<int64_t> kept;  // dims of the broadcast kept below the pad
+  for (int64_t d = 0; d < bs.rank(); ++d) {
+    const bool mapped = std::find(map.begin(), map.end(), d) != map.end();
+    if (mapped || bs.dim(d) == 1 || !(pads[static_cast<size_t>(d)] == ir::PadDim{})) kept.push_back(d);
+  }
+  if (kept.size() == static_cast<size_t>(bs.rank())) return false;
+  std::vector<int64_t> inner_dims, inner_map, padded_dims;
+  ir::Attributes pa;
+  for (int64_t d : kept) {
+    inner_dims.push_back(bs.dim(d));
+    padded_dims.push_back(m.shape(i).dim(d));
+    pa.padding.push_back(pads[static_cast<size_t>(d)]);
+  }
+  for (int64_t d : map) inner_map.push_back(std::find(kept.begin(), kept.end(), d) - kept.begin());
+  const InstrId inner = r.broadcast(m.operand(b, 0), inner_dims, inner_map);
+  const InstrId pad_ops[] = {inner, m.operand(i, 1)};
+  const InstrId pad = r.make_shaped(Opcode::kPad, Shape(type_of(m, i), padded_dims), pad_ops, std::move(pa));
+  return r.replace(i, r.broadcast(pad, m.shape(i).dims(), kept));
+}
+
 }  // namespace
 
 bool fold_scalar_broadcast_operand(Rewriter& r, InstrId i) {
@@ -210,6 +287,9 @@ bool simplify_reshape(Rewriter& r, InstrId i) {
   const ir::Module& m = r.m;
   const InstrId x = m.operand(i, 0);
   if (same_shape(m, x, i)) return r.replace(i, x);
+  // An empty result is an empty constant, whatever computes its operand.
+  if (m.shape(i).element_count() == 0 && m.opcode(x) != Opcode::kConstant)
+    return r.replace(i, r.m.add_constant(r.comp, ir::Literal(m.shape(i))));
   if (rng_in_shape(r, i)) return true;
   if (m.opcode(x) == Opcode::kBroadcast && reshape_of_broadcast(r, i)) return true;
   if (m.opcode(x) == Opcode::kIota) return reshape_of_iota(r, i);
@@ -225,7 +305,26 @@ bool simplify_identity_copy(Rewriter& r, InstrId i) {
   auto keeps_values = [&](InstrId from) {
     return m.opcode(i) != Opcode::kBitcast || ir::bitcast_is_reshape(m.shape(from), m.shape(i));
   };
-  if (same_shape(m, x, i) && keeps_values(x)) return r.replace(i, x);
+  // A copy that changes the layout feeds a bitcast the layout it reads its operand in.
+  const auto layout_read_by_bitcast = [&] {
+    if (m.opcode(i) != Opcode::kCopy || m.shape(x).layout() == m.shape(i).layout()) return false;
+    for (InstrId u : m.users(i))
+      if (m.opcode(u) == Opcode::kBitcast) return true;
+    return false;
+  };
+  if (same_shape(m, x, i) && keeps_values(x) && !layout_read_by_bitcast()) return r.replace(i, x);
+  // bitcast-convert(concatenate(bitcast-convert(y_k))) with every y_k of the result's
+  // type: the bits pass through unchanged, so it is concatenate(y_k).
+  if (m.opcode(i) == Opcode::kBitcastConvert && m.opcode(x) == Opcode::kConcatenate && m.users(x).size() == 1) {
+    std::vector<InstrId> inner;
+    for (InstrId op : m.operands(x)) {
+      if (m.opcode(op) != Opcode::kBitcastConvert || type_of(m, m.operand(op, 0)) != type_of(m, i) ||
+          m.shape(m.operand(op, 0)).dims() != m.shape(op).dims())
+        return false;
+      inner.push_back(m.operand(op, 0));
+    }
+    return r.replace(i, r.make_shaped(Opcode::kConcatenate, m.shape(i), inner, m.attrs(x)));
+  }
   if (m.opcode(i) == Opcode::kBitcast && m.opcode(x) == Opcode::kBitcast) {
     const InstrId y = m.operand(x, 0);
     if (same_shape(m, y, i) && keeps_values(y)) return r.replace(i, y);
@@ -253,6 +352,7 @@ bool simplify_transpose(Rewriter& r, InstrId i) {
   for (size_t k = 0; k < perm.size(); ++k)
     if (m.shape(i).dim(static_cast<int64_t>(k)) != 1) moved.push_back(perm[k]);
   if (is_increasing(moved)) return r.replace(i, r.reshape(x, m.shape(i).dims()));
+  if (transpose_of_dot(r, i)) return true;
   return fold_scalar_broadcast_operand(r, i);
 }
 
@@ -275,6 +375,8 @@ bool simplify_reverse(Rewriter& r, InstrId i) {
     const InstrId ops[] = {y};
     return r.replace(i, r.make(Opcode::kReverse, ops, std::move(attrs)));
   }
+  if (m.opcode(x) == Opcode::kReshape && reverse_of_degenerate_reshape(r, i, x)) return true;
+  if (reverse_of_binary_with_scalar(r, i, x)) return true;
   return fold_scalar_broadcast_operand(r, i);
 }
 
@@ -304,7 +406,18 @@ bool simplify_pad(Rewriter& r, InstrId i) {
     a.padding = std::move(fixed);
     return r.replace(i, r.make_shaped(Opcode::kPad, m.shape(i), ops, std::move(a)));
   }
-  if (!negative) return false;
+  if (!negative) {
+    if (m.opcode(x) == Opcode::kBroadcast && m.shape(value).rank() == 0) return pad_of_broadcast(r, i, x);
+    return false;
+  }
+  // Only negative (or no) edge padding: a slice.
+  if (std::all_of(pads.begin(), pads.end(), [](const ir::PadDim& p) { return p.low <= 0 && p.high <= 0 && p.interior == 0; })) {
+    ir::Attributes sa;
+    for (size_t d = 0; d < pads.size(); ++d)
+      sa.slice.push_back(ir::SliceDim{-pads[d].low, m.shape(x).dim(static_cast<int64_t>(d)) + pads[d].high, 1});
+    const InstrId slice_ops[] = {x};
+    return r.replace(i, r.make_shaped(Opcode::kSlice, m.shape(i), slice_ops, std::move(sa)));
+  }
   // Negative edge padding removes elements: pad by the positive parts, then slice.
   std::vector<ir::SliceDim> cut;
   std::vector<int64_t> dims;
@@ -354,6 +467,10 @@ bool simplify_get_tuple_element(Rewriter& r, InstrId i) {
   if (k < 0 || k >= static_cast<int64_t>(m.operands(t).size())) return false;
   const InstrId element = m.operand(t, static_cast<size_t>(k));
   if (!same_shape(m, element, i)) return false;
+  // Folding would lose a sharding the get-tuple-element sets and its element lacks.
+  const ir::OpaqueAttribute* sharding = m.attrs(i).find_opaque("sharding");
+  const ir::OpaqueAttribute* element_sharding = m.attrs(element).find_opaque("sharding");
+  if (sharding && (!element_sharding || !(*sharding == *element_sharding))) return false;
   return r.replace(i, element);
 }
 

@@ -311,6 +311,7 @@ bool simplify_dot(Rewriter& r, InstrId i) {
   const auto& out = m.shape(i).dims();
   if (!static_array(m.shape(a)) || !static_array(m.shape(b))) return false;
   if (!is_int_like(t) && !is_ieee_float(t)) return false;
+  if (dot_of_transposes(r, i)) return true;
   if (m.shape(a).element_count() == 0 || m.shape(b).element_count() == 0) {
     if (m.shape(i).element_count() == 0) return false;
     return r.replace(i, r.splat_literal(ir::Literal(Shape::scalar(t)), out));  // an empty sum
@@ -345,11 +346,30 @@ InstrId iota_like(Rewriter& r, InstrId i) {
 }
 }  // namespace
 
+// A rank-1 integer constant {0, s, 2s, ...} (s != 0) is iota * s (XLA's HandleConstant).
+bool constant_to_iota(Rewriter& r, InstrId i) {
+  const ir::Module& m = r.m;
+  const ir::Literal& l = m.literal(i);
+  const ElementType t = type_of(m, i);
+  if (m.shape(i).rank() != 1 || !ir::is_integral(t) || l.element_count() < 2) return false;
+  const uint64_t mask = width_mask(t);
+  const uint64_t stride = l.get_bits(1) & mask;
+  if ((l.get_bits(0) & mask) != 0 || stride == 0) return false;
+  for (int64_t k = 2; k < l.element_count(); ++k)
+    if ((l.get_bits(k) & mask) != ((static_cast<uint64_t>(k) * stride) & mask)) return false;
+  ir::Attributes a;
+  a.iota_dimension = 0;
+  const InstrId iota = r.make_shaped(Opcode::kIota, m.shape(i), {}, std::move(a));
+  ir::Literal s(Shape::scalar(t));
+  s.set_bits(0, stride);
+  return r.replace(i, r.binary(Opcode::kMultiply, iota, r.splat_literal(std::move(s), m.shape(i).dims())));
+}
+
 bool simplify_constant(Rewriter& r, InstrId i) {
   const ir::Module& m = r.m;
   const ir::Literal& l = m.literal(i);
   if (l.is_tuple() || l.elided() || l.element_count() <= 1) return false;
-  if (!uniform_bits(m, i)) return is_r1_iota(l) && r.replace(i, iota_like(r, i));
+  if (!uniform_bits(m, i)) return (is_r1_iota(l) && r.replace(i, iota_like(r, i))) || constant_to_iota(r, i);
   ir::Literal scalar(Shape::scalar(l.shape().element_type()));
   scalar.set_bits(0, l.get_bits(0));
   return r.replace(i, r.splat_literal(std::move(scalar), m.shape(i).dims()));

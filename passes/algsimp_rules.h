@@ -7,6 +7,9 @@
 //   algsimp_slicing.cc     slice, concatenate, dynamic-slice, dynamic-update-slice
 //   algsimp_reduce_dot.cc  reduce, reduce-window, dot; constants; sinking through broadcasts
 //   algsimp_complex_map_sort.cc real/imag/complex, map of one elementwise op, sort of nothing
+//   algsimp_indexing.cc    dynamic-slice/-update-slice indices, gather
+//   algsimp_dot_transpose.cc  transposes around a dot
+//   algsimp_tuples.cc      tuple-shaped instructions
 //   algsimp_util.cc        the Rewriter and the predicates below
 //
 // Every handler returns true when it replaced instruction `i` (through Rewriter::replace)
@@ -118,6 +121,7 @@ bool simplify_abs(Rewriter& r, InstrId i);
 bool simplify_compare(Rewriter& r, InstrId i);
 bool simplify_min_max(Rewriter& r, InstrId i);
 bool simplify_select(Rewriter& r, InstrId i);
+bool simplify_clamp(Rewriter& r, InstrId i);
 bool simplify_convert(Rewriter& r, InstrId i);
 // algsimp_complex_map_sort.cc
 bool simplify_complex_part(Rewriter& r, InstrId i);  // real, imag, complex
@@ -142,12 +146,22 @@ bool simplify_slice(Rewriter& r, InstrId i);
 bool simplify_concatenate(Rewriter& r, InstrId i);
 bool simplify_dynamic_slice(Rewriter& r, InstrId i);
 bool simplify_dynamic_update_slice(Rewriter& r, InstrId i);
+// algsimp_indexing.cc: trivial start indices, dynamic-slice of a size-1-dims reshape or
+// of an iota, dynamic-update-slice of a broadcast scalar, gather of one element
+bool simplify_dynamic_slice_indices(Rewriter& r, InstrId i);
+bool simplify_dynamic_update_slice_indices(Rewriter& r, InstrId i);
+bool simplify_gather(Rewriter& r, InstrId i);
+// algsimp_dot_transpose.cc: transpose(dot) swapping the free dims, dot of transposes
+bool transpose_of_dot(Rewriter& r, InstrId i);
+bool dot_of_transposes(Rewriter& r, InstrId i);
 // algsimp_reduce_dot.cc
 bool simplify_reduce(Rewriter& r, InstrId i);
 bool simplify_reduce_window(Rewriter& r, InstrId i);
 bool simplify_dot(Rewriter& r, InstrId i);
 bool simplify_convolution(Rewriter& r, InstrId i);
 bool simplify_constant(Rewriter& r, InstrId i);
+// algsimp_tuples.cc: tuple constants, variadic reduce/reduce-window, opt-barrier
+bool simplify_tuple_shaped(Rewriter& r, InstrId i);
 // op(broadcast x, broadcast y) -> broadcast(op(x, y)) for elementwise ops.
 bool sink_elementwise_through_broadcasts(Rewriter& r, InstrId i);
 

@@ -120,6 +120,34 @@ bool slice_of_broadcast(Rewriter& r, InstrId i, InstrId b) {
   return r.replace(i, r.broadcast(slice_of(r, y, std::move(dims)), m.shape(i).dims(), map));
 }
 
+// slice(concatenate(...)) reading from a run of its operands -> slice(concatenate of just
+// those), when the concatenate dies with it.
+bool slice_of_concatenate_operands(Rewriter& r, InstrId i, InstrId cat) {
+  const ir::Module& m = r.m;
+  if (m.users(cat).size() != 1) return false;
+  const auto& s = m.attrs(i).slice;
+  const int64_t cd = m.attrs(cat).dimensions.at(0);
+  const SliceDim& sd = s[static_cast<size_t>(cd)];
+  const int64_t first = sd.start, last = last_index(sd, m.shape(i).dim(cd));
+  std::vector<InstrId> kept;
+  int64_t offset = 0, kept_offset = -1;
+  for (InstrId op : m.operands(cat)) {
+    const int64_t size = m.shape(op).dim(cd);
+    if (offset + size > first && offset <= last) {
+      if (kept_offset < 0) kept_offset = offset;
+      kept.push_back(op);
+    }
+    offset += size;
+  }
+  if (kept.size() == m.operands(cat).size() || kept.size() < 2) return false;
+  ir::Attributes a;
+  a.dimensions = {cd};
+  const InstrId inner = r.make(Opcode::kConcatenate, kept, std::move(a));
+  std::vector<SliceDim> dims = s;
+  dims[static_cast<size_t>(cd)] = slice_dim(first - kept_offset, sd.stride, m.shape(i).dim(cd));
+  return r.replace(i, slice_of(r, inner, std::move(dims)));
+}
+
 // slice(concatenate(...)) that reads from one operand only -> slice of that operand.
 bool slice_of_concatenate(Rewriter& r, InstrId i, InstrId cat) {
   const ir::Module& m = r.m;
@@ -137,7 +165,7 @@ bool slice_of_concatenate(Rewriter& r, InstrId i, InstrId cat) {
     }
     offset += size;
   }
-  return false;
+  return slice_of_concatenate_operands(r, i, cat);
 }
 
 // slice(reverse(y)) -> reverse(slice(y)), reading the mirrored range of each reversed dim.
@@ -312,7 +340,16 @@ bool simplify_concatenate(Rewriter& r, InstrId i) {
     else
       runs.push_back({k, k});
   }
-  if (!changed && runs.size() == flat.size()) return concatenate_of_scalar_broadcasts(r, i);
+  if (!changed && runs.size() == flat.size()) {
+    // n copies of x, each 1 wide along the concatenation: broadcast x along it.
+    if (m.shape(ops[0]).dim(cd) == 1 && std::all_of(ops.begin(), ops.end(), [&](InstrId op) { return op == ops[0]; })) {
+      std::vector<int64_t> kept, map;
+      for (int64_t d = 0; d < m.shape(i).rank(); ++d)
+        if (d != cd) { kept.push_back(m.shape(i).dim(d)); map.push_back(d); }
+      return r.replace(i, r.broadcast(r.reshape(ops[0], kept), m.shape(i).dims(), map));
+    }
+    return concatenate_of_scalar_broadcasts(r, i);
+  }
   std::vector<InstrId> merged;
   for (auto [first, last] : runs) {
     if (first == last) { merged.push_back(flat[first]); continue; }
@@ -342,7 +379,7 @@ bool simplify_dynamic_slice(Rewriter& r, InstrId i) {
     const InstrId index = ops[static_cast<size_t>(d + 1)];
     if (m.opcode(index) != Opcode::kConstant || m.literal(index).elided() ||
         m.literal(index).is_tuple() || m.literal(index).element_count() != 1)
-      return false;
+      return simplify_dynamic_slice_indices(r, i);
     const int64_t size = m.shape(i).dim(d);
     const int64_t start = std::clamp<int64_t>(m.literal(index).get_int(0), 0, m.shape(x).dim(d) - size);
     dims.push_back(SliceDim{start, start + size, 1});
@@ -355,7 +392,7 @@ bool simplify_dynamic_update_slice(Rewriter& r, InstrId i) {
   const InstrId x = m.operand(i, 0), update = m.operand(i, 1);
   if (same_shape(m, update, i)) return r.replace(i, update);  // every start clamps to 0
   if (m.shape(update).element_count() == 0) return r.replace(i, x);
-  return false;
+  return simplify_dynamic_update_slice_indices(r, i);
 }
 
 }  // namespace hlsgym::passes::algsimp
