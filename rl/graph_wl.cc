@@ -45,18 +45,34 @@ std::array<uint8_t, ir::kOpcodeCount> opcode_classes() {
   return c;
 }
 
-// Fibonacci hashing of a small key to a bucket of a power-of-two table.
+// An opcode's label is a hash of its name, not its enum value: an opcode added to
+// opcode.def renumbers the enum but must not move every bucket of a trained policy.
+std::array<uint64_t, ir::kOpcodeCount> opcode_labels() {
+  std::array<uint64_t, ir::kOpcodeCount> l{};
+  for (int op = 0; op < ir::kOpcodeCount; ++op) {
+    uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a
+    for (char ch : ir::name(static_cast<Opcode>(op))) h = (h ^ static_cast<unsigned char>(ch)) * 0x100000001b3ull;
+    l[static_cast<size_t>(op)] = h;
+  }
+  return l;
+}
+
+// A label refined by the next one (one Weisfeiler-Lehman step along an edge).
+uint64_t refine(uint64_t label, uint64_t next) { return (label ^ (next + 0x9E3779B97F4A7C15ull + (label << 6) + (label >> 2))) * 0xff51afd7ed558ccdull; }
+
+// Fibonacci hashing of a label to a bucket of a power-of-two table.
 template <int kBuckets>
-size_t bucket(uint64_t key) {
+size_t bucket(uint64_t label) {
   static_assert((kBuckets & (kBuckets - 1)) == 0);
   constexpr int shift = 64 - __builtin_ctz(kBuckets);
-  return static_cast<size_t>(((key + 1) * 0x9E3779B97F4A7C15ull) >> shift);
+  return static_cast<size_t>((label * 0x9E3779B97F4A7C15ull) >> shift);
 }
 
 }  // namespace
 
 void graph_wl_counts(const ir::Module& m, std::vector<double>& out) {
   static const std::array<uint8_t, ir::kOpcodeCount> cls = opcode_classes();
+  static const std::array<uint64_t, ir::kOpcodeCount> label = opcode_labels();
   out.assign(kGraphWlSize, 0.0);
   double* edges = out.data();
   double* paths = edges + kWlEdgeBuckets;
@@ -77,10 +93,9 @@ void graph_wl_counts(const ir::Module& m, std::vector<double>& out) {
     for (ir::InstrId o : ops) {
       const Opcode b = m.opcode(o);
       const uint8_t bc = cls[static_cast<size_t>(b)];
-      const uint64_t bcode = static_cast<uint64_t>(b) << 8 | static_cast<uint64_t>(c);
-      edges[bucket<kWlEdgeBuckets>(bcode)] += 1;
-      for (ir::InstrId a : m.operands(o))
-        paths[bucket<kWlPathBuckets>(static_cast<uint64_t>(m.opcode(a)) << 16 | bcode)] += 1;
+      const uint64_t edge = refine(label[static_cast<size_t>(b)], label[static_cast<size_t>(c)]);
+      edges[bucket<kWlEdgeBuckets>(edge)] += 1;
+      for (ir::InstrId a : m.operands(o)) paths[bucket<kWlPathBuckets>(refine(label[static_cast<size_t>(m.opcode(a))], edge))] += 1;
       all_constant = all_constant && (bc & kConstant);
       if (cc & kElementwise) {
         if (bc & kReshapeLike) pat[0] += 1;
