@@ -24,7 +24,8 @@ namespace {
 
 struct CollectFlags {
   std::vector<std::string> graphs;
-  std::string output, behavior = "random", reward = "opcount", observation = "opcount", target;
+  std::string output, behavior = "random", reward = "opcount", target;
+  std::string observation;  // empty: the behavior policy's, opcount for random
   double epsilon = -1;  // -1: 1 for random, 0.1 for a policy
   int episodes = 4, episode_len = 30, threads = 2;
   uint64_t seed = 1;
@@ -64,7 +65,7 @@ int run_collect(const CollectFlags& f) {
   const auto t0 = std::chrono::steady_clock::now();
   rl::EnvOptions eo;
   eo.reward = f.reward;
-  eo.observation = f.observation;
+  eo.observation = f.observation.empty() ? "opcount" : f.observation;
   eo.max_steps = f.episode_len;
   eo.shaping = f.shaping;
   rl::CollectOptions co;
@@ -80,9 +81,10 @@ int run_collect(const CollectFlags& f) {
     if (!rl::is_policy_file(path))
       throw Error("--behavior " + f.behavior + ": neither `random` nor a policy file from `hlsgym train`");
     const rl::PolicyFile probe = rl::load_policy(path);
-    if (probe.observation != f.observation)
+    if (f.observation.empty()) eo.observation = probe.observation;  // what the policy needs
+    if (probe.observation != eo.observation)
       throw Error(fmt::format("--behavior {}: the policy observes '{}', the dataset would record '{}' (pass "
-                              "--observation {})", f.behavior, probe.observation, f.observation, probe.observation));
+                              "--observation {})", f.behavior, probe.observation, eo.observation, probe.observation));
     const auto kinds = rl::parse_observation_space(probe.observation);
     if (static_cast<int>(probe.actions.size()) != rl::Env::action_count() &&
         std::find(kinds.begin(), kinds.end(), rl::ObservationKind::kHistory) != kinds.end())
@@ -138,7 +140,8 @@ void add_collect_command(CLI::App& app) {
   cmd->add_option("--episode-len", f->episode_len, "passes per episode")->capture_default_str()->check(CLI::Range(1, 10000));
   cmd->add_option("--reward", f->reward, "opcount, cycles, energy, area, memory or hw")->capture_default_str();
   cmd->add_option("--target", f->target, "hardware target for hardware rewards: fpga, cpu or FILE.yaml");
-  cmd->add_option("--observation", f->observation, "observation spaces joined by '+'")->capture_default_str();
+  cmd->add_option("--observation", f->observation,
+                  "observation spaces joined by '+'; default: the --behavior policy's, opcount for random");
   cmd->add_flag("--shaping", f->shaping, "record shaped rewards (phi = -(flops + 2 transcendentals))");
   cmd->add_option("--seed", f->seed, "random seed")->capture_default_str();
   cmd->add_option("--threads", f->threads, "worker threads (graphs are spread over them)")

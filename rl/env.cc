@@ -9,6 +9,7 @@
 #include "ir/module_hash.h"
 #include "passes/default_order.h"
 #include "passes/registry.h"
+#include "rl/graph_wl.h"
 
 namespace hlsgym::rl {
 namespace {
@@ -302,6 +303,13 @@ void Env::append_observation(ObservationKind k, std::vector<double>& out) const 
     case ObservationKind::kHistory:
       for (int c : histogram_) out.push_back(static_cast<double>(c) / options_.max_steps);
       break;
+    case ObservationKind::kGraphWl: {
+      std::vector<double> counts;
+      graph_wl_counts(current_, counts);
+      const double n0 = std::max(1.0, m0.instructions());
+      for (int i = 0; i < kGraphWlSize; ++i) out.push_back(counts[static_cast<size_t>(i)] / (i == kWlDepthIndex ? kWlDepthScale : n0));
+      break;
+    }
   }
 }
 

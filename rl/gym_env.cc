@@ -5,21 +5,12 @@
 #include <algorithm>
 
 #include "ir/error.h"
-#include "ir/features.h"
 #include "passes/registry.h"
 
 namespace hlsgym::rl {
 namespace {
 
-int kind_size(ObservationKind k) {
-  switch (k) {
-    case ObservationKind::kOpcount: return ir::kOpcodeCount;
-    case ObservationKind::kFeatures: return static_cast<int>(ir::Features::names().size());
-    case ObservationKind::kCost: return 8;  // Env::append_observation's cost entries
-    case ObservationKind::kHistory: return Env::action_count();
-  }
-  return 0;
-}
+int kind_size(ObservationKind k) { return observation_kind_size(k, Env::action_count()); }
 
 }  // namespace
 

@@ -68,6 +68,13 @@ PolicyFile load_policy(const std::string& path) {
   try {
     p.agent = load_agent(in);
     if (p.agent->algo() != p.algo) throw Error("the header says algo " + p.algo + ", the agent is " + p.agent->algo());
+    // The network's input size is the observation size it was trained on: a space that
+    // has changed since (another opcode, another graph-wl feature) would be misread.
+    const int expected = observation_space_size(p.observation, static_cast<int>(p.actions.size()));
+    if (p.agent->observation_size() != expected)
+      throw Error("the policy reads " + std::to_string(p.agent->observation_size()) + " observation values, but its observation '" +
+                  p.observation + "' has " + std::to_string(expected) +
+                  " in this build (the space changed since it was trained); train it again");
   } catch (const Error& e) {
     throw Error(path + ": " + e.what());
   }

@@ -4,7 +4,8 @@
 // (algo, observation, reward, optionally target = the hardware target a hardware-reward
 // policy was trained for, max_steps, actions = the pass names the action indices
 // meant when training), then the agent's full state (rl/agent.h: PPO, A2C or DQN). Loading checks the header,
-// the version and that every action names a pass this build has (in the same order), so
+// the version, that every action names a pass this build has (in the same order) and that
+// the network reads as many values as the recorded observation space has in this build, so
 // a policy never silently drives the wrong passes. Saved atomically (temp file + rename):
 // a checkpoint interrupted mid-write leaves the previous one intact.
 #pragma once

@@ -3,13 +3,16 @@
 #include <yaml-cpp/yaml.h>
 
 #include "ir/error.h"
+#include "ir/features.h"
+#include "rl/graph_wl.h"
 
 namespace hlsgym::rl {
 namespace {
 
 const std::map<std::string, ObservationKind> kObservations = {
     {"opcount", ObservationKind::kOpcount}, {"features", ObservationKind::kFeatures},
-    {"cost", ObservationKind::kCost}, {"history", ObservationKind::kHistory}};
+    {"cost", ObservationKind::kCost}, {"history", ObservationKind::kHistory},
+    {"graph-wl", ObservationKind::kGraphWl}};
 const std::map<std::string, RewardKind> kRewards = {
     {"opcount", RewardKind::kOpcount}, {"cycles", RewardKind::kCycles}, {"energy", RewardKind::kEnergy},
     {"area", RewardKind::kArea}, {"memory", RewardKind::kMemory}, {"hw", RewardKind::kHw}};
@@ -55,6 +58,23 @@ std::string observation_name(ObservationKind k) {
   for (const auto& [n, v] : kObservations)
     if (v == k) return n;
   return "?";
+}
+
+int observation_kind_size(ObservationKind k, int actions) {
+  switch (k) {
+    case ObservationKind::kOpcount: return ir::kOpcodeCount;
+    case ObservationKind::kFeatures: return static_cast<int>(ir::Features::names().size());
+    case ObservationKind::kCost: return kCostObservationSize;
+    case ObservationKind::kHistory: return actions;
+    case ObservationKind::kGraphWl: return kGraphWlSize;
+  }
+  return 0;
+}
+
+int observation_space_size(const std::string& spec, int actions) {
+  int n = 0;
+  for (ObservationKind k : parse_observation_space(spec)) n += observation_kind_size(k, actions);
+  return n;
 }
 
 bool needs_hardware(RewardKind k) { return k != RewardKind::kOpcount; }

@@ -7,6 +7,8 @@
 //   cost      instructions, flops, transcendentals, bytes, cycles, energy, area, memory,
 //             each / its initial value (hardware entries need a target, else 0)
 //   history   how often each action was taken / the episode length limit
+//   graph-wl  which opcodes feed which (rl/graph_wl.h): hashed producer->consumer edge
+//             and 2-hop path counts and named pass patterns / initial instruction count
 // Rewards: the decrease of a cost from one state to the next:
 //   opcount (instructions), cycles, energy, area, memory (hardware model), and hw, a
 //   weighted sum of the hardware costs each divided by its initial value.
@@ -17,7 +19,7 @@
 
 namespace hlsgym::rl {
 
-enum class ObservationKind { kOpcount, kFeatures, kCost, kHistory };
+enum class ObservationKind { kOpcount, kFeatures, kCost, kHistory, kGraphWl };
 enum class RewardKind { kOpcount, kCycles, kEnergy, kArea, kMemory, kHw };
 
 // "opcount+features" -> kinds; throws hlsgym::Error naming the valid names.
@@ -25,6 +27,11 @@ std::vector<ObservationKind> parse_observation_space(const std::string& spec);
 RewardKind parse_reward_space(const std::string& name);
 std::string reward_name(RewardKind k);
 std::string observation_name(ObservationKind k);
+// Values each observation space contributes in this build, and the whole spec's total;
+// `actions` is the environment's action count (the history space has one per action).
+inline constexpr int kCostObservationSize = 8;  // Env::append_observation's cost entries
+int observation_kind_size(ObservationKind k, int actions);
+int observation_space_size(const std::string& spec, int actions);  // throws like parse_observation_space
 bool needs_hardware(RewardKind k);
 
 // Weights of the "hw" reward, e.g. {cycles: 1, energy: 0.5}; keys from

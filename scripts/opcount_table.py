@@ -10,8 +10,11 @@ number comes from the hlsgym CLI; this script only tabulates. Usage:
 
   scripts/opcount_table.py [--train ../shared/data/hlo/train] [--test ../shared/data/hlo/test]
       [--seeds 1 2 3] [--budget 100] [--out DIR] [--policies P1 P2 ...] [--json OUT.json]
+      [--train-args "--observation opcount"]
 
 --policies skips training and evaluates the given policy files (e.g. `learned`).
+--train-args adds flags to every `train` (comparisons against the defaults only: the
+README's table is the defaults').
 """
 import argparse
 import json
@@ -59,6 +62,7 @@ def main():
     p.add_argument("--policies", nargs="+", help="evaluate these instead of training")
     p.add_argument("--hlsgym", default=os.path.join(ROOT, "build", "cli", "hlsgym"))
     p.add_argument("--json", help="also write the rows here")
+    p.add_argument("--train-args", default="", help="extra `train` flags (a comparison, not the recipe)")
     a = p.parse_args()
     policies = a.policies
     if not policies:
@@ -66,7 +70,8 @@ def main():
         policies = []
         for s in a.seeds:
             path = os.path.join(a.out, f"seed{s}.policy")
-            subprocess.run([a.hlsgym, "train", "--graphs", a.train, "--seed", str(s), "-o", path], check=True,
+            subprocess.run([a.hlsgym, "train", "--graphs", a.train, "--seed", str(s), "-o", path] + a.train_args.split(),
+                           check=True,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             policies.append(path)
     rows = []

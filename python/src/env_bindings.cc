@@ -379,7 +379,7 @@ void bind_env(py::module_& m) {
     for (int i = 0; i < ir::kOpcodeCount; ++i) n.emplace_back(ir::name(static_cast<ir::Opcode>(i)));
     return n;
   });
-  m.def("observation_names", [] { return std::vector<std::string>{"opcount", "features", "cost", "history", "graph"}; });
+  m.def("observation_names", [] { return std::vector<std::string>{"opcount", "features", "cost", "history", "graph-wl", "graph"}; });
   m.def("reward_names", [] { return std::vector<std::string>{"opcount", "cycles", "energy", "area", "memory", "hw"}; });
 }
 

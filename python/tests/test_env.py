@@ -9,9 +9,15 @@ def env(hlsgym, designs):
 
 
 def test_check_env_vector_and_graph_observations(hlsgym, designs):
-    for kwargs in ({}, {"observation": "opcount+features+cost+history"},
+    for kwargs in ({}, {"observation": "opcount+features+cost+history"}, {"observation": "opcount+graph-wl"},
                    {"observation": "graph"}, {"reward": "cycles", "target": "fpga", "observation": "cost"}):
         assert hlsgym.check_env(hlsgym.make(graphs=designs, max_steps=10, **kwargs)), kwargs
+
+
+def test_graph_wl_is_appended_to_the_opcode_counts(hlsgym, designs):
+    sizes = {o: hlsgym.make(graphs=designs, observation=o).observation_space.shape[0]
+             for o in ("opcount", "graph-wl", "opcount+graph-wl")}
+    assert sizes["graph-wl"] > 0 and sizes["opcount+graph-wl"] == sizes["opcount"] + sizes["graph-wl"]
 
 
 def test_spaces_and_types(hlsgym, env):
