@@ -46,6 +46,25 @@ V fixed_magnitude(FxBuilder& b, const Format& f, const Decoded& d, int int_bits,
 // Smallest n >= 0 with 2^n >= x.
 int ceil_log2(long double x);
 
+// The result when `special` is set (NaN first: the operand quieted), else `value`.
+V select_special(FxBuilder& b, const Decoded& d, const Format& f, V special, V special_value, V value);
+
+// exp's core: 2^(+-u log2 e) as a significand res in [1, 2) (`fraction` bits, width
+// fraction + 2) and a two's complement exponent k (int_bits + 3 bits). u: |x| with
+// int_bits integer and u_fraction fraction bits; negative: x < 0.
+struct ExpCore {
+  V res, k;
+  int fraction = 0;
+};
+ExpCore exp_core(FxBuilder& b, const Format& f, V negative, V u, int int_bits, int u_fraction);
+// Integer bits of |x| beyond which exp over- or underflows in every case.
+int exp_int_bits(const Format& f);
+
+// The units of transcendental_near_zero.cc and transcendental_sin_cos.cc.
+FxProgram build_log1p(const Format& f);
+FxProgram build_expm1(const Format& f);
+FxProgram build_sin_cos(const Format& f, bool cosine);
+
 // The datapath named `name` (e.g. "exp f32", "powi3 bf16"), built by `build` on first use
 // and kept (thread-safe); each unit's *_program function is this with its own name.
 const FxProgram& cached_program(const std::string& name, const std::function<FxProgram()>& build);

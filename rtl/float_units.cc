@@ -84,12 +84,12 @@ Built build(const FloatUnit& u) {
 
 }  // namespace
 
-static_assert(static_cast<int>(FloatOp::kErf) - static_cast<int>(FloatOp::kExp) == static_cast<int>(ir::TranscendentalOp::kErf) &&
+static_assert(static_cast<int>(FloatOp::kCos) - static_cast<int>(FloatOp::kExp) == static_cast<int>(ir::TranscendentalOp::kCos) &&
                   static_cast<int>(FloatOp::kLog) - static_cast<int>(FloatOp::kExp) == static_cast<int>(ir::TranscendentalOp::kLog),
-              "FloatOp kExp..kErf follow ir::TranscendentalOp's order");
+              "FloatOp kExp..kCos follow ir::TranscendentalOp's order");
 
 std::optional<ir::TranscendentalOp> transcendental_of(FloatOp op) {
-  if (op < FloatOp::kExp || op > FloatOp::kErf) return std::nullopt;
+  if (op < FloatOp::kExp || op > FloatOp::kCos) return std::nullopt;
   return static_cast<ir::TranscendentalOp>(static_cast<int>(op) - static_cast<int>(FloatOp::kExp));
 }
 
@@ -196,7 +196,8 @@ std::vector<FloatUnit> float_unit_catalog() {
   for (ElementType t : kFloats) {
     for (FloatOp op : {FloatOp::kAdd, FloatOp::kMultiply, FloatOp::kDivide, FloatOp::kSqrt, FloatOp::kMinimum,
                        FloatOp::kMaximum, FloatOp::kAbs, FloatOp::kNegate, FloatOp::kExp, FloatOp::kLog, FloatOp::kTanh,
-                       FloatOp::kLogistic, FloatOp::kRsqrt, FloatOp::kErf, FloatOp::kFloor, FloatOp::kCeil,
+                       FloatOp::kLogistic, FloatOp::kRsqrt, FloatOp::kErf, FloatOp::kLog1p, FloatOp::kExpm1,
+                       FloatOp::kSin, FloatOp::kCos, FloatOp::kFloor, FloatOp::kCeil,
                        FloatOp::kRoundEven, FloatOp::kRoundAfz})
       out.push_back({op, t});
     for (int n : {2, 3}) {

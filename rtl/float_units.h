@@ -1,7 +1,7 @@
 // IEEE-754 functional units as Verilog modules, bit-exact with ir::evaluate for f32, f16
 // and bf16: add/subtract, multiply, divide, square root, compare, minimum/maximum,
 // abs/negate, converts float <-> float and integer <-> float, and the transcendentals
-// exp, log, tanh, logistic, rsqrt, erf (bit-exact with the interpreter's unit mode,
+// exp, log, tanh, logistic, rsqrt, erf, log1p, expm1, sin, cos (bit-exact with the interpreter's unit mode,
 // EvalOptions::transcendentals = kUnit: their algorithms are ir/transcendental_units.h).
 //
 // Each unit is one self-contained Verilog-2005 module (Yosys reads it without -sv; it is
@@ -67,7 +67,7 @@ enum class FloatOp : uint8_t {
   kConvert,   // `type` -> `result_type`: float -> float, integer -> float, float -> integer
   // Transcendentals: the datapaths of ir/transcendental_units.h (the interpreter's
   // EvalOptions::transcendentals = kUnit computes the same bits)
-  kExp, kLog, kTanh, kLogistic, kRsqrt, kErf,
+  kExp, kLog, kTanh, kLogistic, kRsqrt, kErf, kLog1p, kExpm1, kSin, kCos,
   // power by a constant integer exponent (`exponent`): ir/integer_power_unit.h's
   // datapath, x^n correctly rounded
   kPowi,
@@ -76,7 +76,7 @@ enum class FloatOp : uint8_t {
   kFloor, kCeil, kRoundEven, kRoundAfz,
 };
 
-// The transcendental a FloatOp computes (kExp..kErf, in ir::TranscendentalOp's order).
+// The transcendental a FloatOp computes (kExp..kCos, in ir::TranscendentalOp's order).
 std::optional<ir::TranscendentalOp> transcendental_of(FloatOp op);
 // The rounding a FloatOp computes (kFloor..kRoundAfz, in ir::RoundingOp's order).
 std::optional<ir::RoundingOp> rounding_of(FloatOp op);
@@ -116,7 +116,7 @@ std::string float_unit_verilog(const FloatUnit& u);
 
 // Short names used in module names and target files: "fadd", "fmul", "fdiv", "fsqrt",
 // "fcmp", "fmin", "fmax", "fabs", "fneg", "fcvt", "fexp", "flog", "ftanh", "flogistic",
-// "frsqrt", "ferf", "fpowi" (with its exponent: fpowi3), "ffloor", "fceil", "fround_even",
+// "frsqrt", "ferf", "flog1p", "fexpm1", "fsin", "fcos", "fpowi" (with its exponent: fpowi3), "ffloor", "fceil", "fround_even",
 // "fround_afz".
 std::string float_op_name(FloatOp op);
 
