@@ -26,13 +26,16 @@ struct Format {
 Format format_of(ElementType t);
 
 struct Decoded {
+  V bits;  // the operand
   V sign, field, frac, sig, eexp;  // sig: precision bits with the hidden one; eexp: field, or 1 for subnormals
   V nan, inf, zero;
 };
-Decoded decode(FxBuilder& b, const Format& f);
+Decoded decode(FxBuilder& b, const Format& f, V bits);
+inline Decoded decode(FxBuilder& b, const Format& f) { return decode(b, f, b.input()); }
 // The operand NaN as a result: quiet bit set; payload kept (f32, bf16) or not (f16), as
 // the other float units and the interpreter's narrowing do.
-V quiet_nan(FxBuilder& b, const Format& f);
+V quiet_nan(FxBuilder& b, const Format& f, V bits);
+inline V quiet_nan(FxBuilder& b, const Format& f) { return quiet_nan(b, f, b.input()); }
 // The NaN of an invalid operation (log or rsqrt of a negative): x86's default NaN, narrowed.
 V default_nan(FxBuilder& b, const Format& f);
 V infinity(FxBuilder& b, const Format& f, bool negative);
@@ -57,6 +60,9 @@ struct ExpCore {
   int fraction = 0;
 };
 ExpCore exp_core(FxBuilder& b, const Format& f, V negative, V u, int int_bits, int u_fraction);
+// 2^(+-z) the same way, z = `scaled` with n_bits integer and p + kGuard fraction bits
+// (exp_core is this after its product with log2 e).
+ExpCore exp2_core(FxBuilder& b, const Format& f, V negative, V scaled, int n_bits);
 // Integer bits of |x| beyond which exp over- or underflows in every case.
 int exp_int_bits(const Format& f);
 
@@ -64,6 +70,8 @@ int exp_int_bits(const Format& f);
 FxProgram build_log1p(const Format& f);
 FxProgram build_expm1(const Format& f);
 FxProgram build_sin_cos(const Format& f, bool cosine);
+// transcendental_pow.cc: x^y, operand bits {y, x} (y above)
+FxProgram build_pow(const Format& f);
 
 // The datapath named `name` (e.g. "exp f32", "powi3 bf16"), built by `build` on first use
 // and kept (thread-safe); each unit's *_program function is this with its own name.

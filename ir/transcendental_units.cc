@@ -20,18 +20,23 @@ int segment_bits(const Format& f, int int_bits, int f32_index_bits, int narrow_i
 }  // namespace
 
 V select_special(FxBuilder& b, const Decoded& d, const Format& f, V special, V special_value, V value) {
-  return b.mux(b.or_(d.nan, special), b.mux(d.nan, quiet_nan(b, f), special_value), value);
+  return b.mux(b.or_(d.nan, special), b.mux(d.nan, quiet_nan(b, f, d.bits), special_value), value);
 }
 
 ExpCore exp_core(FxBuilder& b, const Format& f, V negative, V u, int int_bits, int u_fraction) {
-  const int ft = f.p() + kG, fl = f.p() + kG + int_bits, cf = f.p() + kG, tb = f.p() >= 24 ? 6 : 4;
+  const int ft = f.p() + kG, fl = f.p() + kG + int_bits;
   b.next_stage();
   const V log2e = b.constant(fl + 1, static_cast<u128>(std::llroundl(std::ldexp(1.0L / std::log(2.0L), fl))));
   const V scaled = b.shr(b.mul(u, log2e), u_fraction + fl - ft);  // int_bits + 1 integer, ft fraction bits
+  return exp2_core(b, f, negative, scaled, int_bits + 1);
+}
+
+ExpCore exp2_core(FxBuilder& b, const Format& f, V negative, V scaled, int n_bits) {
+  const int ft = f.p() + kG, cf = f.p() + kG, tb = f.p() >= 24 ? 6 : 4;
   b.next_stage();
-  const V n = b.slice(scaled, int_bits + ft, ft), phi = b.slice(scaled, ft - 1, 0);
+  const V n = b.slice(scaled, n_bits + ft - 1, ft), phi = b.slice(scaled, ft - 1, 0);
   // x < 0: -(n + phi) = -(n + 1) + (1 - phi) when phi > 0
-  const int kw = int_bits + 3;
+  const int kw = n_bits + 2;
   const V n_wide = b.resize(n, kw);
   const V up = b.add(n_wide, b.resize(b.not_(b.is(phi, 0)), kw), kw);
   const V k = b.mux(negative, b.sub(b.constant(kw, 0), up, kw), n_wide);
