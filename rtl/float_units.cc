@@ -9,6 +9,7 @@
 
 #include "ir/error.h"
 #include "ir/integer_power_unit.h"
+#include "ir/power_unit.h"
 #include "rtl/float_unit_builders.h"
 
 namespace hlsgym::rtl {
@@ -66,6 +67,10 @@ Built build(const FloatUnit& u) {
       else y = build_float_to_float(p, float_format(u.type), float_format(u.result_type), a);
       break;
     case FloatOp::kPowi: y = build_fx_datapath(p, ir::integer_power_program(u.type, u.exponent), float_format(u.type), a); break;
+    case FloatOp::kPow:  // the datapath's operand is {y, x}
+      y = build_fx_datapath(p, ir::power_program(u.type), float_format(u.type),
+                            p.wire("ba", 2 * ports.operand_bits, fmt::format("{{{}, {}}}", p.at(b), p.at(a))));
+      break;
     case FloatOp::kFloor: case FloatOp::kCeil: case FloatOp::kRoundEven: case FloatOp::kRoundAfz:
       y = build_fx_datapath(p, ir::rounding_program(*rounding_of(u.op), u.type), float_format(u.type), a);
       break;
@@ -124,6 +129,7 @@ std::string float_op_name(FloatOp op) {
     case FloatOp::kNegate: return "fneg";
     case FloatOp::kConvert: return "fcvt";
     case FloatOp::kPowi: return "fpowi";
+    case FloatOp::kPow: return "fpow";
     case FloatOp::kFloor: case FloatOp::kCeil: case FloatOp::kRoundEven: case FloatOp::kRoundAfz:
       return std::string("f") + ir::rounding_name(*rounding_of(op));
     default: return std::string("f") + ir::transcendental_name(*transcendental_of(op));
@@ -170,7 +176,7 @@ ir::Opcode float_unit_opcode(FloatOp op) {
     case FloatOp::kAbs: return ir::Opcode::kAbs;
     case FloatOp::kNegate: return ir::Opcode::kNegate;
     case FloatOp::kConvert: return ir::Opcode::kConvert;
-    case FloatOp::kPowi: return ir::Opcode::kPower;
+    case FloatOp::kPowi: case FloatOp::kPow: return ir::Opcode::kPower;
     case FloatOp::kFloor: return ir::Opcode::kFloor;
     case FloatOp::kCeil: return ir::Opcode::kCeil;
     case FloatOp::kRoundEven: return ir::Opcode::kRoundNearestEven;
@@ -183,7 +189,7 @@ ir::Opcode float_unit_opcode(FloatOp op) {
 
 std::optional<FloatOp> float_op_of(ir::Opcode op) {
   if (op == ir::Opcode::kSubtract) return FloatOp::kAdd;
-  for (int k = 0; k <= static_cast<int>(FloatOp::kRoundAfz); ++k)
+  for (int k = 0; k <= static_cast<int>(FloatOp::kRoundAfz); ++k)  // power: kPowi or kPow by its exponent (the caller's)
     if (float_unit_opcode(static_cast<FloatOp>(k)) == op) return static_cast<FloatOp>(k);
   return std::nullopt;
 }
@@ -198,7 +204,7 @@ std::vector<FloatUnit> float_unit_catalog() {
                        FloatOp::kMaximum, FloatOp::kAbs, FloatOp::kNegate, FloatOp::kExp, FloatOp::kLog, FloatOp::kTanh,
                        FloatOp::kLogistic, FloatOp::kRsqrt, FloatOp::kErf, FloatOp::kLog1p, FloatOp::kExpm1,
                        FloatOp::kSin, FloatOp::kCos, FloatOp::kFloor, FloatOp::kCeil,
-                       FloatOp::kRoundEven, FloatOp::kRoundAfz})
+                       FloatOp::kRoundEven, FloatOp::kRoundAfz, FloatOp::kPow})
       out.push_back({op, t});
     for (int n : {2, 3}) {
       FloatUnit u{FloatOp::kPowi, t};

@@ -10,7 +10,8 @@
 //
 //   input  wire clk
 //   input  wire [N-1:0] a          the operand (a convert's source)
-//   input  wire [N-1:0] b          second operand of add, multiply, divide, compare, min, max
+//   input  wire [N-1:0] b          second operand of add, multiply, divide, compare, min, max,
+//                                  power (its exponent)
 //   input  wire sub                add only: 1 computes a - b
 //   output wire [R-1:0] y          the result, `latency` clock edges after its operands
 //
@@ -74,6 +75,8 @@ enum class FloatOp : uint8_t {
   // floor, ceil, round-nearest-even, round-nearest-afz: ir/round_to_integer_unit.h's
   // datapaths (exact, as the interpreter's libm)
   kFloor, kCeil, kRoundEven, kRoundAfz,
+  // power by any exponent (operand b): ir/power_unit.h's datapath, within 1 ULP
+  kPow,
 };
 
 // The transcendental a FloatOp computes (kExp..kCos, in ir::TranscendentalOp's order).
@@ -117,7 +120,7 @@ std::string float_unit_verilog(const FloatUnit& u);
 // Short names used in module names and target files: "fadd", "fmul", "fdiv", "fsqrt",
 // "fcmp", "fmin", "fmax", "fabs", "fneg", "fcvt", "fexp", "flog", "ftanh", "flogistic",
 // "frsqrt", "ferf", "flog1p", "fexpm1", "fsin", "fcos", "fpowi" (with its exponent: fpowi3), "ffloor", "fceil", "fround_even",
-// "fround_afz".
+// "fround_afz", "fpow".
 std::string float_op_name(FloatOp op);
 
 // Every unit the generator builds: each op (transcendentals included; power by 2 and 3,
