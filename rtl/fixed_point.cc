@@ -204,6 +204,9 @@ class Quantizer {
     bool float_operand = false;
     for (InstrId o : m_.operands(i)) float_operand |= format_of(o).has_value() || (o < orig_.size() && has_float(orig_[o]));
     if (!has_float(orig_[i]) && !float_operand) return;
+    // an integer element of a tuple that also holds floats (a while loop's counter beside
+    // its float state) stays the integer it is
+    if (op == Opcode::kGetTupleElement && !has_float(orig_[i])) return;
     const std::vector<InstrId> users(m_.users(i).begin(), m_.users(i).end());
     const bool root = m_.is_root(i);
     const std::optional<FixedFormat> own = own_format(i);
