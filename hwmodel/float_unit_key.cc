@@ -46,6 +46,7 @@ std::optional<FloatUnitKey> float_unit_key(Opcode op, ElementType from, ElementT
     case Opcode::kSqrt: return FloatUnitKey{"fsqrt", from};
     case Opcode::kMinimum: return FloatUnitKey{"fmin", from};
     case Opcode::kMaximum: return FloatUnitKey{"fmax", from};
+    case Opcode::kClamp: return FloatUnitKey{"fclamp", from};
     case Opcode::kAbs: return FloatUnitKey{"fabs", from};
     case Opcode::kNegate: return FloatUnitKey{"fneg", from};
     case Opcode::kPower:  // a constant small integer exponent: fpowi<n>; any other: fpow

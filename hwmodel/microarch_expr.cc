@@ -53,7 +53,7 @@ void check_float_unit(const PlanContext& c, InstrId i) {
   const auto key = hwmodel::float_unit_key(m, i);
   if (!key)
     c.refuse(i, fmt::format("no IEEE-754 unit computes it on {}{} (the RTL emitter has units for add, subtract, "
-                            "multiply, divide, sqrt, compare, minimum, maximum, abs, negate, convert, exponential, log, tanh, "
+                            "multiply, divide, sqrt, compare, minimum, maximum, clamp, abs, negate, convert, exponential, log, tanh, "
                             "logistic, rsqrt, erf, log-plus-one, exponential-minus-one, sine, cosine, power, floor, ceil, "
                             "round-nearest-even and round-nearest-afz on f32, f16 and bf16; select moves float data)",
                             type, o == Opcode::kConvert ? " -> " + std::string(ir::element_type_name(m.shape(i).element_type())) : ""));

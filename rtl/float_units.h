@@ -12,6 +12,7 @@
 //   input  wire [N-1:0] a          the operand (a convert's source)
 //   input  wire [N-1:0] b          second operand of add, multiply, divide, compare, min, max,
 //                                  power (its exponent)
+//   input  wire [N-1:0] c          clamp only: the upper bound (a the lower, b the value)
 //   input  wire sub                add only: 1 computes a - b
 //   output wire [R-1:0] y          the result, `latency` clock edges after its operands
 //
@@ -75,6 +76,8 @@ enum class FloatOp : uint8_t {
   // floor, ceil, round-nearest-even, round-nearest-afz: ir/round_to_integer_unit.h's
   // datapaths (exact, as the interpreter's libm)
   kFloor, kCeil, kRoundEven, kRoundAfz,
+  // clamp(lo = a, x = b, hi = c): ir/clamp_unit.h's datapath, exact
+  kClamp,
   // power by any exponent (operand b): ir/power_unit.h's datapath, within 1 ULP
   kPow,
 };
@@ -103,7 +106,7 @@ struct FloatUnit {
 
 // Operand and result widths and which ports a unit has.
 struct FloatUnitPorts {
-  int operands = 1;        // 1: a; 2: a and b
+  int operands = 1;        // 1: a; 2: a and b; 3: a, b and c
   bool sub = false;        // the add's subtract control
   int operand_bits = 0;
   int result_bits = 0;
@@ -120,7 +123,7 @@ std::string float_unit_verilog(const FloatUnit& u);
 // Short names used in module names and target files: "fadd", "fmul", "fdiv", "fsqrt",
 // "fcmp", "fmin", "fmax", "fabs", "fneg", "fcvt", "fexp", "flog", "ftanh", "flogistic",
 // "frsqrt", "ferf", "flog1p", "fexpm1", "fsin", "fcos", "fpowi" (with its exponent: fpowi3), "ffloor", "fceil", "fround_even",
-// "fround_afz", "fpow".
+// "fround_afz", "fclamp", "fpow".
 std::string float_op_name(FloatOp op);
 
 // Every unit the generator builds: each op (transcendentals included; power by 2 and 3,

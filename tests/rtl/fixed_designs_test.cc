@@ -38,6 +38,7 @@ const std::map<std::string, Choice>& choices() {
       {"rotate_sincos", {"ap_fixed<24,12,AP_RND,AP_SAT>", 79}},
       {"softplus_elu", {"ap_fixed<18,8,AP_RND,AP_SAT>", 55}},
       {"gamma_pow", {"ap_fixed<20,5,AP_RND,AP_SAT>", 35}},
+      {"relu6_clamp", {"ap_fixed<16,6,AP_RND,AP_SAT>", 300}},
   };
   return c;
 }

@@ -5,7 +5,7 @@
 // latencies from the target's float_units table; transcendentals (exp, log, tanh,
 // logistic, rsqrt, erf, log1p, expm1, sine, cosine, power) compared with the interpreter's
 // unit mode (TranscendentalEval::kUnit, the units' own algorithms). Ops without a unit
-// (tan, cbrt, clamp, ...) are refused naming the op, its type and its design line.
+// (tan, cbrt, remainder, ...) are refused naming the op, its type and its design line.
 #include <fmt/core.h>
 
 #include <fstream>
@@ -67,7 +67,7 @@ TEST_P(FloatDesign, MatchesHardwareOrderReferenceAndEstimate) {
 INSTANTIATE_TEST_SUITE_P(Designs, FloatDesign,
                          ::testing::Values("float/saxpy", "float/elementwise_bf16", "float/row_sum_max",
                                            "float/conv_pool_f32", "float/rotate_sincos", "float/softplus_elu",
-                                           "float/gamma_pow", "mlp_layer", "softmax", "layernorm",
+                                           "float/gamma_pow", "float/relu6_clamp", "mlp_layer", "softmax", "layernorm",
                                            "attention_head", "black_scholes", "gelu"),
                          [](const auto& info) { return replace_all(info.param, "/", "_"); });
 
@@ -83,7 +83,8 @@ TEST_P(RetypedDesign, MatchesHardwareOrderReferenceAndEstimate) {
 INSTANTIATE_TEST_SUITE_P(Designs, RetypedDesign,
                          ::testing::Combine(::testing::Values("mlp_layer", "float/saxpy", "float/row_sum_max",
                                                               "float/conv_pool_f32", "float/rotate_sincos",
-                                                              "float/softplus_elu", "float/gamma_pow", "softmax", "layernorm",
+                                                              "float/softplus_elu", "float/gamma_pow", "float/relu6_clamp", "softmax",
+                                                              "layernorm",
                                                               "attention_head", "black_scholes", "gelu"),
                                             ::testing::Values("bf16", "f16")),
                          [](const auto& info) {
@@ -319,11 +320,11 @@ TEST(FloatRefusal, OpsAndTypesWithoutUnits) {
   EXPECT_NE(cbrt.find("cbrt"), std::string::npos) << cbrt;
   EXPECT_NE(cbrt.find("f32"), std::string::npos) << cbrt;
   EXPECT_NE(cbrt.find("bad.yaml:5"), std::string::npos) << cbrt;
-  const std::string clamp = refuse(
-      "design: d\ninputs:\n  x: bf16[4]\n  l: bf16[]\nops:\n  - {name: y, op: clamp, args: [l, x, l]}\noutputs: [y]\n");
-  EXPECT_NE(clamp.find("no IEEE-754 unit"), std::string::npos) << clamp;
-  EXPECT_NE(clamp.find("bf16"), std::string::npos) << clamp;
-  EXPECT_NE(clamp.find("bad.yaml:6"), std::string::npos) << clamp;
+  const std::string rem = refuse(
+      "design: d\ninputs:\n  x: bf16[4]\n  l: bf16[4]\nops:\n  - {name: y, op: remainder, args: [x, l]}\noutputs: [y]\n");
+  EXPECT_NE(rem.find("no IEEE-754 unit"), std::string::npos) << rem;
+  EXPECT_NE(rem.find("bf16"), std::string::npos) << rem;
+  EXPECT_NE(rem.find("bad.yaml:6"), std::string::npos) << rem;
   const std::string mixed = refuse(
       "design: d\ninputs:\n  a: bf16[8]\n  b: bf16[8]\nops:\n  - {name: y, op: dot, args: [a, b], lhs_contracting_dims: [0], "
       "rhs_contracting_dims: [0], type: f32}\noutputs: [y]\n");

@@ -1,0 +1,111 @@
+// hg_fadd_f32: latency 4 cycles, one operation per cycle (rtl/float_units.h)
+module hg_fadd_f32 (
+  input wire clk,
+  input wire [31:0] a,
+  input wire [31:0] b,
+  input wire sub,
+  output wire [31:0] y
+);
+  wire b_sign = b[31];
+  wire b_sign_eff = b_sign ^ sub;
+  wire [30:0] b_mag = b[30:0];
+  wire [30:0] a_mag = a[30:0];
+  wire a_big = a_mag >= b_mag;
+  wire a_sign = a[31];
+  wire x_sign = a_big ? a_sign : b_sign_eff;
+  wire y_sign = a_big ? b_sign_eff : a_sign;
+  wire [7:0] b_exp = b[30:23];
+  wire [7:0] b_eexp = {b_exp[7:1], b_exp[0] | ~(|b_exp)};
+  wire [7:0] a_exp = a[30:23];
+  wire [7:0] a_eexp = {a_exp[7:1], a_exp[0] | ~(|a_exp)};
+  wire [7:0] x_exp = a_big ? a_eexp : b_eexp;
+  wire [7:0] y_exp = a_big ? b_eexp : a_eexp;
+  wire [22:0] b_frac = b[22:0];
+  wire [23:0] b_sig = {|b_exp, b_frac};
+  wire [22:0] a_frac = a[22:0];
+  wire [23:0] a_sig = {|a_exp, a_frac};
+  wire [23:0] x_sig = a_big ? a_sig : b_sig;
+  wire [23:0] y_sig = a_big ? b_sig : a_sig;
+  wire [7:0] exp_diff = x_exp - y_exp;
+  wire special = (&a_exp) | (&b_exp);
+  wire b_inf = (&b_exp) & ~(|b_frac);
+  wire a_inf = (&a_exp) & ~(|a_frac);
+  wire a_nan = (&a_exp) & (|a_frac);
+  wire b_nan = (&b_exp) & (|b_frac);
+  wire [31:0] special_value = (a_nan | b_nan) ? (a_nan ? {a_sign, {8{1'b1}}, 1'b1, a_frac[21:0]} : {b_sign, {8{1'b1}}, 1'b1, b_frac[21:0]}) : (a_inf & b_inf & (a_sign ^ b_sign_eff)) ? 32'hffc00000 : a_inf ? a : {b_sign_eff, {8{1'b1}}, 23'h0};
+  reg [23:0] y_sig_p1;
+  wire [25:0] y_wide = {y_sig_p1, 2'b00};
+  reg [7:0] exp_diff_p1;
+  wire [4:0] y_align_amount = (exp_diff_p1 >= 8'd26) ? 5'd26 : exp_diff_p1[4:0];
+  wire [25:0] y_align_shr = y_wide >> y_align_amount;
+  wire y_align_lost = |(y_wide & ~({26{1'b1}} << y_align_amount));
+  reg [23:0] x_sig_p1;
+  reg y_sign_p1;
+  reg x_sign_p1;
+  wire subtract = x_sign_p1 ^ y_sign_p1;
+  wire [27:0] sum = {1'b0, x_sig_p1, 3'b000} + ({1'b0, y_align_shr, y_align_lost} ^ {28{subtract}}) + {27'd0, subtract};
+  reg [7:0] x_exp_p1;
+  reg [7:0] x_exp_p2;
+  wire [9:0] sum_top = {2'd0, x_exp_p2} + 10'h1;
+  reg [27:0] sum_p2;
+  wire [15:0] norm_lz_c1 = {~sum_p2[27], ~sum_p2[25], ~sum_p2[23], ~sum_p2[21], ~sum_p2[19], ~sum_p2[17], ~sum_p2[15], ~sum_p2[13], ~sum_p2[11], ~sum_p2[9], ~sum_p2[7], ~sum_p2[5], ~sum_p2[3], ~sum_p2[1], ~1'b1, ~1'b0};
+  wire [15:0] norm_lz_v1 = {(sum_p2[27] | sum_p2[26]), (sum_p2[25] | sum_p2[24]), (sum_p2[23] | sum_p2[22]), (sum_p2[21] | sum_p2[20]), (sum_p2[19] | sum_p2[18]), (sum_p2[17] | sum_p2[16]), (sum_p2[15] | sum_p2[14]), (sum_p2[13] | sum_p2[12]), (sum_p2[11] | sum_p2[10]), (sum_p2[9] | sum_p2[8]), (sum_p2[7] | sum_p2[6]), (sum_p2[5] | sum_p2[4]), (sum_p2[3] | sum_p2[2]), (sum_p2[1] | sum_p2[0]), (1'b1 | 1'b0), (1'b0 | 1'b0)};
+  wire [15:0] norm_lz_c2 = {(norm_lz_v1[15] ? {1'b0, norm_lz_c1[15]} : {1'b1, norm_lz_c1[14]}), (norm_lz_v1[13] ? {1'b0, norm_lz_c1[13]} : {1'b1, norm_lz_c1[12]}), (norm_lz_v1[11] ? {1'b0, norm_lz_c1[11]} : {1'b1, norm_lz_c1[10]}), (norm_lz_v1[9] ? {1'b0, norm_lz_c1[9]} : {1'b1, norm_lz_c1[8]}), (norm_lz_v1[7] ? {1'b0, norm_lz_c1[7]} : {1'b1, norm_lz_c1[6]}), (norm_lz_v1[5] ? {1'b0, norm_lz_c1[5]} : {1'b1, norm_lz_c1[4]}), (norm_lz_v1[3] ? {1'b0, norm_lz_c1[3]} : {1'b1, norm_lz_c1[2]}), (norm_lz_v1[1] ? {1'b0, norm_lz_c1[1]} : {1'b1, norm_lz_c1[0]})};
+  wire [7:0] norm_lz_v2 = {(norm_lz_v1[15] | norm_lz_v1[14]), (norm_lz_v1[13] | norm_lz_v1[12]), (norm_lz_v1[11] | norm_lz_v1[10]), (norm_lz_v1[9] | norm_lz_v1[8]), (norm_lz_v1[7] | norm_lz_v1[6]), (norm_lz_v1[5] | norm_lz_v1[4]), (norm_lz_v1[3] | norm_lz_v1[2]), (norm_lz_v1[1] | norm_lz_v1[0])};
+  wire [11:0] norm_lz_c3 = {(norm_lz_v2[7] ? {1'b0, norm_lz_c2[15:14]} : {1'b1, norm_lz_c2[13:12]}), (norm_lz_v2[5] ? {1'b0, norm_lz_c2[11:10]} : {1'b1, norm_lz_c2[9:8]}), (norm_lz_v2[3] ? {1'b0, norm_lz_c2[7:6]} : {1'b1, norm_lz_c2[5:4]}), (norm_lz_v2[1] ? {1'b0, norm_lz_c2[3:2]} : {1'b1, norm_lz_c2[1:0]})};
+  wire [3:0] norm_lz_v3 = {(norm_lz_v2[7] | norm_lz_v2[6]), (norm_lz_v2[5] | norm_lz_v2[4]), (norm_lz_v2[3] | norm_lz_v2[2]), (norm_lz_v2[1] | norm_lz_v2[0])};
+  wire [7:0] norm_lz_c4 = {(norm_lz_v3[3] ? {1'b0, norm_lz_c3[11:9]} : {1'b1, norm_lz_c3[8:6]}), (norm_lz_v3[1] ? {1'b0, norm_lz_c3[5:3]} : {1'b1, norm_lz_c3[2:0]})};
+  wire [1:0] norm_lz_v4 = {(norm_lz_v3[3] | norm_lz_v3[2]), (norm_lz_v3[1] | norm_lz_v3[0])};
+  wire [4:0] norm_lz_c5 = {(norm_lz_v4[1] ? {1'b0, norm_lz_c4[7:4]} : {1'b1, norm_lz_c4[3:0]})};
+  wire [9:0] norm_after = sum_top - {5'd0, norm_lz_c5};
+  wire norm_normal = ~norm_after[9] & (|norm_after) & (|sum_p2);
+  wire [9:0] norm_top_m1 = sum_top - 10'h1;
+  wire [4:0] norm_left = norm_normal ? norm_lz_c5 : norm_top_m1[4:0];
+  wire [27:0] norm_shl = sum_p2 << norm_left;
+  wire [9:0] norm_field = norm_normal ? norm_after : 10'h0;
+  wire [24:0] norm_sig = norm_shl[27:3];
+  wire norm_sticky = (|norm_shl[2:0]);
+  reg y_sign_p2;
+  reg x_sign_p2;
+  wire sum_sign = (|sum_p2) ? x_sign_p2 : x_sign_p2 & y_sign_p2;
+  reg sum_sign_p3;
+  reg [24:0] norm_sig_p3;
+  reg [9:0] norm_field_p3;
+  reg norm_sticky_p3;
+  wire round_inc = norm_sig_p3[0] & (norm_sticky_p3 | norm_sig_p3[1]);
+  wire [30:0] round_packed = {norm_field_p3[7:0], norm_sig_p3[23:1]} + {30'd0, round_inc};
+  wire [31:0] round_rounded = (norm_field_p3 >= 10'hff) ? {sum_sign_p3, {8{1'b1}}, 23'h0} : {sum_sign_p3, round_packed};
+  reg [31:0] special_value_p1;
+  reg [31:0] special_value_p2;
+  reg [31:0] special_value_p3;
+  reg special_p1;
+  reg special_p2;
+  reg special_p3;
+  wire [31:0] result = special_p3 ? special_value_p3 : round_rounded;
+  reg [31:0] result_p4;
+  assign y = result_p4;
+  always @(posedge clk) begin
+    y_sig_p1 <= y_sig;
+    exp_diff_p1 <= exp_diff;
+    x_sig_p1 <= x_sig;
+    y_sign_p1 <= y_sign;
+    x_sign_p1 <= x_sign;
+    x_exp_p1 <= x_exp;
+    x_exp_p2 <= x_exp_p1;
+    sum_p2 <= sum;
+    y_sign_p2 <= y_sign_p1;
+    x_sign_p2 <= x_sign_p1;
+    sum_sign_p3 <= sum_sign;
+    norm_sig_p3 <= norm_sig;
+    norm_field_p3 <= norm_field;
+    norm_sticky_p3 <= norm_sticky;
+    special_value_p1 <= special_value;
+    special_value_p2 <= special_value_p1;
+    special_value_p3 <= special_value_p2;
+    special_p1 <= special;
+    special_p2 <= special_p1;
+    special_p3 <= special_p2;
+    result_p4 <= result;
+  end
+  wire unused_bits = &{1'b0, norm_lz_v4[0], norm_top_m1[9:5], norm_sig_p3[24]};
+endmodule
