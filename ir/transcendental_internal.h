@@ -41,6 +41,13 @@ V default_nan(FxBuilder& b, const Format& f);
 V infinity(FxBuilder& b, const Format& f, bool negative);
 // The value of sign / exponent / fraction `bits` as a constant of the format's width.
 V float_constant(FxBuilder& b, const Format& f, long double v);
+// a xor c, bits of width 1.
+inline V xor_(FxBuilder& b, V a, V c) { return b.mux(a, b.not_(c), c); }
+// A significand widened to `width` by zeros below: the same value for the same top
+// (kRoundPack's sig and top), so significands of different widths can share one rounding.
+inline V widen(FxBuilder& b, V sig, int width) {
+  return b.width(sig) >= width ? sig : b.concat(sig, b.constant(width - b.width(sig), 0));
+}
 // e >= k, e unsigned.
 V at_least(FxBuilder& b, V e, int64_t k);
 // |x| in fixed point, int_bits integer and frac_bits fraction bits, truncated; garbage
@@ -65,6 +72,16 @@ ExpCore exp_core(FxBuilder& b, const Format& f, V negative, V u, int int_bits, i
 ExpCore exp2_core(FxBuilder& b, const Format& f, V negative, V scaled, int n_bits);
 // Integer bits of |x| beyond which exp over- or underflows in every case.
 int exp_int_bits(const Format& f);
+
+// A significand and the biased exponent its top bit stands for (kRoundPack's sig and top).
+struct Scaled {
+  V sig, top;
+};
+// x (f(x) / x) for |x| < 1/2 (garbage above, for the caller to mask): g(x) = f(x) / x in
+// (0, 2) there, a polynomial in |x| (a table set per sign; one when g is even), times x's
+// own significand, so tiny and subnormal x keep full relative precision.
+Scaled times_own_significand(FxBuilder& b, const Format& f, const Decoded& d, long double (*g)(long double), bool even,
+                             const char* what);
 
 // The units of transcendental_near_zero.cc and transcendental_sin_cos.cc.
 FxProgram build_log1p(const Format& f);

@@ -15,26 +15,18 @@ constexpr int kG = Format::kGuard;
 // Index bits of the segments of [0, 1) (half of them used: |x| < 1/2).
 int near_segment_bits(const Format& f) { return f.p() >= 24 ? 7 : 5; }
 
-// A significand and the biased exponent its top bit stands for (kRoundPack's sig and top).
-struct Scaled {
-  V sig, top;
-};
-
-// sig widened to `width` by zeros below: the same value for the same top.
-V widen(FxBuilder& b, V sig, int width) {
-  return b.width(sig) >= width ? sig : b.concat(sig, b.constant(width - b.width(sig), 0));
-}
 
 // The exponent width of the tops (two's complement, room for the format's range and more).
 int top_width(const Format& f) { return f.e + 4; }
 
-// x f(x)/x for |x| < 1/2 (garbage above, for the caller to mask): g(x) = f(x) / x, in
-// (0, 2) on that interval.
-Scaled times_own_significand(FxBuilder& b, const Format& f, const Decoded& d, long double (*g)(long double),
+}  // namespace
+
+Scaled times_own_significand(FxBuilder& b, const Format& f, const Decoded& d, long double (*g)(long double), bool even,
                              const char* what) {
   const int p = f.p(), s = near_segment_bits(f), uf = p + kG + s, cf = p + kG + s + 1;
   const V u = fixed_magnitude(b, f, d, 0, uf);
-  const V index = b.concat(d.sign, b.slice(u, uf - 1, uf - s)), t = b.slice(u, uf - s - 1, 0);
+  const V magnitude_index = b.slice(u, uf - 1, uf - s), t = b.slice(u, uf - s - 1, 0);
+  const V index = even ? magnitude_index : b.concat(d.sign, magnitude_index);
   const SegmentFn fn = [&](int64_t j, long double tt) -> std::optional<long double> {
     const int64_t seg = j & ((int64_t{1} << s) - 1);
     if (std::ldexp(static_cast<long double>(seg), -s) >= 0.5L) return std::nullopt;
@@ -48,6 +40,8 @@ Scaled times_own_significand(FxBuilder& b, const Format& f, const Decoded& d, lo
   return {b.mul(d.sig, b.slice(poly.value, cf, 0)), b.add(b.resize(d.eexp, ew), b.constant(ew, 1), ew)};
 }
 
+namespace {
+
 V below_half(FxBuilder& b, const Format& f, const Decoded& d) { return b.not_(at_least(b, d.eexp, f.bias() - 1)); }
 
 long double log1p_over_x(long double x) { return std::log1p(x) / x; }
@@ -59,7 +53,7 @@ FxProgram build_log1p(const Format& f) {
   FxBuilder b(f.width());
   const Decoded d = decode(b, f);
   const int p = f.p(), ew = top_width(f), start = b.stage();
-  const Scaled near = times_own_significand(b, f, d, log1p_over_x, "log1p");
+  const Scaled near = times_own_significand(b, f, d, log1p_over_x, false, "log1p");
   const int near_done = b.stage();
   // v = 1 + x for 1/2 <= |x| < 2^K, exact with K integer and p fraction bits (x's lowest
   // bit there is 2^-p or above); from 2^K on, x alone (1/x is far below the rounding)
@@ -108,7 +102,7 @@ FxProgram build_expm1(const Format& f) {
   FxBuilder b(f.width());
   const Decoded d = decode(b, f);
   const int p = f.p(), ew = top_width(f), ib = exp_int_bits(f), uf = p + kG, start = b.stage();
-  const Scaled near = times_own_significand(b, f, d, expm1_over_x, "expm1");
+  const Scaled near = times_own_significand(b, f, d, expm1_over_x, false, "expm1");
   const int near_done = b.stage();
   b.set_stage(start);
   const V big = at_least(b, d.eexp, f.bias() + ib);

@@ -20,8 +20,6 @@ namespace {
 
 constexpr int kG = Format::kGuard;
 
-V xor_(FxBuilder& b, V a, V c) { return b.mux(a, b.not_(c), c); }
-
 }  // namespace
 
 FxProgram build_pow(const Format& f) {

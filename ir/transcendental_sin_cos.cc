@@ -48,8 +48,6 @@ u128 two_over_pi_window(int n, int width) {
   return w;
 }
 
-V xor_(FxBuilder& b, V a, V c) { return b.mux(a, b.not_(c), c); }
-
 // F: the reduction's fraction bits (the file comment); the product S x window fits 128 bits.
 int sin_cos_fraction_bits(const Format& f) { return std::min(2 * f.p() + kG + 24, 128 - 2 * f.p() - 6); }
 
@@ -110,24 +108,12 @@ FxProgram build_sin_cos(const Format& f, bool cosine) {
     // |x| < 1/2: x (sin(x) / x)
     const int end = b.stage();
     b.set_stage(start);
-    const int us = p >= 24 ? 7 : 5, uf = p + kG + us, scf = p + kG + us + 1;
-    const V u = fixed_magnitude(b, f, d, 0, uf);
-    const V sindex = b.slice(u, uf - 1, uf - us), st = b.slice(u, uf - us - 1, 0);
-    const SegmentFn near = [&](int64_t j, long double tt) -> std::optional<long double> {
-      if (std::ldexp(static_cast<long double>(j), -us) >= 0.5L) return std::nullopt;
-      const long double x = std::max(std::ldexp(static_cast<long double>(j) + tt, -us), 1e-30L);
-      return std::sin(x) / x;
-    };
-    b.next_stage();
-    const Polynomial g = segment_polynomial(b, sindex, st, near, scf, p + kG, "sin");
-    b.next_stage();
-    const V near_sig = b.mul(d.sig, b.slice(g.value, scf, 0));
-    const int nw = std::max(sw, b.width(near_sig));
+    const Scaled near = times_own_significand(b, f, d, [](long double x) { return std::sin(x) / x; }, true, "sin");
+    const int nw = std::max(sw, b.width(near.sig));
     b.set_stage(std::max(b.stage(), end));
     const V small = b.not_(at_least(b, d.eexp, f.bias() - 1));
-    auto widen = [&](V v) { return b.width(v) >= nw ? v : b.concat(v, b.constant(nw - b.width(v), 0)); };
-    sig = b.mux(small, widen(near_sig), widen(sig));
-    top = b.mux(small, b.add(b.resize(d.eexp, ew), b.constant(ew, 1), ew), top);
+    sig = b.mux(small, widen(b, near.sig, nw), widen(b, sig, nw));
+    top = b.mux(small, near.top, top);
     negative = b.mux(small, d.sign, negative);
   }
   b.next_stage();
