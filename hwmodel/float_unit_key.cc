@@ -46,9 +46,11 @@ std::optional<FloatUnitKey> float_unit_key(Opcode op, ElementType from, ElementT
     case Opcode::kSqrt: return FloatUnitKey{"fsqrt", from};
     case Opcode::kMinimum: return FloatUnitKey{"fmin", from};
     case Opcode::kMaximum: return FloatUnitKey{"fmax", from};
+    case Opcode::kClamp: return FloatUnitKey{"fclamp", from};
     case Opcode::kAbs: return FloatUnitKey{"fabs", from};
     case Opcode::kNegate: return FloatUnitKey{"fneg", from};
-    case Opcode::kPower:
+    case Opcode::kPower:  // a constant small integer exponent: fpowi<n>; any other: fpow
+      if (power_exponent == 0) return FloatUnitKey{"fpow", from};
       if (!ir::integer_power_exponent(from, power_exponent)) return std::nullopt;
       return FloatUnitKey{"fpowi" + std::to_string(power_exponent), from};
     case Opcode::kCompare:
@@ -57,9 +59,37 @@ std::optional<FloatUnitKey> float_unit_key(Opcode op, ElementType from, ElementT
   }
 }
 
+namespace {
+
+// The splat constant v is, also when v is (a value mapping of) a fused computation's
+// parameter whose every fusion binds it to one splat constant outside.
+std::optional<uint64_t> bound_splat_constant(const ir::Module& m, ir::InstrId v, int depth) {
+  if (const std::optional<uint64_t> bits = splat_constant(m, v)) return bits;
+  ir::InstrId p = v;
+  for (int d = 0; d < 64 && m.opcode(p) != Opcode::kParameter; ++d) {
+    if (!value_mapping(m.opcode(p)) || m.operands(p).size() != 1) return std::nullopt;
+    p = m.operand(p, 0);
+  }
+  if (m.opcode(p) != Opcode::kParameter || depth > 8) return std::nullopt;
+  const ir::CompId body = m.computation_of(p);
+  if (body == m.entry()) return std::nullopt;
+  const auto k = static_cast<size_t>(m.attrs(p).parameter_number);
+  std::optional<uint64_t> bound;
+  for (ir::InstrId j = 0; j < m.instruction_slots(); ++j) {
+    if (!m.is_live(j) || m.called(j).empty() || m.called(j)[0] != body) continue;
+    if (m.opcode(j) != Opcode::kFusion || k >= m.operands(j).size()) return std::nullopt;  // a call, map, ...
+    const std::optional<uint64_t> here = bound_splat_constant(m, m.operand(j, k), depth + 1);
+    if (!here || (bound && *bound != *here)) return std::nullopt;
+    bound = here;
+  }
+  return bound;
+}
+
+}  // namespace
+
 std::optional<int> power_exponent(const ir::Module& m, ir::InstrId i) {
   if (m.opcode(i) != Opcode::kPower || !m.shape(i).is_array()) return std::nullopt;
-  const std::optional<uint64_t> bits = splat_constant(m, m.operand(i, 1));
+  const std::optional<uint64_t> bits = bound_splat_constant(m, m.operand(i, 1), 0);
   const ElementType t = m.shape(i).element_type();
   if (!bits || !ir::is_floating(t)) return std::nullopt;
   return ir::integer_power_exponent(t, ir::float_bits_to_double(t, *bits));

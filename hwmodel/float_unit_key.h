@@ -13,7 +13,7 @@
 namespace hlsgym::hwmodel {
 
 // A row (fadd, fmul, fdiv, fsqrt, fcmp_lt, fcmp_total_lt, fmin, fmax, fabs, fneg,
-// fcvt_to_f16, fcvt_to_s32, fcvt_from_u8, fexp, ..., fpowi3 (power by the constant 3), ffloor,
+// fcvt_to_f16, fcvt_to_s32, fcvt_from_u8, fexp, ..., fpowi3 (power by the constant 3), fpow, ffloor,
 // fceil, fround_even, fround_afz) and a column (the float format; a
 // convert's float side, its source when both sides are float).
 struct FloatUnitKey {
@@ -29,13 +29,15 @@ bool has_float_unit_format(ir::ElementType t);
 // (an op without a unit, a format without units, a convert between integers or to itself).
 // add and subtract share fadd (its `sub` input); compare needs `direction`, and
 // `total_order` for HLO's comparison type TOTALORDER; power needs its constant integer
-// exponent (`power_exponent`, ir/integer_power_unit.h: fpowi<n>), any other is no unit.
+// exponent (`power_exponent`, ir/integer_power_unit.h: fpowi<n>) or 0 for any other
+// exponent (fpow, ir/power_unit.h).
 std::optional<FloatUnitKey> float_unit_key(ir::Opcode op, ir::ElementType from, ir::ElementType to,
                                            ir::ComparisonDirection direction = ir::ComparisonDirection::kEq,
                                            bool total_order = false, int power_exponent = 0);
 
 // Power instruction i's exponent when it is a constant (a splat: every element the same
-// literal, hwmodel/chaining.h) integer with a unit on i's type, else nullopt.
+// literal, hwmodel/chaining.h; in a fused body also a parameter every fusion binds to one
+// such constant) integer with a unit on i's type, else nullopt (the general unit, fpow).
 std::optional<int> power_exponent(const ir::Module& m, ir::InstrId i);
 
 // The key of instruction `i` (its operand and result types, direction and comparison type).

@@ -7,7 +7,7 @@
 
 #include "hwmodel/chaining.h"
 #include "hwmodel/float_unit_key.h"
-#include "ir/integer_power_unit.h"
+#include "ir/float_formats.h"
 #include "ir/transcendental_units.h"
 #include "hwmodel/microarch_internal.h"
 
@@ -32,7 +32,7 @@ bool supported_elementwise(Opcode op) {
     case Opcode::kCompare: case Opcode::kSelect: case Opcode::kClamp: case Opcode::kConvert:
     case Opcode::kPopulationCount: case Opcode::kClz:
     case Opcode::kSqrt:  // floats only: an IEEE-754 unit (check_float_unit)
-    case Opcode::kPower:  // floats only, by a constant integer exponent (check_float_unit)
+    case Opcode::kPower:  // floats only (check_float_unit)
     case Opcode::kFloor: case Opcode::kCeil: case Opcode::kRoundNearestEven: case Opcode::kRoundNearestAfz:  // floats
       return true;
     default:  // exp, log, tanh, logistic, rsqrt, erf: floats only, a transcendental unit
@@ -53,13 +53,10 @@ void check_float_unit(const PlanContext& c, InstrId i) {
   const auto key = hwmodel::float_unit_key(m, i);
   if (!key)
     c.refuse(i, fmt::format("no IEEE-754 unit computes it on {}{} (the RTL emitter has units for add, subtract, "
-                            "multiply, divide, sqrt, compare, minimum, maximum, abs, negate, convert, exponential, log, tanh, "
-                            "logistic, rsqrt, erf, floor, ceil, round-nearest-even and round-nearest-afz on f32, f16 and bf16, "
-                            "and power by a constant integer exponent "
-                            "2 .. n, n = {} on f32, {} on f16, {} on bf16; select moves float data)",
-                            type, o == Opcode::kConvert ? " -> " + std::string(ir::element_type_name(m.shape(i).element_type())) : "",
-                            ir::max_integer_power_exponent(ElementType::kF32), ir::max_integer_power_exponent(ElementType::kF16),
-                            ir::max_integer_power_exponent(ElementType::kBF16)));
+                            "multiply, divide, sqrt, compare, minimum, maximum, clamp, abs, negate, convert, exponential, log, tanh, "
+                            "logistic, rsqrt, erf, log-plus-one, exponential-minus-one, sine, cosine, power, floor, ceil, "
+                            "round-nearest-even and round-nearest-afz on f32, f16 and bf16; select moves float data)",
+                            type, o == Opcode::kConvert ? " -> " + std::string(ir::element_type_name(m.shape(i).element_type())) : ""));
   const hwmodel::FloatUnitCost* cost = c.t.float_unit(key->unit, key->format);
   if (!cost)
     c.refuse(i, fmt::format("target '{}' lists no float unit {}.{} (its `float_units:` table, written by "
@@ -210,7 +207,7 @@ int ExprBuilder::elementwise(InstrId i, const Index& idx) {
   const ir::Module& m = c_.m;
   const Opcode o = m.opcode(i);
   check_float_unit(c_, i);
-  // float power: the integer-exponent unit check_float_unit found; no integer power
+  // float power: the unit check_float_unit found (fpowi<n> or fpow); no integer power
   const bool float_power = o == Opcode::kPower && ir::is_floating(m.shape(i).element_type());
   if (!supported_elementwise(o) || (o == Opcode::kPower && !float_power))
     c_.refuse(i, "not supported by the RTL emitter (it handles integer elementwise arithmetic, logic, shifts, "
@@ -218,11 +215,12 @@ int ExprBuilder::elementwise(InstrId i, const Index& idx) {
                  "concatenate, pad, iota, reverse, copy; dot, convolution, reduce, reduce-window; loop fusions "
                  "and maps of these)");
   const int64_t n = m.shape(i).element_count();
+  const std::optional<int> power_exponent = float_power ? hwmodel::power_exponent(m, i) : std::nullopt;
   std::vector<int> args;
   for (size_t k = 0; k < m.operands(i).size(); ++k) {
     const InstrId a = m.operand(i, k);
-    if (float_power && k == 1) {  // the unit's exponent is its own: a literal, no read
-      args.push_back(constant(m.shape(i).element_type(), hwmodel::splat_constant(m, a).value()));
+    if (float_power && k == 1 && power_exponent) {  // fpowi's exponent is its own: a literal, no read
+      args.push_back(constant(m.shape(i).element_type(), ir::double_to_float_bits(m.shape(i).element_type(), *power_exponent)));
       continue;
     }
     // select's predicate and clamp's bounds may be scalars broadcast to every element
@@ -235,7 +233,7 @@ int ExprBuilder::elementwise(InstrId i, const Index& idx) {
     tp_.expr.nodes[r].direction = m.attrs(i).direction.value_or(ir::ComparisonDirection::kEq);
     tp_.expr.nodes[r].total_order = m.attrs(i).comparison_type == "TOTALORDER";
   }
-  if (float_power) tp_.expr.nodes[r].power_exponent = hwmodel::power_exponent(m, i).value_or(0);
+  if (float_power) tp_.expr.nodes[r].power_exponent = power_exponent.value_or(0);
   return r;
 }
 

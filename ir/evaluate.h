@@ -31,11 +31,12 @@ enum class AccumulationOrder {
   kHardware,
 };
 
-// How exp, log, tanh, logistic, rsqrt and erf compute on f32, f16 and bf16.
+// How exp, log, tanh, logistic, rsqrt, erf, log-plus-one, exponential-minus-one, sine,
+// cosine and power compute on f32, f16 and bf16.
 enum class TranscendentalEval {
   kLibm,  // README "Interpreter semantics": the C library in float, rounded to the type
   // The hardware unit's own algorithm (ir/transcendental_units.h; power by an integer
-  // exponent with a unit: ir/integer_power_unit.h), bit for bit as the
+  // exponent with a unit: ir/integer_power_unit.h, by any other: ir/power_unit.h), bit for bit as the
   // RTL's float units compute it, so co-simulation compares exactly; within the ULP
   // bounds of hwmodel/README.md of kLibm
   kUnit,
@@ -65,6 +66,11 @@ struct EvalOptions {
   // (RTL cosim) asks the hardware model; ir cannot.
   std::function<int64_t(InstrId)> split_of;
   TranscendentalEval transcendentals = TranscendentalEval::kLibm;
+  // kUnit: power instruction i's constant integer exponent when the hardware takes the
+  // integer power unit for it, nullopt for the general power unit (ir/power_unit.h); the
+  // RTL cosim asks hwmodel::power_exponent (ir cannot see a fusion's bindings). Unset:
+  // each element by its own exponent (an integer with a unit: the integer power unit).
+  std::function<std::optional<int>(InstrId)> power_exponent_of;
   // Called with every value evaluate() computes, in every computation: each instruction
   // of the entry, of each call / fusion / conditional branch, of every loop iteration's
   // condition and body, and of every application of a reduce's, reduce-window's,

@@ -9,6 +9,7 @@
 #include "ir/evaluate_internal.h"
 #include "ir/float_formats.h"
 #include "ir/integer_power_unit.h"
+#include "ir/power_unit.h"
 #include "ir/transcendental_units.h"
 
 namespace hlsgym::ir::eval {
@@ -384,12 +385,18 @@ Literal eval_elementwise(const OpContext& c) {
       out.set_bits(k, v & mask(bit_width(out_t) == 0 ? 8 : std::min(64, out_t == T::kPred ? 8 : bit_width(out_t))));
     }
   }
-  // power by an integer exponent with a unit (x^3, ...): the unit's algorithm, elementwise
-  // (the RTL builds that unit for a constant exponent; other exponents keep libm's pow)
-  if (op == Opcode::kPower && c.options && c.options->transcendentals == TranscendentalEval::kUnit)
-    for (int64_t k = 0; k < n; ++k)
-      if (const std::optional<int> e = integer_power_exponent(in_t, c.args[1]->get_double(k)))
-        out.set_bits(k, integer_power_unit(in_t, *e, c.args[0]->get_bits(k)));
+  // power: the integer power unit (x^3, ...) for the exponents the hardware takes it for,
+  // the general power unit for the rest (EvalOptions::power_exponent_of)
+  if (op == Opcode::kPower && c.options && c.options->transcendentals == TranscendentalEval::kUnit &&
+      has_transcendental_unit(in_t)) {
+    std::optional<std::optional<int>> fixed;
+    if (c.options->power_exponent_of) fixed = c.options->power_exponent_of(c.i);
+    for (int64_t k = 0; k < n; ++k) {
+      const uint64_t x = c.args[0]->get_bits(k), y = c.args[1]->get_bits(k);
+      const std::optional<int> e = fixed ? *fixed : integer_power_exponent(in_t, c.args[1]->get_double(k));
+      out.set_bits(k, e ? integer_power_unit(in_t, *e, x) : power_unit(in_t, x, y));
+    }
+  }
   return out;
 }
 

@@ -26,18 +26,28 @@ struct Format {
 Format format_of(ElementType t);
 
 struct Decoded {
+  V bits;  // the operand
   V sign, field, frac, sig, eexp;  // sig: precision bits with the hidden one; eexp: field, or 1 for subnormals
   V nan, inf, zero;
 };
-Decoded decode(FxBuilder& b, const Format& f);
+Decoded decode(FxBuilder& b, const Format& f, V bits);
+inline Decoded decode(FxBuilder& b, const Format& f) { return decode(b, f, b.input()); }
 // The operand NaN as a result: quiet bit set; payload kept (f32, bf16) or not (f16), as
 // the other float units and the interpreter's narrowing do.
-V quiet_nan(FxBuilder& b, const Format& f);
+V quiet_nan(FxBuilder& b, const Format& f, V bits);
+inline V quiet_nan(FxBuilder& b, const Format& f) { return quiet_nan(b, f, b.input()); }
 // The NaN of an invalid operation (log or rsqrt of a negative): x86's default NaN, narrowed.
 V default_nan(FxBuilder& b, const Format& f);
 V infinity(FxBuilder& b, const Format& f, bool negative);
 // The value of sign / exponent / fraction `bits` as a constant of the format's width.
 V float_constant(FxBuilder& b, const Format& f, long double v);
+// a xor c, bits of width 1.
+inline V xor_(FxBuilder& b, V a, V c) { return b.mux(a, b.not_(c), c); }
+// A significand widened to `width` by zeros below: the same value for the same top
+// (kRoundPack's sig and top), so significands of different widths can share one rounding.
+inline V widen(FxBuilder& b, V sig, int width) {
+  return b.width(sig) >= width ? sig : b.concat(sig, b.constant(width - b.width(sig), 0));
+}
 // e >= k, e unsigned.
 V at_least(FxBuilder& b, V e, int64_t k);
 // |x| in fixed point, int_bits integer and frac_bits fraction bits, truncated; garbage
@@ -45,6 +55,40 @@ V at_least(FxBuilder& b, V e, int64_t k);
 V fixed_magnitude(FxBuilder& b, const Format& f, const Decoded& d, int int_bits, int frac_bits);
 // Smallest n >= 0 with 2^n >= x.
 int ceil_log2(long double x);
+
+// The result when `special` is set (NaN first: the operand quieted), else `value`.
+V select_special(FxBuilder& b, const Decoded& d, const Format& f, V special, V special_value, V value);
+
+// exp's core: 2^(+-u log2 e) as a significand res in [1, 2) (`fraction` bits, width
+// fraction + 2) and a two's complement exponent k (int_bits + 3 bits). u: |x| with
+// int_bits integer and u_fraction fraction bits; negative: x < 0.
+struct ExpCore {
+  V res, k;
+  int fraction = 0;
+};
+ExpCore exp_core(FxBuilder& b, const Format& f, V negative, V u, int int_bits, int u_fraction);
+// 2^(+-z) the same way, z = `scaled` with n_bits integer and p + kGuard fraction bits
+// (exp_core is this after its product with log2 e).
+ExpCore exp2_core(FxBuilder& b, const Format& f, V negative, V scaled, int n_bits);
+// Integer bits of |x| beyond which exp over- or underflows in every case.
+int exp_int_bits(const Format& f);
+
+// A significand and the biased exponent its top bit stands for (kRoundPack's sig and top).
+struct Scaled {
+  V sig, top;
+};
+// x (f(x) / x) for |x| < 1/2 (garbage above, for the caller to mask): g(x) = f(x) / x in
+// (0, 2) there, a polynomial in |x| (a table set per sign; one when g is even), times x's
+// own significand, so tiny and subnormal x keep full relative precision.
+Scaled times_own_significand(FxBuilder& b, const Format& f, const Decoded& d, long double (*g)(long double), bool even,
+                             const char* what);
+
+// The units of transcendental_near_zero.cc and transcendental_sin_cos.cc.
+FxProgram build_log1p(const Format& f);
+FxProgram build_expm1(const Format& f);
+FxProgram build_sin_cos(const Format& f, bool cosine);
+// transcendental_pow.cc: x^y, operand bits {y, x} (y above)
+FxProgram build_pow(const Format& f);
 
 // The datapath named `name` (e.g. "exp f32", "powi3 bf16"), built by `build` on first use
 // and kept (thread-safe); each unit's *_program function is this with its own name.

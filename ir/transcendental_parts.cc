@@ -24,9 +24,9 @@ Format format_of(ElementType t) {
   }
 }
 
-Decoded decode(FxBuilder& b, const Format& f) {
+Decoded decode(FxBuilder& b, const Format& f, V x) {
   Decoded d;
-  const V x = b.input();
+  d.bits = x;
   d.sign = b.bit(x, f.width() - 1);
   d.field = b.slice(x, f.width() - 2, f.f);
   d.frac = b.slice(x, f.f - 1, 0);
@@ -40,11 +40,11 @@ Decoded decode(FxBuilder& b, const Format& f) {
   return d;
 }
 
-V quiet_nan(FxBuilder& b, const Format& f) {
+V quiet_nan(FxBuilder& b, const Format& f, V x) {
   const u128 quiet = u128{1} << (f.f - 1);
-  if (f.type != ElementType::kF16) return b.or_(b.input(), b.constant(f.width(), quiet));
+  if (f.type != ElementType::kF16) return b.or_(x, b.constant(f.width(), quiet));
   const u128 sign_and_exponent = ((u128{1} << (1 + f.e)) - 1) << f.f;
-  return b.or_(b.and_(b.input(), b.constant(f.width(), sign_and_exponent)), b.constant(f.width(), quiet));
+  return b.or_(b.and_(x, b.constant(f.width(), sign_and_exponent)), b.constant(f.width(), quiet));
 }
 
 V default_nan(FxBuilder& b, const Format& f) {

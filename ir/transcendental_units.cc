@@ -17,27 +17,26 @@ int segment_bits(const Format& f, int int_bits, int f32_index_bits, int narrow_i
   return std::max(2, (f.p() >= 24 ? f32_index_bits : narrow_index_bits) - int_bits);
 }
 
-// The result when `special` is set (NaN first), else `value`.
+}  // namespace
+
 V select_special(FxBuilder& b, const Decoded& d, const Format& f, V special, V special_value, V value) {
-  return b.mux(b.or_(d.nan, special), b.mux(d.nan, quiet_nan(b, f), special_value), value);
+  return b.mux(b.or_(d.nan, special), b.mux(d.nan, quiet_nan(b, f, d.bits), special_value), value);
 }
 
-// exp's core: 2^(+-u log2 e) as a significand res in [1, 2) (`fraction` bits, width
-// fraction + 2) and a two's complement exponent k (int_bits + 3 bits). u: |x| with
-// int_bits integer and u_fraction fraction bits; negative: x < 0.
-struct ExpCore {
-  V res, k;
-  int fraction = 0;
-};
 ExpCore exp_core(FxBuilder& b, const Format& f, V negative, V u, int int_bits, int u_fraction) {
-  const int ft = f.p() + kG, fl = f.p() + kG + int_bits, cf = f.p() + kG, tb = f.p() >= 24 ? 6 : 4;
+  const int ft = f.p() + kG, fl = f.p() + kG + int_bits;
   b.next_stage();
   const V log2e = b.constant(fl + 1, static_cast<u128>(std::llroundl(std::ldexp(1.0L / std::log(2.0L), fl))));
   const V scaled = b.shr(b.mul(u, log2e), u_fraction + fl - ft);  // int_bits + 1 integer, ft fraction bits
+  return exp2_core(b, f, negative, scaled, int_bits + 1);
+}
+
+ExpCore exp2_core(FxBuilder& b, const Format& f, V negative, V scaled, int n_bits) {
+  const int ft = f.p() + kG, cf = f.p() + kG, tb = f.p() >= 24 ? 6 : 4;
   b.next_stage();
-  const V n = b.slice(scaled, int_bits + ft, ft), phi = b.slice(scaled, ft - 1, 0);
+  const V n = b.slice(scaled, n_bits + ft - 1, ft), phi = b.slice(scaled, ft - 1, 0);
   // x < 0: -(n + phi) = -(n + 1) + (1 - phi) when phi > 0
-  const int kw = int_bits + 3;
+  const int kw = n_bits + 2;
   const V n_wide = b.resize(n, kw);
   const V up = b.add(n_wide, b.resize(b.not_(b.is(phi, 0)), kw), kw);
   const V k = b.mux(negative, b.sub(b.constant(kw, 0), up, kw), n_wide);
@@ -69,10 +68,11 @@ ExpCore exp_core(FxBuilder& b, const Format& f, V negative, V u, int int_bits, i
   return {res, k, cf};
 }
 
-// Integer bits of |x| beyond which exp over- or underflows in every case.
 int exp_int_bits(const Format& f) {
   return ceil_log2((f.bias() + f.p() + 2) * std::log(2.0L) + 1);
 }
+
+namespace {
 
 FxProgram build_exp(const Format& f) {
   FxBuilder b(f.width());
@@ -233,6 +233,10 @@ FxProgram build(TranscendentalOp op, const Format& f) {
     case TranscendentalOp::kTanh: return build_odd_saturating(f, [](long double x) { return std::tanh(x); }, "tanh");
     case TranscendentalOp::kErf: return build_odd_saturating(f, [](long double x) { return std::erf(x); }, "erf");
     case TranscendentalOp::kLogistic: return build_logistic(f);
+    case TranscendentalOp::kLog1p: return build_log1p(f);
+    case TranscendentalOp::kExpm1: return build_expm1(f);
+    case TranscendentalOp::kSin: return build_sin_cos(f, false);
+    case TranscendentalOp::kCos: return build_sin_cos(f, true);
   }
   throw std::logic_error("transcendental units: unknown op");
 }
@@ -248,6 +252,10 @@ std::optional<TranscendentalOp> transcendental_op(Opcode op) {
     case Opcode::kLogistic: return TranscendentalOp::kLogistic;
     case Opcode::kRsqrt: return TranscendentalOp::kRsqrt;
     case Opcode::kErf: return TranscendentalOp::kErf;
+    case Opcode::kLog1p: return TranscendentalOp::kLog1p;
+    case Opcode::kExpm1: return TranscendentalOp::kExpm1;
+    case Opcode::kSin: return TranscendentalOp::kSin;
+    case Opcode::kCos: return TranscendentalOp::kCos;
     default: return std::nullopt;
   }
 }
@@ -260,12 +268,16 @@ Opcode opcode_of(TranscendentalOp op) {
     case TranscendentalOp::kLogistic: return Opcode::kLogistic;
     case TranscendentalOp::kRsqrt: return Opcode::kRsqrt;
     case TranscendentalOp::kErf: return Opcode::kErf;
+    case TranscendentalOp::kLog1p: return Opcode::kLog1p;
+    case TranscendentalOp::kExpm1: return Opcode::kExpm1;
+    case TranscendentalOp::kSin: return Opcode::kSin;
+    case TranscendentalOp::kCos: return Opcode::kCos;
   }
   return Opcode::kExp;
 }
 
 const char* transcendental_name(TranscendentalOp op) {
-  static const char* const kNames[] = {"exp", "log", "tanh", "logistic", "rsqrt", "erf"};
+  static const char* const kNames[] = {"exp", "log", "tanh", "logistic", "rsqrt", "erf", "log1p", "expm1", "sin", "cos"};
   return kNames[static_cast<int>(op)];
 }
 

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "hwmodel/float_unit_key.h"
 #include "ir/error.h"
 #include "ir/evaluate.h"
 #include "rtl/testbench.h"
@@ -98,11 +99,12 @@ void flatten(const ir::Literal& l, std::vector<const ir::Literal*>& out) {
 
 // Integers compare with the interpreter's reference order (wrap-around sums are the same in
 // any order); floats with the order the lanes accumulate in, so bit for bit.
-ir::EvalOptions reference_options(const EmittedDesign& d) {
+ir::EvalOptions reference_options(const ir::Module& m, const EmittedDesign& d) {
   ir::EvalOptions o;
   if (!d.floating) return o;
   o.accumulation = ir::AccumulationOrder::kHardware;
   o.transcendentals = ir::TranscendentalEval::kUnit;  // exp, log, ... as the units compute them
+  o.power_exponent_of = [&m](ir::InstrId i) { return hwmodel::power_exponent(m, i); };  // fpowi<n> or fpow, as rtl
   o.split_of = [splits = d.splits](ir::InstrId i) {
     const auto it = splits.find(i);
     return it == splits.end() ? int64_t{1} : it->second;
@@ -122,7 +124,7 @@ void check_vector(std::istream& res, const ir::Module& m, const EmittedDesign& d
   r.measured_cycles = v == 0 ? cycles : std::max(r.measured_cycles, cycles);
   r.min_measured_cycles = v == 0 ? cycles : std::min(r.min_measured_cycles, cycles);
   const std::vector<ir::Literal> args = ir::random_inputs(m, o.seed + static_cast<uint64_t>(v));
-  const ir::EvalResult want = ir::evaluate(m, args, reference_options(d));
+  const ir::EvalResult want = ir::evaluate(m, args, reference_options(m, d));
   std::vector<const ir::Literal*> leaves;
   flatten(want.value, leaves);
   for (size_t k = 0; k < d.outputs.size(); ++k) {

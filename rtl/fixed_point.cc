@@ -204,6 +204,9 @@ class Quantizer {
     bool float_operand = false;
     for (InstrId o : m_.operands(i)) float_operand |= format_of(o).has_value() || (o < orig_.size() && has_float(orig_[o]));
     if (!has_float(orig_[i]) && !float_operand) return;
+    // an integer element of a tuple that also holds floats (a while loop's counter beside
+    // its float state) stays the integer it is
+    if (op == Opcode::kGetTupleElement && !has_float(orig_[i])) return;
     const std::vector<InstrId> users(m_.users(i).begin(), m_.users(i).end());
     const bool root = m_.is_root(i);
     const std::optional<FixedFormat> own = own_format(i);
@@ -257,11 +260,12 @@ class Quantizer {
         m_.mutable_payload(i).shape = Shape(b.type(m_.operand(i, 0)), orig_[i].dims());
         return finish(c, i, users, root, b.rescale(Fx{i, 2, 0, false}, r), r);
       }
+      case Opcode::kSin: case Opcode::kCos: return periodic(c, i, users, root, r);
       default:
         if (const auto f = real_function(op)) return tabulate(c, i, users, root, r, f);
         refuse(i, "has no fixed-point form (--fixed handles +, -, *, /, min, max, abs, negate, sign, compare, select, "
                   "clamp, converts, iota, dot, convolution, reductions, calls, loops, data movement, the unary "
-                  "transcendentals and power with a constant exponent)");
+                  "transcendentals and power)");
     }
   }
 
@@ -334,12 +338,51 @@ class Quantizer {
     if (m_.users(i).empty() && !m_.is_root(i)) m_.remove_instruction(i);
   }
 
+  // sin and cos: x in turns (x / 2pi, exact with kTurnBits more fraction bits), of which
+  // the fraction alone matters: a table over one period indexed by it, where a table over
+  // x's whole range would have segments spanning turns when x's range is wide.
+  void periodic(ir::CompId c, InstrId i, const std::vector<InstrId>& users, bool root, const FixedFormat& r) {
+    constexpr int kTurnBits = 24;
+    fixed::Builder b = builder(c, i);
+    const Fx x = value(i, m_.operand(i, 0));
+    const int frac = x.frac + kTurnBits;
+    if (frac > 62) refuse(i, fmt::format("needs {} fraction bits for its turns (at most 62)", frac));
+    const Fx wx = b.work(x.id, x.bits + kTurnBits, frac, r);
+    const auto per_turn = static_cast<int64_t>(std::llroundl(std::ldexp(1 / (2 * std::acos(-1.0L)), kTurnBits)));
+    const InstrId turns = b.binary(Opcode::kMultiply, wx.id, b.splat(b.type(wx.id), per_turn, orig_[i].dims()));
+    const InstrId fraction = b.and_const(turns, (int64_t{1} << frac) - 1);  // two's complement: x mod 1 turn
+    const bool sine = m_.opcode(i) == Opcode::kSin;
+    const FixedFormat in{frac + 1, 1, ir::FixedRounding::kTruncate, ir::FixedOverflow::kSaturate};
+    const InstrId result = b.function_table(Fx{fraction, frac + 1, frac, false}, in, r, [sine](long double u) {
+      const long double a = 2 * std::acos(-1.0L) * u;
+      return sine ? std::sin(a) : std::cos(a);
+    });
+    finish(c, i, users, root, result, r);
+    if (m_.users(i).empty() && !m_.is_root(i)) m_.remove_instruction(i);
+  }
+
+  // x^y for a variable y: exp(y ln x), ln x by its table into r, the product y ln x exact,
+  // put into r, and exp by its table (x <= 0: ln's table holds 0 there, so x^y reads 1;
+  // the float pow gives 0 or NaN).
+  void variable_power(ir::CompId c, InstrId i, const std::vector<InstrId>& users, bool root, const FixedFormat& r) {
+    fixed::Builder b = builder(c, i);
+    const InstrId x = m_.operand(i, 0);
+    const InstrId ln = b.function_table(value(i, x), *format_of(x), r, [](long double v) { return std::log(v); });
+    const Fx l{ln, r.width, r.fraction_bits(), false}, y = value(i, m_.operand(i, 1));
+    const Fx wl = b.work(l.id, l.bits + y.bits, l.frac + y.frac, r), wy = b.work(y.id, l.bits + y.bits, l.frac + y.frac, r);
+    const InstrId product = b.binary(Opcode::kMultiply, wl.id, wy.id);
+    const InstrId scaled = b.rescale(Fx{product, wl.bits, l.frac + y.frac, wl.modular}, r);
+    const InstrId result = b.function_table(Fx{scaled, r.width, r.fraction_bits(), false}, r, r,
+                                            [](long double v) { return std::exp(v); });
+    finish(c, i, users, root, result, r);
+    if (m_.users(i).empty() && !m_.is_root(i)) m_.remove_instruction(i);
+  }
+
   // x^e for a constant e (gelu's x^3): a function of x alone, so a table.
   void power(ir::CompId c, InstrId i, const std::vector<InstrId>& users, bool root, const FixedFormat& r) {
     InstrId e = m_.operand(i, 1);
     while (e < before_.instruction_slots() && before_.opcode(e) == Opcode::kBroadcast) e = before_.operand(e, 0);
-    if (e >= before_.instruction_slots() || before_.opcode(e) != Opcode::kConstant)
-      refuse(i, "has an exponent that is not a constant (fixed point takes power with a constant exponent)");
+    if (e >= before_.instruction_slots() || before_.opcode(e) != Opcode::kConstant) return variable_power(c, i, users, root, r);
     const ir::Literal& l = before_.literal(e);
     const long double k = l.get_double(0);
     for (int64_t j = 1; j < l.element_count(); ++j)

@@ -7,8 +7,10 @@
 #include <map>
 #include <mutex>
 
+#include "ir/clamp_unit.h"
 #include "ir/error.h"
 #include "ir/integer_power_unit.h"
+#include "ir/power_unit.h"
 #include "rtl/float_unit_builders.h"
 
 namespace hlsgym::rtl {
@@ -42,7 +44,8 @@ Built build(const FloatUnit& u) {
   const FloatUnitPorts ports = float_unit_ports(u);
   Pipeline p(float_unit_name(u));
   const Sig a = p.input("a", ports.operand_bits);
-  const Sig b = ports.operands == 2 ? p.input("b", ports.operand_bits) : Sig{};
+  const Sig b = ports.operands >= 2 ? p.input("b", ports.operand_bits) : Sig{};
+  const Sig c = ports.operands == 3 ? p.input("c", ports.operand_bits) : Sig{};
   const Sig sub = ports.sub ? p.input("sub", 1) : Sig{};
   Sig y;
   switch (u.op) {
@@ -66,6 +69,14 @@ Built build(const FloatUnit& u) {
       else y = build_float_to_float(p, float_format(u.type), float_format(u.result_type), a);
       break;
     case FloatOp::kPowi: y = build_fx_datapath(p, ir::integer_power_program(u.type, u.exponent), float_format(u.type), a); break;
+    case FloatOp::kClamp:  // the datapath's operand is {hi, x, lo}
+      y = build_fx_datapath(p, ir::clamp_program(u.type), float_format(u.type),
+                            p.wire("cba", 3 * ports.operand_bits, fmt::format("{{{}, {}, {}}}", p.at(c), p.at(b), p.at(a))));
+      break;
+    case FloatOp::kPow:  // the datapath's operand is {y, x}
+      y = build_fx_datapath(p, ir::power_program(u.type), float_format(u.type),
+                            p.wire("ba", 2 * ports.operand_bits, fmt::format("{{{}, {}}}", p.at(b), p.at(a))));
+      break;
     case FloatOp::kFloor: case FloatOp::kCeil: case FloatOp::kRoundEven: case FloatOp::kRoundAfz:
       y = build_fx_datapath(p, ir::rounding_program(*rounding_of(u.op), u.type), float_format(u.type), a);
       break;
@@ -84,12 +95,12 @@ Built build(const FloatUnit& u) {
 
 }  // namespace
 
-static_assert(static_cast<int>(FloatOp::kErf) - static_cast<int>(FloatOp::kExp) == static_cast<int>(ir::TranscendentalOp::kErf) &&
+static_assert(static_cast<int>(FloatOp::kCos) - static_cast<int>(FloatOp::kExp) == static_cast<int>(ir::TranscendentalOp::kCos) &&
                   static_cast<int>(FloatOp::kLog) - static_cast<int>(FloatOp::kExp) == static_cast<int>(ir::TranscendentalOp::kLog),
-              "FloatOp kExp..kErf follow ir::TranscendentalOp's order");
+              "FloatOp kExp..kCos follow ir::TranscendentalOp's order");
 
 std::optional<ir::TranscendentalOp> transcendental_of(FloatOp op) {
-  if (op < FloatOp::kExp || op > FloatOp::kErf) return std::nullopt;
+  if (op < FloatOp::kExp || op > FloatOp::kCos) return std::nullopt;
   return static_cast<ir::TranscendentalOp>(static_cast<int>(op) - static_cast<int>(FloatOp::kExp));
 }
 
@@ -124,6 +135,8 @@ std::string float_op_name(FloatOp op) {
     case FloatOp::kNegate: return "fneg";
     case FloatOp::kConvert: return "fcvt";
     case FloatOp::kPowi: return "fpowi";
+    case FloatOp::kPow: return "fpow";
+    case FloatOp::kClamp: return "fclamp";
     case FloatOp::kFloor: case FloatOp::kCeil: case FloatOp::kRoundEven: case FloatOp::kRoundAfz:
       return std::string("f") + ir::rounding_name(*rounding_of(op));
     default: return std::string("f") + ir::transcendental_name(*transcendental_of(op));
@@ -142,7 +155,8 @@ FloatUnitPorts float_unit_ports(const FloatUnit& u) {
   p.operand_bits = float_format(u.type).width();
   p.result_bits = u.op == FloatOp::kCompare ? 1 : p.operand_bits;
   // power's exponent is the unit's own (a constant): x alone
-  p.operands = u.op == FloatOp::kSqrt || u.op == FloatOp::kAbs || u.op == FloatOp::kNegate || u.op == FloatOp::kPowi ||
+  p.operands = u.op == FloatOp::kClamp ? 3
+               : u.op == FloatOp::kSqrt || u.op == FloatOp::kAbs || u.op == FloatOp::kNegate || u.op == FloatOp::kPowi ||
                        transcendental_of(u.op) || rounding_of(u.op)
                    ? 1
                    : 2;
@@ -170,11 +184,12 @@ ir::Opcode float_unit_opcode(FloatOp op) {
     case FloatOp::kAbs: return ir::Opcode::kAbs;
     case FloatOp::kNegate: return ir::Opcode::kNegate;
     case FloatOp::kConvert: return ir::Opcode::kConvert;
-    case FloatOp::kPowi: return ir::Opcode::kPower;
+    case FloatOp::kPowi: case FloatOp::kPow: return ir::Opcode::kPower;
     case FloatOp::kFloor: return ir::Opcode::kFloor;
     case FloatOp::kCeil: return ir::Opcode::kCeil;
     case FloatOp::kRoundEven: return ir::Opcode::kRoundNearestEven;
     case FloatOp::kRoundAfz: return ir::Opcode::kRoundNearestAfz;
+    case FloatOp::kClamp: return ir::Opcode::kClamp;
     default: break;
   }
   if (const auto t = transcendental_of(op)) return ir::opcode_of(*t);
@@ -183,7 +198,7 @@ ir::Opcode float_unit_opcode(FloatOp op) {
 
 std::optional<FloatOp> float_op_of(ir::Opcode op) {
   if (op == ir::Opcode::kSubtract) return FloatOp::kAdd;
-  for (int k = 0; k <= static_cast<int>(FloatOp::kRoundAfz); ++k)
+  for (int k = 0; k <= static_cast<int>(FloatOp::kClamp); ++k)  // power: kPowi or kPow by its exponent (the caller's)
     if (float_unit_opcode(static_cast<FloatOp>(k)) == op) return static_cast<FloatOp>(k);
   return std::nullopt;
 }
@@ -196,8 +211,9 @@ std::vector<FloatUnit> float_unit_catalog() {
   for (ElementType t : kFloats) {
     for (FloatOp op : {FloatOp::kAdd, FloatOp::kMultiply, FloatOp::kDivide, FloatOp::kSqrt, FloatOp::kMinimum,
                        FloatOp::kMaximum, FloatOp::kAbs, FloatOp::kNegate, FloatOp::kExp, FloatOp::kLog, FloatOp::kTanh,
-                       FloatOp::kLogistic, FloatOp::kRsqrt, FloatOp::kErf, FloatOp::kFloor, FloatOp::kCeil,
-                       FloatOp::kRoundEven, FloatOp::kRoundAfz})
+                       FloatOp::kLogistic, FloatOp::kRsqrt, FloatOp::kErf, FloatOp::kLog1p, FloatOp::kExpm1,
+                       FloatOp::kSin, FloatOp::kCos, FloatOp::kFloor, FloatOp::kCeil,
+                       FloatOp::kRoundEven, FloatOp::kRoundAfz, FloatOp::kClamp, FloatOp::kPow})
       out.push_back({op, t});
     for (int n : {2, 3}) {
       FloatUnit u{FloatOp::kPowi, t};

@@ -1,7 +1,7 @@
 // IEEE-754 functional units as Verilog modules, bit-exact with ir::evaluate for f32, f16
 // and bf16: add/subtract, multiply, divide, square root, compare, minimum/maximum,
 // abs/negate, converts float <-> float and integer <-> float, and the transcendentals
-// exp, log, tanh, logistic, rsqrt, erf (bit-exact with the interpreter's unit mode,
+// exp, log, tanh, logistic, rsqrt, erf, log1p, expm1, sin, cos (bit-exact with the interpreter's unit mode,
 // EvalOptions::transcendentals = kUnit: their algorithms are ir/transcendental_units.h).
 //
 // Each unit is one self-contained Verilog-2005 module (Yosys reads it without -sv; it is
@@ -10,7 +10,9 @@
 //
 //   input  wire clk
 //   input  wire [N-1:0] a          the operand (a convert's source)
-//   input  wire [N-1:0] b          second operand of add, multiply, divide, compare, min, max
+//   input  wire [N-1:0] b          second operand of add, multiply, divide, compare, min, max,
+//                                  power (its exponent)
+//   input  wire [N-1:0] c          clamp only: the upper bound (a the lower, b the value)
 //   input  wire sub                add only: 1 computes a - b
 //   output wire [R-1:0] y          the result, `latency` clock edges after its operands
 //
@@ -67,16 +69,20 @@ enum class FloatOp : uint8_t {
   kConvert,   // `type` -> `result_type`: float -> float, integer -> float, float -> integer
   // Transcendentals: the datapaths of ir/transcendental_units.h (the interpreter's
   // EvalOptions::transcendentals = kUnit computes the same bits)
-  kExp, kLog, kTanh, kLogistic, kRsqrt, kErf,
+  kExp, kLog, kTanh, kLogistic, kRsqrt, kErf, kLog1p, kExpm1, kSin, kCos,
   // power by a constant integer exponent (`exponent`): ir/integer_power_unit.h's
   // datapath, x^n correctly rounded
   kPowi,
   // floor, ceil, round-nearest-even, round-nearest-afz: ir/round_to_integer_unit.h's
   // datapaths (exact, as the interpreter's libm)
   kFloor, kCeil, kRoundEven, kRoundAfz,
+  // clamp(lo = a, x = b, hi = c): ir/clamp_unit.h's datapath, exact
+  kClamp,
+  // power by any exponent (operand b): ir/power_unit.h's datapath, within 1 ULP
+  kPow,
 };
 
-// The transcendental a FloatOp computes (kExp..kErf, in ir::TranscendentalOp's order).
+// The transcendental a FloatOp computes (kExp..kCos, in ir::TranscendentalOp's order).
 std::optional<ir::TranscendentalOp> transcendental_of(FloatOp op);
 // The rounding a FloatOp computes (kFloor..kRoundAfz, in ir::RoundingOp's order).
 std::optional<ir::RoundingOp> rounding_of(FloatOp op);
@@ -100,7 +106,7 @@ struct FloatUnit {
 
 // Operand and result widths and which ports a unit has.
 struct FloatUnitPorts {
-  int operands = 1;        // 1: a; 2: a and b
+  int operands = 1;        // 1: a; 2: a and b; 3: a, b and c
   bool sub = false;        // the add's subtract control
   int operand_bits = 0;
   int result_bits = 0;
@@ -116,8 +122,8 @@ std::string float_unit_verilog(const FloatUnit& u);
 
 // Short names used in module names and target files: "fadd", "fmul", "fdiv", "fsqrt",
 // "fcmp", "fmin", "fmax", "fabs", "fneg", "fcvt", "fexp", "flog", "ftanh", "flogistic",
-// "frsqrt", "ferf", "fpowi" (with its exponent: fpowi3), "ffloor", "fceil", "fround_even",
-// "fround_afz".
+// "frsqrt", "ferf", "flog1p", "fexpm1", "fsin", "fcos", "fpowi" (with its exponent: fpowi3), "ffloor", "fceil", "fround_even",
+// "fround_afz", "fclamp", "fpow".
 std::string float_op_name(FloatOp op);
 
 // Every unit the generator builds: each op (transcendentals included; power by 2 and 3,

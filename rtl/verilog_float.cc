@@ -32,9 +32,9 @@ std::optional<FloatUnit> node_float_unit(const Expr& x, int n) {
   if (!op) throw std::logic_error("rtl: no float unit for " + std::string(ir::name(node.op)) + " (make_plan refuses it)");
   u.op = *op;
   if (u.op == FloatOp::kCompare) u.direction = node.direction, u.total_order = node.total_order;
-  if (u.op == FloatOp::kPowi) {
+  if (u.op == FloatOp::kPowi) {  // a constant small integer exponent, else the general unit
     u.exponent = node.power_exponent;
-    if (u.exponent == 0) throw std::logic_error("rtl: a float power without its constant exponent (make_plan refuses it)");
+    if (u.exponent == 0) u.op = FloatOp::kPow;
   }
   return u;
 }
@@ -46,14 +46,15 @@ bool has_float_unit(const Expr& x) {
 }
 
 std::string float_instance(Emitter& e, const FloatUnit& u, const std::string& name, const std::string& a,
-                           const std::string& b, const std::string& sub) {
+                           const std::string& b, const std::string& sub, const std::string& c) {
   const std::string module = float_unit_name(u);
   if (!e.float_modules.count(module)) e.float_modules[module] = float_unit_verilog(u);
   const FloatUnitPorts ports = float_unit_ports(u);
   const std::string y = name + "_y";
   e.text.decl(fmt::format("  wire {}{};", range(ports.result_bits), y));
   std::string conn = fmt::format(".clk(clk), .a({})", a);
-  if (ports.operands == 2) conn += fmt::format(", .b({})", b);
+  if (ports.operands >= 2) conn += fmt::format(", .b({})", b);
+  if (ports.operands == 3) conn += fmt::format(", .c({})", c);
   if (ports.sub) conn += fmt::format(", .sub({})", sub);
   e.text.line(fmt::format("  {} {} ({}, .y({}));", module, name, conn, y));
   ++e.inv.float_units;
@@ -99,7 +100,8 @@ Stager::Value Stager::evaluate(const Expr& x, const std::function<std::string(in
     if (u) {
       const bool sub = node.op == Opcode::kSubtract;
       const std::string y = units_ ? units_(*u, s, args, sub)
-                                   : float_instance(e_, *u, name, args.at(0), args.size() > 1 ? args[1] : "", sub ? "1'b1" : "1'b0");
+                                   : float_instance(e_, *u, name, args.at(0), args.size() > 1 ? args[1] : "", sub ? "1'b1" : "1'b0",
+                                                    args.size() > 2 ? args[2] : "");
       v[n] = {y, s + float_unit_latency(*u) - 1};
       unit_output[n] = true;
       continue;

@@ -143,10 +143,11 @@ std::optional<FloatUnit> node_float_unit(const Expr& x, int n);
 // Whether some node of the expression is a float unit (the task is evaluated in stages).
 bool has_float_unit(const Expr& x);
 // An instance of unit `u` named `name` whose result is the wire `name`_y (declared):
-// operands `a` (and `b`; `sub`, a bit expression, for fadd) presented at stage s give it
-// at stage s + latency - 1, for the reader's register. Adds the module to e.float_modules.
+// operands `a` (and `b`, and `c` for clamp; `sub`, a bit expression, for fadd) presented
+// at stage s give it at stage s + latency - 1, for the reader's register. Adds the module
+// to e.float_modules.
 std::string float_instance(Emitter& e, const FloatUnit& u, const std::string& name, const std::string& a,
-                           const std::string& b = "", const std::string& sub = "1'b0");
+                           const std::string& b = "", const std::string& sub = "1'b0", const std::string& c = "");
 
 // One task's expression on one lane evaluated stage by stage: leaves at `leaf_stage`,
 // logic (integer ops, select) combinational where its operands are, a float unit's

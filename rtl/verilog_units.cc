@@ -750,14 +750,15 @@ class UnitEmitter {
     for (auto& [key, p] : pool_) {
       const auto& [cond0, args0, sub0] = p.uses.front();
       if (p.uses.size() == 1) {
-        float_instance(e_, p.unit, p.name, args0.at(0), args0.size() > 1 ? args0[1] : "", sub0 ? "1'b1" : "1'b0");
+        float_instance(e_, p.unit, p.name, args0.at(0), args0.size() > 1 ? args0[1] : "", sub0 ? "1'b1" : "1'b0",
+                       args0.size() > 2 ? args0[2] : "");
         continue;
       }
       const FloatUnitPorts ports = float_unit_ports(p.unit);
       std::string s = "  always @* begin  // operands of a float unit the lane's tasks share\n";
       std::vector<std::string> operands;
       for (int k = 0; k < ports.operands; ++k) {
-        const std::string name = fmt::format("{}_{}", p.name, k == 0 ? "a" : "b");
+        const std::string name = fmt::format("{}_{}", p.name, "abc"[k]);
         reg(ports.operand_bits, name);
         s += fmt::format("    {} = {};\n", name, sized(ports.operand_bits, 0));
         for (const auto& [cond, args, sub] : p.uses) s += fmt::format("    if ({}) {} = {};\n", cond, name, args.at(k));
@@ -774,7 +775,8 @@ class UnitEmitter {
           if (is_sub) s += fmt::format("    if ({}) {} = 1'b1;\n", cond, sub);
       }
       e_.text.line(s + "  end");
-      float_instance(e_, p.unit, p.name, operands[0], operands.size() > 1 ? operands[1] : "", sub);
+      float_instance(e_, p.unit, p.name, operands[0], operands.size() > 1 ? operands[1] : "", sub,
+                     operands.size() > 2 ? operands[2] : "");
     }
     pool_.clear();
   }

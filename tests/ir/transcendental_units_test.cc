@@ -35,6 +35,10 @@ long double reference(TranscendentalOp op, long double x) {
     case TranscendentalOp::kLogistic: return 1 / (1 + std::exp(-x));
     case TranscendentalOp::kRsqrt: return 1 / std::sqrt(x);
     case TranscendentalOp::kErf: return std::erf(x);
+    case TranscendentalOp::kLog1p: return std::log1p(x);
+    case TranscendentalOp::kExpm1: return std::expm1(x);
+    case TranscendentalOp::kSin: return std::sin(x);  // glibc's sinl/cosl reduce exactly at any size
+    case TranscendentalOp::kCos: return std::cos(x);
   }
   return NAN;
 }

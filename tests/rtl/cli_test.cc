@@ -38,7 +38,7 @@ TEST(RtlCli, EmitOnlyAndTrace) {
 // An f32 design reaches RTL through its IEEE-754 units and cosimulates bit for bit with
 // the hardware-order reference, and so does one with a transcendental (softmax's exp,
 // through its unit) and gelu (x^3 through the integer power unit); an op without a unit
-// (gelu's power made x^2.5) is refused by op, type and line.
+// (gelu's tanh made tan) is refused by op, type and line.
 TEST(RtlCli, FloatDesignCosimulates) {
   const CliResult r = run_cli("rtl " + design_path("mlp_layer") + " --target fpga --sim --vectors 2 -o " +
                               rtl_work_dir("cli_float").string());
@@ -57,16 +57,16 @@ TEST(RtlCli, FloatDesignCosimulates) {
   EXPECT_NE(g.out.find("(agree)"), std::string::npos) << g.out;
   std::ifstream in(design_path("gelu"));
   std::string gelu((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const size_t three = gelu.find("value: 3,");
-  ASSERT_NE(three, std::string::npos);
-  gelu.replace(three, 9, "value: 2.5,");
-  const std::filesystem::path dir = rtl_work_dir("cli_gelu_fractional"), fractional = dir / "gelu.yaml";
-  std::ofstream(fractional) << gelu;
-  const CliResult t = run_cli("rtl " + fractional.string() + " --target fpga -o " + (dir / "out").string());
+  const size_t tanh = gelu.find("op: tanh,");
+  ASSERT_NE(tanh, std::string::npos);
+  gelu.replace(tanh, 9, "op: tan,");
+  const std::filesystem::path dir = rtl_work_dir("cli_gelu_tan"), no_unit = dir / "gelu.yaml";
+  std::ofstream(no_unit) << gelu;
+  const CliResult t = run_cli("rtl " + no_unit.string() + " --target fpga -o " + (dir / "out").string());
   EXPECT_EQ(t.exit_code, 1);
-  EXPECT_NE(t.err.find("gelu.yaml:11"), std::string::npos) << t.err;
-  EXPECT_NE(t.err.find("power ('x3')"), std::string::npos) << t.err;
-  EXPECT_NE(t.err.find("no IEEE-754 unit computes it on f32"), std::string::npos) << t.err;
+  EXPECT_NE(t.err.find("gelu.yaml:15"), std::string::npos) << t.err;
+  EXPECT_NE(t.err.find("tan ('t')"), std::string::npos) << t.err;
+  EXPECT_NE(t.err.find("on f32 is not supported by the RTL emitter"), std::string::npos) << t.err;
 }
 
 TEST(RtlCli, BadFixedFormat) {

@@ -35,6 +35,10 @@ const std::map<std::string, Choice>& choices() {
       {"elementwise_bf16", {"ap_fixed<20,10,AP_RND,AP_SAT>", 40}},
       {"row_sum_max", {"ap_fixed<20,11,AP_RND,AP_SAT>", 300}},
       {"saxpy", {"ap_fixed<16,6,AP_RND,AP_SAT>", 78}},
+      {"rotate_sincos", {"ap_fixed<24,12,AP_RND,AP_SAT>", 79}},
+      {"softplus_elu", {"ap_fixed<18,8,AP_RND,AP_SAT>", 55}},
+      {"gamma_pow", {"ap_fixed<20,5,AP_RND,AP_SAT>", 35}},
+      {"relu6_clamp", {"ap_fixed<16,6,AP_RND,AP_SAT>", 300}},
   };
   return c;
 }

@@ -3,10 +3,9 @@
 // (AccumulationOrder::kHardware: sequential per lane, then the adder tree), bit for bit,
 // and the cycles from start to done equal to the estimate, which reads the units'
 // latencies from the target's float_units table; transcendentals (exp, log, tanh,
-// logistic, rsqrt, erf) compared with the interpreter's unit mode
-// (TranscendentalEval::kUnit, the units' own algorithms; power by a constant integer
-// exponent too). Ops without a unit (power by 2.5, sine, ...) are refused naming the op,
-// its type and its design line.
+// logistic, rsqrt, erf, log1p, expm1, sine, cosine, power) compared with the interpreter's
+// unit mode (TranscendentalEval::kUnit, the units' own algorithms). Ops without a unit
+// (tan, cbrt, remainder, ...) are refused naming the op, its type and its design line.
 #include <fmt/core.h>
 
 #include <fstream>
@@ -67,7 +66,8 @@ TEST_P(FloatDesign, MatchesHardwareOrderReferenceAndEstimate) {
 
 INSTANTIATE_TEST_SUITE_P(Designs, FloatDesign,
                          ::testing::Values("float/saxpy", "float/elementwise_bf16", "float/row_sum_max",
-                                           "float/conv_pool_f32", "mlp_layer", "softmax", "layernorm",
+                                           "float/conv_pool_f32", "float/rotate_sincos", "float/softplus_elu",
+                                           "float/gamma_pow", "float/relu6_clamp", "mlp_layer", "softmax", "layernorm",
                                            "attention_head", "black_scholes", "gelu"),
                          [](const auto& info) { return replace_all(info.param, "/", "_"); });
 
@@ -82,8 +82,10 @@ TEST_P(RetypedDesign, MatchesHardwareOrderReferenceAndEstimate) {
 
 INSTANTIATE_TEST_SUITE_P(Designs, RetypedDesign,
                          ::testing::Combine(::testing::Values("mlp_layer", "float/saxpy", "float/row_sum_max",
-                                                              "float/conv_pool_f32", "softmax", "layernorm", "attention_head",
-                                                              "black_scholes", "gelu"),
+                                                              "float/conv_pool_f32", "float/rotate_sincos",
+                                                              "float/softplus_elu", "float/gamma_pow", "float/relu6_clamp", "softmax",
+                                                              "layernorm",
+                                                              "attention_head", "black_scholes", "gelu"),
                                             ::testing::Values("bf16", "f16")),
                          [](const auto& info) {
                            return replace_all(std::get<0>(info.param), "/", "_") + "_" + std::get<1>(info.param);
@@ -264,19 +266,45 @@ outputs: [s, t]
   }
 }
 
-// GELU's x^3 is the integer power unit (fpowi3); a design whose power has no unit (a
-// fractional exponent, as gelu.yaml with 3 made 2.5) is refused: the message names the
-// op, its type and its line.
-TEST(FloatRefusal, OpWithoutUnitNamesOpTypeAndLine) {
+// GELU's x^3 is the integer power unit (fpowi3), also after fusion, where the fused
+// body's power reads a parameter the fusion binds to the constant 3; x^2.5 takes the
+// general power unit (fpow). An op without a unit (gelu's tanh made tan) is refused: the
+// message names the op, its type and its line.
+TEST(FloatPower, ConstantIntegerExponentTakesFpowiEvenFusedOthersFpow) {
   const std::string gelu = read_file(source_dir() / "designs" / "gelu.yaml");
+  for (const bool fused : {false, true}) {
+    ir::Module m = frontend::load_yaml_design(gelu, "gelu.yaml").module;
+    if (fused) passes::Registry::global().find("fusion")->make()->run(m);
+    ir::verify(m);
+    bool has_fusion = false;
+    for (ir::InstrId i : m.instructions(m.entry())) has_fusion |= m.opcode(i) == ir::Opcode::kFusion;
+    EXPECT_EQ(has_fusion, fused);
+    const rtl::EmittedDesign e = rtl::emit(m, rtl_fpga());
+    EXPECT_NE(e.verilog.find("hg_fpowi3_f32"), std::string::npos) << fused;
+    EXPECT_EQ(e.verilog.find("hg_fpow_f32"), std::string::npos) << fused;
+    expect_cosim(m, fused ? "gelu_fused" : "gelu_unfused");
+  }
   const std::string fractional = replace_all(gelu, "value: 3,", "value: 2.5,");
   ASSERT_NE(fractional, gelu);
+  for (const bool fused : {false, true}) {
+    ir::Module m = frontend::load_yaml_design(fractional, "gelu.yaml").module;
+    if (fused) passes::Registry::global().find("fusion")->make()->run(m);
+    const rtl::EmittedDesign e = rtl::emit(m, rtl_fpga());
+    EXPECT_NE(e.verilog.find("hg_fpow_f32"), std::string::npos) << fused;
+    expect_cosim(m, fused ? "gelu_x2_5_fused" : "gelu_x2_5");
+  }
+}
+
+TEST(FloatRefusal, OpWithoutUnitNamesOpTypeAndLine) {
+  const std::string gelu = read_file(source_dir() / "designs" / "gelu.yaml");
+  const std::string tan = replace_all(gelu, "op: tanh,", "op: tan,");
+  ASSERT_NE(tan, gelu);
   for (const std::string type : {"f32", "bf16"}) {
-    const ir::Module m = frontend::load_yaml_design(replace_all(fractional, "f32", type), "gelu.yaml").module;
+    const ir::Module m = frontend::load_yaml_design(replace_all(tan, "f32", type), "gelu.yaml").module;
     const std::string msg = error_of([&] { rtl::emit(m, rtl_fpga()); });
-    EXPECT_NE(msg.find("power"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("tan"), std::string::npos) << msg;
     EXPECT_NE(msg.find(" on " + type), std::string::npos) << msg;
-    EXPECT_NE(msg.find("gelu.yaml:11"), std::string::npos) << msg;  // the x3 line
+    EXPECT_NE(msg.find("gelu.yaml:15"), std::string::npos) << msg;  // the t line
   }
 }
 
@@ -288,15 +316,15 @@ TEST(FloatRefusal, OpsAndTypesWithoutUnits) {
   EXPECT_NE(f64.find("f64"), std::string::npos) << f64;
   EXPECT_NE(f64.find("--fixed"), std::string::npos) << f64;
   EXPECT_NE(f64.find("bad.yaml:3"), std::string::npos) << f64;  // the parameter, the first f64 value
-  const std::string sine = refuse("design: d\ninputs:\n  x: f32[4]\nops:\n  - {name: y, op: sine, args: [x]}\noutputs: [y]\n");
-  EXPECT_NE(sine.find("sine"), std::string::npos) << sine;
-  EXPECT_NE(sine.find("f32"), std::string::npos) << sine;
-  EXPECT_NE(sine.find("bad.yaml:5"), std::string::npos) << sine;
-  const std::string clamp = refuse(
-      "design: d\ninputs:\n  x: bf16[4]\n  l: bf16[]\nops:\n  - {name: y, op: clamp, args: [l, x, l]}\noutputs: [y]\n");
-  EXPECT_NE(clamp.find("no IEEE-754 unit"), std::string::npos) << clamp;
-  EXPECT_NE(clamp.find("bf16"), std::string::npos) << clamp;
-  EXPECT_NE(clamp.find("bad.yaml:6"), std::string::npos) << clamp;
+  const std::string cbrt = refuse("design: d\ninputs:\n  x: f32[4]\nops:\n  - {name: y, op: cbrt, args: [x]}\noutputs: [y]\n");
+  EXPECT_NE(cbrt.find("cbrt"), std::string::npos) << cbrt;
+  EXPECT_NE(cbrt.find("f32"), std::string::npos) << cbrt;
+  EXPECT_NE(cbrt.find("bad.yaml:5"), std::string::npos) << cbrt;
+  const std::string rem = refuse(
+      "design: d\ninputs:\n  x: bf16[4]\n  l: bf16[4]\nops:\n  - {name: y, op: remainder, args: [x, l]}\noutputs: [y]\n");
+  EXPECT_NE(rem.find("no IEEE-754 unit"), std::string::npos) << rem;
+  EXPECT_NE(rem.find("bf16"), std::string::npos) << rem;
+  EXPECT_NE(rem.find("bad.yaml:6"), std::string::npos) << rem;
   const std::string mixed = refuse(
       "design: d\ninputs:\n  a: bf16[8]\n  b: bf16[8]\nops:\n  - {name: y, op: dot, args: [a, b], lhs_contracting_dims: [0], "
       "rhs_contracting_dims: [0], type: f32}\noutputs: [y]\n");

@@ -35,7 +35,7 @@ struct BenchStream {
 // a narrower operand takes a stream's low bits).
 struct BenchUnit {
   rtl::FloatUnit unit;
-  std::string a, b = {}, sub = {};
+  std::string a, b = {}, sub = {}, c = {};
 };
 
 inline std::string bench_verilog(const std::vector<BenchStream>& streams, const std::vector<BenchUnit>& units) {
@@ -54,7 +54,8 @@ inline std::string bench_verilog(const std::vector<BenchStream>& streams, const 
     const rtl::FloatUnitPorts p = rtl::float_unit_ports(units[k].unit);
     ports += fmt::format(",\n  output wire {}o{}", range(p.result_bits), k);
     body += fmt::format("  {} u{} (.clk(clk), .a({})", rtl::float_unit_name(units[k].unit), k, feed(units[k].a, p.operand_bits));
-    if (p.operands == 2) body += fmt::format(", .b({})", feed(units[k].b, p.operand_bits));
+    if (p.operands >= 2) body += fmt::format(", .b({})", feed(units[k].b, p.operand_bits));
+    if (p.operands == 3) body += fmt::format(", .c({})", feed(units[k].c, p.operand_bits));
     if (p.sub) body += fmt::format(", .sub({})", feed(units[k].sub, 1));
     body += fmt::format(", .y(o{}));\n", k);
   }

@@ -66,7 +66,8 @@ std::vector<BenchUnit> units() {
     }
     const std::string a = type_name(u.type) + "_a", b = type_name(u.type) + "_b";
     const rtl::FloatUnitPorts p = rtl::float_unit_ports(u);
-    if (p.operands == 2) out.push_back({u, a, b, p.sub ? "sub" : ""});
+    if (p.operands == 3) out.push_back({u, a, b, "", u.type == ElementType::kF32 ? "f32_t" : "x16"});  // clamp
+    else if (p.operands == 2) out.push_back({u, a, b, p.sub ? "sub" : ""});
     else if (u.type != ElementType::kF32) out.push_back({u, "x16"});  // 16-bit unary ops: every pattern
     else out.push_back({u, rtl::transcendental_of(u.op) || u.op == FloatOp::kPowi ? "f32_t" : a});
   }
@@ -99,15 +100,19 @@ std::string reference_hlo(const FloatUnit& u, bool subtract) {
     case FloatOp::kPowi:  // the interpreter in its unit mode, the exponent a broadcast constant
       op = "power(a, c)";
       break;
+    case FloatOp::kPow: op = "power(a, b)"; break;  // the general unit for every element (Checked::evaluate)
+    case FloatOp::kClamp: op = "clamp(a, b, c)"; break;
     default:  // a transcendental (the interpreter in its unit mode) or a rounding
       op = std::string(ir::name(rtl::float_unit_opcode(u.op))) + "(a)";
       break;
   }
-  const bool binary = rtl::float_unit_ports(u).operands == 2;
+  const int operands = rtl::float_unit_ports(u).operands;
+  const bool binary = operands >= 2;
   const std::string exponent =
       u.op == FloatOp::kPowi ? fmt::format("  e = {0}[] constant({2})\n  c = {0}[{1}] broadcast(e), dimensions={{}}\n", in, n, u.exponent) : "";
+  const std::string third = operands == 3 ? fmt::format("  c = {}[{}] parameter(2)\n", in, n) : "";
   return fmt::format("HloModule ref\nENTRY e {{\n  a = {0}[{1}] parameter(0)\n{2}{5}  ROOT r = {3}{4}\n}}\n", in, n,
-                     binary ? fmt::format("  b = {}[{}] parameter(1)\n", in, n) : "", root, op, exponent);
+                     binary ? fmt::format("  b = {}[{}] parameter(1)\n", in, n) : "", root, op, exponent + third);
 }
 
 uint64_t mask(int bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
@@ -175,7 +180,7 @@ struct Checked {
   BenchUnit bench;
   int latency = 0;
   rtl::FloatUnitPorts ports;
-  size_t a = 0, b = 0, sub = 0;              // stream indices
+  size_t a = 0, b = 0, c = 0, sub = 0;       // stream indices
   ir::Module op, subtract;                   // the reference op (subtract: add's a - b)
   std::vector<uint64_t> expected[2];         // previous and current chunk
   int64_t checked = 0, mismatches = 0;
@@ -183,7 +188,8 @@ struct Checked {
 
   explicit Checked(const BenchUnit& u)
       : bench(u), latency(rtl::float_unit_latency(u.unit)), ports(rtl::float_unit_ports(u.unit)), a(stream_index(u.a)),
-        b(u.b.empty() ? 0 : stream_index(u.b)), sub(u.sub.empty() ? 0 : stream_index(u.sub)),
+        b(u.b.empty() ? 0 : stream_index(u.b)), c(u.c.empty() ? 0 : stream_index(u.c)),
+        sub(u.sub.empty() ? 0 : stream_index(u.sub)),
         op(frontend::parse_hlo(reference_hlo(u.unit, false))) {
     if (ports.sub) subtract = frontend::parse_hlo(reference_hlo(u.unit, true));
   }
@@ -193,10 +199,13 @@ struct Checked {
     std::vector<ir::Literal> args;
     for (size_t k = 0; k < entry.params.size(); ++k) {
       args.emplace_back(m.shape(entry.params[k]));
-      for (int64_t c = 0; c < kChunk; ++c) args.back().set_bits(c, in.at(c, k == 0 ? a : b) & mask(ports.operand_bits));
+      const size_t stream = k == 0 ? a : k == 1 ? b : c;
+      for (int64_t x = 0; x < kChunk; ++x) args.back().set_bits(x, in.at(x, stream) & mask(ports.operand_bits));
     }
     ir::EvalOptions options;
     options.transcendentals = ir::TranscendentalEval::kUnit;  // the units' own algorithms
+    if (bench.unit.op == FloatOp::kPow)  // every element by the general unit, as the RTL's fpow
+      options.power_exponent_of = [](ir::InstrId) { return std::optional<int>(); };
     const ir::Literal r = ir::evaluate(m, args, options).value;
     std::vector<uint64_t> out(kChunk);
     for (int64_t c = 0; c < kChunk; ++c) out[c] = r.get_bits(c) & mask(ports.result_bits);
@@ -225,7 +234,8 @@ struct Checked {
     if ((got & mask(ports.result_bits)) == (*want)[at]) return;
     if (++mismatches > 5) return;
     std::string ops = fmt::format("a={:#x}", in->at(at, a) & mask(ports.operand_bits));
-    if (ports.operands == 2) ops += fmt::format(" b={:#x}", in->at(at, b) & mask(ports.operand_bits));
+    if (ports.operands >= 2) ops += fmt::format(" b={:#x}", in->at(at, b) & mask(ports.operand_bits));
+    if (ports.operands == 3) ops += fmt::format(" c={:#x}", in->at(at, c) & mask(ports.operand_bits));
     if (ports.sub) ops += fmt::format(" sub={}", in->at(at, sub) & 1);
     first.push_back(fmt::format("{}: {} expected {:#x} got {:#x}", rtl::float_unit_name(bench.unit), ops, (*want)[at],
                                 got & mask(ports.result_bits)));
