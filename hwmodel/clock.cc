@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "hwmodel/chaining.h"
+#include "hwmodel/clock_address.h"
 #include "hwmodel/timing.h"
 
 namespace hlsgym::hwmodel {
@@ -31,7 +32,9 @@ std::string_view op_kind(const ir::Module& m, ir::InstrId i) {
   if (ir::is_floating(in.payload->shape.element_type()) || ir::is_complex(in.payload->shape.element_type())) return {};
   switch (in.opcode) {
     case Opcode::kAdd: case Opcode::kSubtract: case Opcode::kNegate: return "add";
-    case Opcode::kCompare: return "compare";
+    case Opcode::kCompare:  // a signed compare fixes its carry's sign: a LUT level more
+      return ir::is_unsigned_integral(m.instr(m.operand(i, 0)).payload->shape.element_type()) ? "compare_unsigned"
+                                                                                              : "compare";
     case Opcode::kMaximum: case Opcode::kMinimum: return "max";
     case Opcode::kAbs: return "abs";
     case Opcode::kClamp: return "clamp";
@@ -135,7 +138,8 @@ void ClockEstimate::merge(const ClockEstimate& other) {
   }
 }
 
-ClockEstimate estimate_clock(const ir::Module& m, const TaskGraph& g, const Binding& b, const Target& t) {
+ClockEstimate estimate_clock(const ir::Module& m, const TaskGraph& g, const Binding& b, const Schedule& s,
+                             const Target& t) {
   ClockEstimate c;
   const TimingModel& tm = t.timing;
   if (!t.is_fpga() || !tm.present()) {
@@ -157,6 +161,19 @@ ClockEstimate estimate_clock(const ir::Module& m, const TaskGraph& g, const Bind
   track_writer.erase(std::unique(track_writer.begin(), track_writer.end()), track_writer.end());
   std::vector<int64_t> writers(b.tracks.size(), 0);
   for (const auto& tw : track_writer) ++writers[tw.first];
+  // A shared instance selects its result by a chain of ifs in its tasks' start order
+  // (rtl/verilog_units.cc), the last nearest the register: a task's result passes its own
+  // select and every later task's. The measured curve is a first task's (all n).
+  std::vector<int64_t> selects(g.size(), 0);
+  {
+    std::vector<std::vector<uint32_t>> on(b.units.size());
+    for (size_t k = 0; k < g.size(); ++k)
+      if (b.unit_of_task[k] != kNoInstance) on[b.unit_of_task[k]].push_back(static_cast<uint32_t>(k));
+    for (auto& ks : on) {
+      std::sort(ks.begin(), ks.end(), [&](uint32_t x, uint32_t y) { return s.start[x] < s.start[y]; });
+      for (size_t q = 0; q < ks.size(); ++q) selects[ks[q]] = ks.size() > 1 ? std::max<int64_t>(2, ks.size() - q) : 1;
+    }
+  }
   PathModel ops(m, tm);
   for (size_t k = 0; k < g.size(); ++k) {
     const Task& task = g.tasks[k];
@@ -177,7 +194,7 @@ ClockEstimate estimate_clock(const ir::Module& m, const TaskGraph& g, const Bind
     // result's net reaches every word register of the destination track.
     const double store =
         track == kNoInstance || !b.tracks[track].registers ? 0 : tm.write_port(b.tracks[track].words);
-    consider(c, d + tm.shared_unit(inst.tasks) + write_select * tm.lut_ns + store, [&] {
+    consider(c, d + tm.shared_unit(selects[k]) + write_select * tm.lut_ns + store, [&] {
       return fmt::format("{}.{} stage: {} {} ({} bits{})", unit_class_name(static_cast<UnitClass>(inst.unit)), inst.index,
                          ir::name(opcode), name, task.width,
                          inst.tasks > 1 ? fmt::format(", {} tasks share it", inst.tasks) : std::string());
@@ -193,8 +210,11 @@ ClockEstimate estimate_clock(const ir::Module& m, const TaskGraph& g, const Bind
         if (!tr.registers) continue;  // block RAM: its read is the RAM's own register
         // the multiplexer spans the words the reader's address reaches (binding.cc)
         const int64_t words = g.tasks[d].alias ? tr.words : std::min(tr.words, elements_of(g.tasks[d]));
-        double ns = tm.read_port(words);
-        if (!counter_addressed(opcode)) ns += tm.lut_ns + tm.carry_ns * ceil_log2(words);
+        double ns = tm.read_port(words, tr.bits);
+        // the first adder pays its carry chain, each later one a LUT level (ripple adders in
+        // series overlap, as in a fused body's chain)
+        const int adders = address_adders(m, task.instr, g.tasks[d].instr).value_or(counter_addressed(opcode) ? 0 : 1);
+        if (adders > 0) ns += tm.lut_ns + tm.carry_ns * ceil_log2(words) + (adders - 1) * tm.lut_ns;
         consider(c, ns, [&] {
           return fmt::format("read port of track {} ({} words) by {} {}", src, words, ir::name(opcode), name);
         });

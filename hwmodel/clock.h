@@ -2,10 +2,10 @@
 // slowest register-to-register path, composed from delays measured on the part
 // (Target::timing, scripts/calibrate_timing.py), over the structures the binding builds:
 // - a read port: loop counters -> (address arithmetic) -> word multiplexer of the
-//   buffer's track -> read register. Reads whose address is not the item counter itself
-//   (reductions, windows, movement ops) add an adder of the address bits.
+//   buffer's track -> read register. Reductions, windows and dots add the carry chains
+//   their address terms need (clock_address.h); movement ops an adder of the address bits.
 // - a unit stage: read register -> the tasks' select when several tasks share the
-//   instance -> the operation (a fused body: its slowest chain of operations; an
+//   instance (a chain in start order: a task passes its own and the later tasks') -> the operation (a fused body: its slowest chain of operations; an
 //   accumulation: its combiner and the accumulator's init select) -> the write-data
 //   select of the destination track when several instances write it -> the word register.
 // - the store: the unit's result net reaches every word register of the destination
@@ -19,6 +19,7 @@
 #include <string>
 
 #include "hwmodel/binding.h"
+#include "hwmodel/schedule_problem.h"
 #include "hwmodel/target.h"
 #include "hwmodel/task_graph.h"
 #include "ir/module.h"
@@ -41,6 +42,7 @@ struct ClockEstimate {
   void place(double logic_cells, const TimingModel& tm);
 };
 
-ClockEstimate estimate_clock(const ir::Module& m, const TaskGraph& g, const Binding& b, const Target& t);
+ClockEstimate estimate_clock(const ir::Module& m, const TaskGraph& g, const Binding& b, const Schedule& s,
+                             const Target& t);
 
 }  // namespace hlsgym::hwmodel

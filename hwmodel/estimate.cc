@@ -88,7 +88,7 @@ class SubCosting {
     out.uncosted = g.uncosted;
     out.unknown_trip_counts = g.unknown_trip_counts;
     // without a timing model the entry's estimate says so once (merge keeps it unmodeled)
-    if (t_.is_fpga() && t_.timing.present()) out.clock = estimate_clock(m_, g, b, t_);
+    if (t_.is_fpga() && t_.timing.present()) out.clock = estimate_clock(m_, g, b, s, t_);
     if (o_.keep_details)  // the last use of g, p, s, b
       details_[c] = std::make_shared<const EstimateDetails>(
           EstimateDetails{std::move(g), std::move(p), std::move(s), std::move(b), {}, std::move(pipe)});
@@ -255,7 +255,7 @@ Estimate estimate(const ir::Module& m, const Target& t, const EstimateOptions& o
     e.bram18k = e.area.bram18k;
     e.utilization = {e.area.dsp / t.resources.dsp, e.area.lut / t.resources.lut, e.area.ff / t.resources.ff,
                      e.area.bram18k / t.resources.bram18k};
-    e.clock = estimate_clock(m, g, b, t);
+    e.clock = estimate_clock(m, g, b, s, t);
     sub.merge_clocks(e.clock);
     if (e.clock.modeled) e.clock.place(e.area.lut + e.area.ff, t.timing);
   }

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <utility>
 
+#include "hwmodel/timing.h"
 #include "ir/error.h"
 
 namespace hlsgym::hwmodel {
@@ -138,9 +139,11 @@ double ControlCost::at(const std::vector<double>& row, int width) const {
 }
 
 // Word multiplexers grow by one level per doubling: interpolate in log2(words).
-double TimingModel::read_port(int64_t words) const {
-  return on_polyline(read_words, read_ns, std::log2(static_cast<double>(std::max<int64_t>(words, 1))),
-                     [](double w) { return std::log2(w); });
+double TimingModel::read_port(int64_t words, int bits) const {
+  const double levels = ceil_log2(std::max<int64_t>(words, 1));
+  auto at = [&](const std::vector<double>& ns) { return on_polyline(read_words, ns, levels, [](double w) { return std::log2(w); }); };
+  const double f = std::clamp((bits - 16) / 16.0, 0.0, 1.0);
+  return (1 - f) * at(read_ns_16bit) + f * at(read_ns_32bit);
 }
 
 // A select among n grows by a level per doubling of n, as the word multiplexer does.

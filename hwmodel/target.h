@@ -111,13 +111,15 @@ struct ControlCost {
 struct TimingModel {
   double lut_ns = 0;    // one more LUT level with its net
   double carry_ns = 0;  // one more bit of a carry chain
-  // A register-file read port: counter -> word multiplexer -> read register, by words.
-  std::vector<double> read_words, read_ns;
+  // A register-file read port: counter -> word multiplexer -> read register, by words,
+  // measured on 16-bit and 32-bit words (the multiplexer and its address net grow with both).
+  std::vector<double> read_words, read_ns_16bit, read_ns_32bit;
   // One registered integer operation, by operand bits: `op_ns[kind][k]` at `op_bits[k]`.
   std::vector<double> op_bits;
   std::map<std::string, std::vector<double>, std::less<>> op_ns;
   // What sharing one unit instance among `shared_tasks[k]` tasks adds to its stage: the
-  // operand gates by the task's tag and the result select (a 16-bit add, measured).
+  // operand gates by the task's tag and the result select (a 16-bit add, measured on the
+  // first task, whose result passes every later task's select: clock.cc).
   std::vector<double> shared_tasks, shared_ns;
   // What storing a unit's result into a track of `write_words[k]` word registers adds
   // over one register: the result's net reaches every word (a 16-bit add, measured).
@@ -127,7 +129,9 @@ struct TimingModel {
   std::vector<double> route_cells, route_factors;
   bool present() const { return lut_ns > 0; }
   // Linear between the listed points (and beyond the ends by the last segment's slope).
-  double read_port(int64_t words) const;
+  // A read port's multiplexer is as deep as its address is wide: `words` counts as the
+  // next power of two; `bits` between 16 and 32 interpolates, held at those ends.
+  double read_port(int64_t words, int bits) const;
   double op(std::string_view kind, int bits) const;
   double shared_unit(int64_t tasks) const;  // 0 for an unshared instance
   double write_port(int64_t words) const;   // 0 for one word

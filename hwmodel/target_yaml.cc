@@ -283,25 +283,30 @@ void read_fpga(const Reader& r, const YAML::Node& root, Target& t) {
     m.lut_ns = r.number(tm, "timing", "lut_ns", 0, 1000, true);
     m.carry_ns = r.number(tm, "timing", "carry_ns", 0, 1000, true);
     // a measured curve: increasing x, one y per x, at least two points
-    auto curve = [&](const char* key, const char* x, const char* y, std::vector<double>& xs, std::vector<double>& ys) {
+    // y (and y2, when given) over x
+    auto curve = [&](const char* key, const char* x, const char* y, std::vector<double>& xs, std::vector<double>& ys,
+                     const char* y2 = nullptr, std::vector<double>* ys2 = nullptr) {
       const std::string section = std::string("timing.") + key;
       const YAML::Node n = tm[key];
-      r.expect_fields(n, section, {x, y});
+      r.expect_fields(n, section, y2 ? Keys{x, y, y2} : Keys{x, y});
       xs = number_list(r, n, section, x, true);
-      ys = number_list(r, n, section, y, false);
-      if (xs.size() != ys.size() || xs.size() < 2) r.fail(n, section + ": " + x + " and " + y + " must have the same length, at least 2");
+      for (auto [name, list] : {std::pair{y, &ys}, std::pair{y2, ys2}}) {
+        if (!name) continue;
+        *list = number_list(r, n, section, name, false);
+        if (xs.size() != list->size() || xs.size() < 2) r.fail(n, section + ": " + x + " and " + name + " must have the same length, at least 2");
+      }
     };
-    curve("read_port", "words", "ns", m.read_words, m.read_ns);
+    curve("read_port", "words", "ns_16bit", m.read_words, m.read_ns_16bit, "ns_32bit", &m.read_ns_32bit);
     curve("shared_unit", "tasks", "ns", m.shared_tasks, m.shared_ns);
     curve("write_port", "words", "ns", m.write_words, m.write_ns);
     curve("route", "logic_cells", "factor", m.route_cells, m.route_factors);
     for (double f : m.route_factors)
       if (f <= 0) r.fail(tm["route"], "timing.route: every factor must be positive");
     const YAML::Node ops = tm["ops"];
-    r.expect_fields(ops, "timing.ops", {"bits", "logic", "add", "compare", "max", "abs", "clamp"});
+    r.expect_fields(ops, "timing.ops", {"bits", "logic", "add", "compare", "compare_unsigned", "max", "abs", "clamp"});
     m.op_bits = number_list(r, ops, "timing.ops", "bits", true);
     if (m.op_bits.size() < 2) r.fail(ops["bits"], "timing.ops.bits must list at least 2 widths");
-    for (const char* k : {"logic", "add", "compare", "max", "abs", "clamp"}) {
+    for (const char* k : {"logic", "add", "compare", "compare_unsigned", "max", "abs", "clamp"}) {
       m.op_ns[k] = number_list(r, ops, "timing.ops", k, false);
       if (m.op_ns[k].size() != m.op_bits.size()) r.fail(ops[k], std::string("timing.ops.") + k + " must have one delay per bits entry");
     }

@@ -3,7 +3,7 @@
 with Yosys synth_ice40 -dsp and nextpnr-ice40 on the iCE40 UP5K of designs/targets/ice40.yaml.
 
 Each microbenchmark is one registered component between registers, shaped as the RTL emitter
-writes it: a register-file read (a counter addresses `depth` words, a registered read port)
+writes it: a register-file read (a counter addresses `depth` words of 16 and of 32 bits, a registered read port)
 and one integer operation per width on operands held in registers (run-time values, as
 the operands of a unit shared by several tasks are: its tag gates them). Inputs are loaded from one serial pin and outputs
 shifted out through another, so the part's 39 pins suffice and every path stays register to
@@ -67,7 +67,7 @@ endmodule
 """
 
 OPS = {
-    "add": "a + b", "compare": "{{{w1}'d0, $signed(a) < $signed(b)}}", "max": "($signed(a) > $signed(b)) ? a : b",
+    "add": "a + b", "compare": "{{{w1}'d0, $signed(a) < $signed(b)}}", "compare_unsigned": "{{{w1}'d0, a < b}}", "max": "($signed(a) > $signed(b)) ? a : b",
     "abs": "a[{w1}] ? -a : a", "clamp": "(($signed(m) < $signed(c)) ? m : c)",
     "logic": "a ^ b",
 }
@@ -87,7 +87,11 @@ SHARE_TASKS = [1, 2, 3, 4, 8]
 
 def shared_bench(n, w=16):
     """A unit instance shared by n tasks as rtl/verilog_module.cc writes it: the tag register
-    gates each task's operands, each task computes its add, the tag selects the result."""
+    gates each task's operands, each task computes its add, the tag selects the result.
+    The tag is registered from constants, one per task's issue window (here an input bit
+    each), as rtl writes it: Yosys extracts it as a state machine and recodes it one-hot,
+    so the gates decode no tag (a tag loaded from run-time bits costs a decoding level
+    more than any design pays)."""
     t = max(1, math.ceil(math.log2(n)))
     regs = "".join(f"  reg [{w-1}:0] a{k}, b{k};\n  reg [{w-1}:0] l{k}a, l{k}b;\n" for k in range(n))
     load = "".join(f"a{k} <= i[{(2*k+1)*w-1}:{2*k*w}]; b{k} <= i[{(2*k+2)*w-1}:{(2*k+1)*w}]; " for k in range(n))
@@ -96,14 +100,18 @@ def shared_bench(n, w=16):
     pick = "".join(f"    if (tg == {t}'d{k}) v = l{k}a + l{k}b;\n" for k in range(n))
     if n == 1:  # the unshared baseline: no tag
         gate, pick = "    l0a = a0; l0b = b0;\n", "    v = l0a + l0b;\n"
+    window = "".join(f"    if (i[{2*n*w+k}]) t0 = {t}'d{k};\n" for k in range(n))
     return f"""
-module bench(input wire clk, input wire [{2*n*w+t-1}:0] i, output wire [{w-1}:0] o);
-{regs}  reg [{t-1}:0] tg;
+module bench(input wire clk, input wire [{2*n*w+n-1}:0] i, output wire [{w-1}:0] o);
+{regs}  reg [{t-1}:0] t0, tg;
   reg [{w-1}:0] v, y;
+  always @* begin
+    t0 = {t}'d0;
+{window}  end
   always @* begin
 {gate}    v = {w}'d0;
 {pick}  end
-  always @(posedge clk) begin {load}tg <= i[{2*n*w+t-1}:{2*n*w}]; y <= v; end
+  always @(posedge clk) begin {load}tg <= t0; y <= v; end
   assign o = y;
 endmodule
 """
@@ -166,8 +174,9 @@ def main():
     only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else ""  # run the benches named so
     work = keep or tempfile.mkdtemp()
     benches = [(f"read_{d}", read_port(d, 32), 33, 32) for d in [2, 4, 8, 16, 32, 64]]
+    benches += [(f"read16_{d}", read_port(d, 16), 17, 16) for d in [2, 4, 8, 16, 32, 64]]
     benches += [(f"{op}_{w}", op_bench(OPS[op], w), 3 * w, w) for op in OPS for w in [8, 16, 32]]
-    benches += [(f"share_{n}", shared_bench(n), 2 * n * 16 + max(1, math.ceil(math.log2(n))), 16) for n in SHARE_TASKS]
+    benches += [(f"share_{n}", shared_bench(n), 2 * n * 16 + n, 16) for n in SHARE_TASKS]
     benches += [(f"write_{n}", write_bench(n), 32 + max(1, math.ceil(math.log2(n))), 16 * n) for n in WRITE_WORDS]
     benches += [(f"placed_{k}", placed_bench(k), 33, 16 * k) for k in PLACED_COPIES]
     rows = {}
@@ -191,7 +200,8 @@ def main():
     print("timing:")
     print(f"  lut_ns: {lut:.2f}")
     print(f"  carry_ns: {carry:.3f}")
-    print("  read_port: {words: [%s], ns: [%s]}" % (", ".join(map(str, depths)), row(["read_%d" % d for d in depths])))
+    print("  read_port: {words: [%s], ns_16bit: [%s], ns_32bit: [%s]}" % (", ".join(map(str, depths)),
+          row(["read16_%d" % d for d in depths]), row(["read_%d" % d for d in depths])))
     print(f"  ops: {{bits: [8, 16, 32]{ops}}}")
     # Nets stretch as the placement grows: the copies' slowest path over one copy's, by cells.
     print("  route: {logic_cells: [%s], factor: [%s]}" % (", ".join(str(cells["placed_%d" % k]) for k in PLACED_COPIES),

@@ -7,6 +7,7 @@
 
 #include "frontend/hlo_parser.h"
 #include "hwmodel/clock.h"
+#include "hwmodel/clock_address.h"
 #include "hwmodel/estimate.h"
 #include "ir/error.h"
 #include "tests/hwmodel/hwmodel_test_util.h"
@@ -21,6 +22,13 @@ const hwmodel::Target& ice40() {
 
 hwmodel::ClockEstimate clock_of(const std::string& yaml, const hwmodel::Target& t = ice40()) {
   return hwmodel::estimate(load_yaml(yaml), t).clock;
+}
+
+// Every integer op on one int_alu instance: its tasks share it.
+hwmodel::ClockEstimate on_one_alu(const std::string& yaml) {
+  hwmodel::EstimateOptions o;
+  o.unit_limits["int_alu"] = 1;
+  return hwmodel::estimate(load_yaml(yaml), ice40(), o).clock;
 }
 
 std::string elementwise(const std::string& op, const std::string& type) {
@@ -38,7 +46,7 @@ TEST(Clock, TheTablesCompose) {
   // A register-file read of 8 words against an 8-bit add: the read port is slower.
   const hwmodel::ClockEstimate c = clock_of(elementwise("add", "s8[8]"));
   ASSERT_TRUE(c.modeled) << c.unmodeled;
-  EXPECT_DOUBLE_EQ(c.critical_ns, ice40().timing.read_port(8) * c.route_factor);
+  EXPECT_DOUBLE_EQ(c.critical_ns, ice40().timing.read_port(8, 8) * c.route_factor);
   EXPECT_NE(c.path.find("read port"), std::string::npos) << c.path;
   EXPECT_NEAR(c.fmax_mhz(), 1000 / c.critical_ns, 1e-9);
 }
@@ -58,15 +66,76 @@ TEST(Clock, SharingAUnitAddsItsSelect) {
   const std::string two =
       "design: e\ninputs:\n  a: s32[2]\n  b: s32[2]\nops:\n  - {name: s, op: add, args: [a, b]}\n"
       "  - {name: y, op: add, args: [s, b]}\noutputs: [y]\n";
-  hwmodel::EstimateOptions o;
-  o.unit_limits["int_alu"] = 1;
-  const hwmodel::ClockEstimate shared = hwmodel::estimate(load_yaml(two), ice40(), o).clock;
-  const hwmodel::ClockEstimate alone = hwmodel::estimate(load_yaml(one), ice40(), o).clock;
+  const hwmodel::ClockEstimate shared = on_one_alu(two), alone = on_one_alu(one);
   const auto& tm = ice40().timing;
   const double store = tm.write_port(2);
-  EXPECT_NEAR(alone.critical_ns, std::max(tm.op("add", 32) + store, tm.read_port(2)) * alone.route_factor, 1e-9);
+  EXPECT_NEAR(alone.critical_ns, std::max(tm.op("add", 32) + store, tm.read_port(2, 32)) * alone.route_factor, 1e-9);
   EXPECT_NEAR(shared.critical_ns, (tm.op("add", 32) + tm.shared_unit(2) + tm.lut_ns + store) * shared.route_factor, 1e-9)
       << shared.path;
+}
+
+TEST(Clock, ALaterTaskPassesFewerSelects) {
+  // rtl selects a shared unit's result by ifs in start order, the last nearest the
+  // register: a task passes its own select and every later task's. Two adds, then a
+  // clamp, on one instance: the clamp (critical) is last and pays the select of two
+  // tasks, not the three the first add passes.
+  const std::string adds =
+      "design: e\ninputs:\n  a: s16[2]\n  b: s16[2]\nops:\n  - {name: s, op: add, args: [a, b]}\n"
+      "  - {name: t, op: add, args: [s, b]}\n  - {name: y, op: clamp, args: [a, t, b]}\noutputs: [y]\n";
+  const hwmodel::ClockEstimate c = on_one_alu(adds);
+  ASSERT_TRUE(c.modeled) << c.unmodeled;
+  const auto& tm = ice40().timing;
+  ASSERT_NE(c.path.find("clamp"), std::string::npos) << c.path;
+  // y's track has no other writer: no write select
+  EXPECT_NEAR(c.critical_ns, (tm.op("clamp", 16) + tm.shared_unit(2) + tm.write_port(2)) * c.route_factor, 1e-9);
+  EXPECT_LT(tm.shared_unit(2), tm.shared_unit(3));
+}
+
+TEST(Clock, AnUnsignedCompareHasNoSignFix) {
+  auto compare = [](const std::string& type) {
+    return "design: e\ninputs:\n  a: " + type + "\n  b: " + type +
+           "\nops:\n  - {name: y, op: compare, args: [a, b], direction: LT}\noutputs: [y]\n";
+  };
+  const hwmodel::ClockEstimate uc = clock_of(compare("u32[2]")), sc = clock_of(compare("s32[2]"));
+  ASSERT_NE(sc.path.find("compare"), std::string::npos) << sc.path;
+  ASSERT_NE(uc.path.find("compare"), std::string::npos) << uc.path;
+  const double u = uc.critical_ns, s = sc.critical_ns;
+  EXPECT_LT(u, s);
+  EXPECT_LT(ice40().timing.op("compare_unsigned", 32), ice40().timing.op("compare", 32));
+}
+
+TEST(Clock, AReadPortIsAsDeepAsItsAddressIsWide) {
+  // 36 words take a 6-bit address, as 64 do; 16-bit words are measured apart from 32-bit.
+  const auto& tm = ice40().timing;
+  EXPECT_EQ(tm.read_port(36, 16), tm.read_port(64, 16));
+  EXPECT_GT(tm.read_port(36, 16), tm.read_port(32, 16));
+  EXPECT_LT(tm.read_port(64, 16), tm.read_port(64, 32));
+  EXPECT_EQ(tm.read_port(64, 8), tm.read_port(64, 16));  // held at the measured widths
+}
+
+TEST(Clock, WindowAddressesAddOnlyOverlappingTerms) {
+  // maxpool: (2 o + t) per dimension of an 8 x 8 image: 16 o0 + 8 t0 + 2 o1 + t1, every term
+  // on bits of its own: no adder. A 3x3 convolution of a 6 x 6 image at stride 1: 6 (o0 + t0)
+  // + (o1 + t1): three adders. A dot over 3 terms: i x 3 + k, one.
+  const ir::Module pool = frontend::load_design((source_dir() / "designs/maxpool.yaml").string()).module;
+  const ir::Module conv = frontend::load_design((source_dir() / "designs/conv2d.yaml").string()).module;
+  auto first = [](const ir::Module& m, ir::Opcode op) {
+    for (ir::InstrId i : m.computation(m.entry()).order)
+      if (m.instr(i).opcode == op) return i;
+    return ir::kNoId;
+  };
+  const ir::InstrId rw = first(pool, ir::Opcode::kReduceWindow);
+  EXPECT_EQ(hwmodel::address_adders(pool, rw, pool.operand(rw, 0)), 0);
+  const ir::InstrId cv = first(conv, ir::Opcode::kConvolution);
+  EXPECT_EQ(hwmodel::address_adders(conv, cv, conv.operand(cv, 0)), 3);
+  EXPECT_EQ(hwmodel::address_adders(conv, cv, conv.operand(cv, 1)), 1);  // 6 ky + 2 kx + o: only 6 ky adds
+  const ir::Module dot = load_yaml(
+      "design: d\ninputs:\n  a: s32[4,3]\n  b: s32[3]\nops:\n  - {name: y, op: dot, args: [a, b], "
+      "lhs_contracting_dims: [1], rhs_contracting_dims: [0]}\noutputs: [y]\n");
+  const ir::InstrId d = first(dot, ir::Opcode::kDot);
+  EXPECT_EQ(hwmodel::address_adders(dot, d, dot.operand(d, 0)), 1);
+  EXPECT_EQ(hwmodel::address_adders(dot, d, dot.operand(d, 1)), 0);
+  EXPECT_EQ(hwmodel::address_adders(dot, d, ir::kNoId), std::nullopt);  // not its operand
 }
 
 TEST(Clock, AFusedBodyIsOneStageOfChainedOps) {
