@@ -353,6 +353,7 @@ bool simplify_transpose(Rewriter& r, InstrId i) {
     if (m.shape(i).dim(static_cast<int64_t>(k)) != 1) moved.push_back(perm[k]);
   if (is_increasing(moved)) return r.replace(i, r.reshape(x, m.shape(i).dims()));
   if (transpose_of_dot(r, i)) return true;
+  if (transpose_depth_to_space(r, i)) return true;
   return fold_scalar_broadcast_operand(r, i);
 }
 

@@ -9,6 +9,7 @@
 //   algsimp_complex_map_sort.cc real/imag/complex, map of one elementwise op, sort of nothing
 //   algsimp_indexing.cc    dynamic-slice/-update-slice indices, gather
 //   algsimp_dot_transpose.cc  transposes around a dot
+//   algsimp_depth_to_space.cc reshape(transpose(reshape)) as a concatenation of slices
 //   algsimp_tuples.cc      tuple-shaped instructions
 //   algsimp_util.cc        the Rewriter and the predicates below
 //
@@ -153,6 +154,9 @@ bool simplify_dynamic_update_slice_indices(Rewriter& r, InstrId i);
 bool simplify_gather(Rewriter& r, InstrId i);
 // algsimp_dot_transpose.cc: transpose(dot) swapping the free dims, dot of transposes
 bool transpose_of_dot(Rewriter& r, InstrId i);
+// algsimp_depth_to_space.cc: reshape(transpose(reshape(x))) as depth-to-space ->
+// reshape(concatenate(slices of x))
+bool transpose_depth_to_space(Rewriter& r, InstrId i);
 bool dot_of_transposes(Rewriter& r, InstrId i);
 // algsimp_reduce_dot.cc
 bool simplify_reduce(Rewriter& r, InstrId i);

@@ -12,10 +12,14 @@
 // element in a different order only if a window dimension of size > 1 comes before a
 // scatter dimension in the updates; such scatters are expanded only when the combiner is
 // an integer add/multiply/and/or/xor/min/max (whose result does not depend on the order).
-// Scatters with several operands or batching dimensions are left alone, and so are
-// scatters inside fusion bodies (a loop does not belong there).
+// A scatter of several operands (a tuple result) carries every operand and update through
+// the loop and writes each operand's window with its own output of the combiner; an output
+// that is not a simple form maps, as XLA's CallAndGetOutput does, a copy of the combiner
+// that calls it and keeps output k. Scatters with batching dimensions are left alone, and
+// so are scatters inside fusion bodies (a loop does not belong there).
 #include <algorithm>
 #include <numeric>
+#include <string>
 
 #include "passes/expander_util.h"
 #include "passes/pass.h"
@@ -44,12 +48,12 @@ InstrId canonical_indices(expand::Builder& b, const ScatterInfo& s) {
 }
 
 // The canonical [N, window...] updates.
-InstrId canonical_updates(expand::Builder& b, const ScatterInfo& s) {
+InstrId canonical_updates(expand::Builder& b, const ScatterInfo& s, InstrId updates) {
   std::vector<int64_t> perm = s.scatter_update_dims;
   perm.insert(perm.end(), s.dims->update_window_dims.begin(), s.dims->update_window_dims.end());
-  const InstrId u = b.transpose(s.updates, perm);
+  const InstrId u = b.transpose(updates, perm);
   std::vector<int64_t> dims{s.trip_count};
-  for (int64_t d : s.dims->update_window_dims) dims.push_back(b.module().shape(s.updates).dim(d));
+  for (int64_t d : s.dims->update_window_dims) dims.push_back(b.module().shape(updates).dim(d));
   return b.reshape(u, dims);
 }
 
@@ -79,7 +83,7 @@ std::vector<InstrId> window_start(expand::Builder& b, const ScatterInfo& s, Inst
 
 // pred[] that is true when every scattered start lies in [0, dim - window].
 InstrId window_fits(expand::Builder& b, const ScatterInfo& s, const std::vector<InstrId>& starts) {
-  const ir::Shape& o = b.module().shape(s.operand);
+  const ir::Shape& o = b.module().shape(s.operands[0]);
   InstrId fits = ir::kNoId;
   for (int64_t d : s.dims->scatter_dims_to_operand_dims) {
     const InstrId lo = b.compare(starts[d], b.scalar_int(s.index_type, 0), ir::ComparisonDirection::kGe);
@@ -91,47 +95,79 @@ InstrId window_fits(expand::Builder& b, const ScatterInfo& s, const std::vector<
   return fits;
 }
 
-InstrId combine(expand::Builder& b, const ScatterInfo& s, InstrId current, InstrId update) {
-  switch (s.combiner.kind) {
-    case Combiner::kKeep: return current;
-    case Combiner::kAssign: return update;
+// A computation of the combiner's parameters whose root is output `k` of a call to it.
+ir::CompId output_of(ir::Module& m, ir::CompId combiner, int64_t k) {
+  const ir::Computation& original = m.computation(combiner);
+  const ir::CompId c = m.add_computation(m.unique_name(original.name + ".dup." + std::to_string(k)));
+  expand::Builder b(m, c);
+  std::vector<InstrId> params;
+  for (size_t j = 0; j < original.params.size(); ++j)
+    params.push_back(m.add_parameter(c, static_cast<int64_t>(j), m.shape(original.params[j]),
+                                     m.unique_name(m.name(original.params[j]))));
+  const InstrId call = b.op(Opcode::kCall, params, {}, {&combiner, 1});
+  m.set_root(c, b.get_tuple_element(call, k));
+  return c;
+}
+
+// The new window of operand k from the current windows and update windows of all operands.
+InstrId combine(expand::Builder& b, const ScatterInfo& s, size_t k, const std::vector<InstrId>& current,
+                const std::vector<InstrId>& update) {
+  const Combiner& c = s.combiners[k];
+  switch (c.kind) {
+    case Combiner::kKeep: return current[k];
+    case Combiner::kAssign: return update[k];
     case Combiner::kBinary:
-      return s.combiner.swapped ? b.binary(s.combiner.op, update, current) : b.binary(s.combiner.op, current, update);
+      return c.swapped ? b.binary(c.op, update[k], current[k]) : b.binary(c.op, current[k], update[k]);
     default: {
       ir::Attributes at;
       at.dimensions.resize(s.window.size());
       std::iota(at.dimensions.begin(), at.dimensions.end(), 0);
-      const InstrId ops[] = {current, update};
-      return b.op(Opcode::kMap, ops, std::move(at), {&s.combiner.computation, 1});
+      std::vector<InstrId> ops = current;
+      ops.insert(ops.end(), update.begin(), update.end());
+      const ir::CompId applied = s.operands.size() == 1 ? c.computation : output_of(b.module(), c.computation, c.output);
+      return b.op(Opcode::kMap, ops, std::move(at), {&applied, 1});
     }
   }
 }
 
-// The loop body: state (i, operand, indices, updates) -> (i + 1, updated operand, ...).
+// The loop body: state (i, operands..., indices, updates...) -> (i + 1, updated
+// operands..., indices, updates...).
 ir::CompId loop_body(ir::Module& m, const ScatterInfo& s, const ir::Shape& state) {
   const ir::CompId c = m.add_computation(m.unique_name("scatter_body"));
   expand::Builder b(m, c);
+  const size_t n = s.operands.size();
   const InstrId p = m.add_parameter(c, 0, state, m.unique_name("loop_state"));
-  const InstrId i = b.get_tuple_element(p, 0), operand = b.get_tuple_element(p, 1);
-  const InstrId indices = b.get_tuple_element(p, 2), updates = b.get_tuple_element(p, 3);
+  const InstrId i = b.get_tuple_element(p, 0);
+  std::vector<InstrId> operands, updates;
+  for (size_t k = 0; k < n; ++k) operands.push_back(b.get_tuple_element(p, static_cast<int64_t>(1 + k)));
+  const InstrId indices = b.get_tuple_element(p, static_cast<int64_t>(1 + n));
+  for (size_t k = 0; k < n; ++k) updates.push_back(b.get_tuple_element(p, static_cast<int64_t>(2 + n + k)));
   const InstrId counter_zero = b.scalar_int(s.counter_type, 0);
   const std::vector<InstrId> starts = window_start(b, s, indices, i, counter_zero);
   std::vector<InstrId> update_starts{i};
   std::vector<int64_t> update_sizes{1};
-  for (size_t k = 1; k < m.shape(updates).dims().size(); ++k) {
+  for (size_t k = 1; k < m.shape(updates[0]).dims().size(); ++k) {
     update_starts.push_back(counter_zero);
-    update_sizes.push_back(m.shape(updates).dim(static_cast<int64_t>(k)));
+    update_sizes.push_back(m.shape(updates[0]).dim(static_cast<int64_t>(k)));
   }
-  const InstrId update = b.reshape(b.dynamic_slice(updates, update_starts, update_sizes), s.window);
-  const InstrId current = b.dynamic_slice(operand, starts, s.window);
-  InstrId next = combine(b, s, current, update);
+  std::vector<InstrId> current, update;
+  for (size_t k = 0; k < n; ++k) {
+    update.push_back(b.reshape(b.dynamic_slice(updates[k], update_starts, update_sizes), s.window));
+    current.push_back(b.dynamic_slice(operands[k], starts, s.window));
+  }
+  InstrId fits = ir::kNoId;
   if (!s.dims->scatter_dims_to_operand_dims.empty()) {
-    const InstrId fits = window_fits(b, s, starts);
-    next = b.select(s.window.empty() ? fits : b.broadcast(fits, s.window, {}), next, current);
+    fits = window_fits(b, s, starts);
+    if (!s.window.empty()) fits = b.broadcast(fits, s.window, {});
   }
-  const InstrId written = b.dynamic_update_slice(operand, next, starts);
-  const InstrId step = b.binary(Opcode::kAdd, i, b.scalar_int(s.counter_type, 1));
-  const InstrId parts[] = {step, written, indices, updates};
+  std::vector<InstrId> parts{b.binary(Opcode::kAdd, i, b.scalar_int(s.counter_type, 1))};
+  for (size_t k = 0; k < n; ++k) {
+    InstrId next = combine(b, s, k, current, update);
+    if (fits != ir::kNoId) next = b.select(fits, next, current[k]);
+    parts.push_back(b.dynamic_update_slice(operands[k], next, starts));
+  }
+  parts.push_back(indices);
+  parts.insert(parts.end(), updates.begin(), updates.end());
   m.set_root(c, b.tuple(parts));
   return c;
 }
@@ -145,15 +181,26 @@ ir::CompId loop_condition(ir::Module& m, const ScatterInfo& s, const ir::Shape& 
   return c;
 }
 
+// The operands unchanged: the one operand, or the tuple of several.
+InstrId result_of(expand::Builder& b, const std::vector<InstrId>& results) {
+  return results.size() == 1 ? results[0] : b.tuple(results);
+}
+
 InstrId expand_scatter(ir::Module& m, const ScatterInfo& s) {
   expand::Builder b(m, m.computation_of(s.scatter));
-  const InstrId parts[] = {b.scalar_int(s.counter_type, 0), s.operand, canonical_indices(b, s),
-                           canonical_updates(b, s)};
+  if (s.trip_count == 0) return result_of(b, s.operands);
+  const size_t n = s.operands.size();
+  std::vector<InstrId> parts{b.scalar_int(s.counter_type, 0)};
+  parts.insert(parts.end(), s.operands.begin(), s.operands.end());
+  parts.push_back(canonical_indices(b, s));
+  for (InstrId u : s.updates) parts.push_back(canonical_updates(b, s, u));
   const InstrId init = b.tuple(parts);
   const ir::Shape state = m.shape(init);
   const ir::CompId called[] = {loop_condition(m, s, state), loop_body(m, s, state)};
   const InstrId loop = b.op(Opcode::kWhile, {&init, 1}, {}, called);
-  return b.get_tuple_element(loop, 1);
+  std::vector<InstrId> results;
+  for (size_t k = 0; k < n; ++k) results.push_back(b.get_tuple_element(loop, static_cast<int64_t>(1 + k)));
+  return result_of(b, results);
 }
 
 class ScatterExpander final : public Pass {
@@ -171,7 +218,7 @@ class ScatterExpander final : public Pass {
       if (in_fusion[m.computation_of(i)]) continue;
       const auto info = scatter_detail::analyze(m, i);
       if (!info) continue;
-      expand::replace_with(m, i, info->trip_count == 0 ? info->operand : expand_scatter(m, *info));
+      expand::replace_with(m, i, expand_scatter(m, *info));
       changed = true;
     }
     return changed;

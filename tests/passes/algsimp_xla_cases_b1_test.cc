@@ -155,13 +155,12 @@ TEST(AlgsimpXlaB, ScalarBroadcastToTransposeReshape) {
 // XLA's shapes scaled down (f32[8,14,14,128] -> f32[2,3,3,8]): the rule looks at the
 // split of the last dimension only.
 
-// Listed as a gap: hlsgym leaves the depth-to-space chain as it is.
 TEST(AlgsimpXlaB, TransposeReshapeToConcatSlice) {
-  EXPECT_FALSE(testing::deliberate_difference("algsimp", "TransposeReshapeToConcatSlice").empty());
-  simplify_to_fixed_point(
+  const ir::Module m = simplify_to_fixed_point(
       "ENTRY e {\n p = f32[2,3,3,8] parameter(0)\n r1 = f32[2,3,3,2,4] reshape(p)\n"
-      " t = f32[2,3,2,3,4] transpose(r1), dimensions={0,1,3,2,4}\n ROOT r2 = f32[2,6,3,4] reshape(t)\n}\n",
-      false);
+      " t = f32[2,3,2,3,4] transpose(r1), dimensions={0,1,3,2,4}\n ROOT r2 = f32[2,6,3,4] reshape(t)\n}\n");
+  EXPECT_EQ(root_expression(m), "reshape(concatenate(slice(parameter(0)), slice(parameter(0))))");
+  EXPECT_EQ(m.shape(m.computation(m.entry()).root).dims(), (std::vector<int64_t>{2, 6, 3, 4}));
 }
 
 TEST(AlgsimpXlaB, TransposeReshapeTooLarge) {

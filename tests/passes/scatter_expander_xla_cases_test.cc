@@ -37,9 +37,7 @@ const std::string kTrivialScatter =
 
 TEST(ScatterExpanderXla, ScatterOperandWithoutLayout) { expand_scatters(kTrivialScatter, true); }
 
-// Not implemented in hlsgym (listed): a scatter of two operands is left alone.
 TEST(ScatterExpanderXla, ScatterMultipleOperandsWithoutLayout) {
-  EXPECT_FALSE(testing::deliberate_difference("scatter_expander", "ScatterMultipleOperandsWithoutLayout").empty());
   expand_scatters("HloModule scatter_expander\n" + kAssignPair +
                       "ENTRY kernel_entry {\n operand0 = s32[5] iota(), iota_dimension=0\n"
                       " operand1 = f32[5] constant({2,4,6,8,10})\n indices = s32[1] parameter(0)\n"
@@ -47,7 +45,7 @@ TEST(ScatterExpanderXla, ScatterMultipleOperandsWithoutLayout) {
                       " ROOT scatter = (s32[5]{0}, f32[5]{0}) scatter(operand0, operand1, indices, update0, update1),"
                       " update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0},"
                       " index_vector_dim=0, to_apply=scatter_computation\n}\n",
-                  false);
+                  true);
 }
 
 // XLA's kEliminateSimpleScatters leaves a scatter of two index vectors alone; the CPU
@@ -65,9 +63,9 @@ TEST(ScatterExpanderXla, EliminateSimpleScattersSkipsNontrivialScatter) {
 
 // XLA's module combines a bf16 operand with an f32 combiner parameter, which XLA's shape
 // inference accepts (it ignores float precision there) and hlsgym's verifier refuses
-// (listed). On the module with a bf16 combiner hlsgym answers as XLA in
-// kEliminateSimpleScatters mode: no change (here because hlsgym leaves every scatter of
-// several operands alone).
+// (listed). On the module with a bf16 combiner XLA's kEliminateSimpleScatters mode keeps
+// the scatter of two index vectors, and hlsgym's pass, XLA's kEliminateAllScatters as the
+// CPU pipeline runs it, expands it (listed, as EliminateSimpleScattersSkipsNontrivialScatter).
 std::string two_operand_scatter(const std::string& second_type) {
   return "HloModule scatter_expander\n"
          "scatter_computation {\n p0 = s32[] parameter(0)\n p1 = " + second_type + "[] parameter(1)\n"
@@ -84,15 +82,12 @@ TEST(ScatterExpanderXla, EliminateSimpleMultioutpuScattersSkipsNontrivialScatter
       testing::deliberate_difference("scatter_expander", "EliminateSimpleMultioutpuScattersSkipsNontrivialScatter")
           .empty());
   EXPECT_THROW(testing::parse_module(two_operand_scatter("f32")), std::exception);
-  expand_scatters(two_operand_scatter("bf16"), false);
+  expand_scatters(two_operand_scatter("bf16"), true);
 }
 
 TEST(ScatterExpanderXla, EliminateSimpleScattersRewritesTrivialScatter) { expand_scatters(kTrivialScatter, true); }
 
-// Not implemented in hlsgym (listed): a scatter of two operands is left alone.
 TEST(ScatterExpanderXla, EliminateSimpleMultioutputScattersRewritesTrivialScatter) {
-  EXPECT_FALSE(testing::deliberate_difference("scatter_expander", "EliminateSimpleMultioutputScattersRewritesTrivialScatter")
-                   .empty());
   expand_scatters("HloModule scatter_expander\n" + kAssignPair +
                       "ENTRY kernel_entry {\n operand0 = s32[5] iota(), iota_dimension=0\n"
                       " operand1 = f32[5] iota(), iota_dimension=0\n indices = s32[1] parameter(0)\n"
@@ -100,7 +95,27 @@ TEST(ScatterExpanderXla, EliminateSimpleMultioutputScattersRewritesTrivialScatte
                       " ROOT scatter = (s32[5]{0}, f32[5]{0}) scatter(operand0, operand1, indices, update0, update1),"
                       " update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0},"
                       " index_vector_dim=0, to_apply=scatter_computation\n}\n",
-                  false);
+                  true);
+}
+
+// Not an XLA case: a scatter of two operands whose second output reads both update
+// parameters (mapped through a copy of the combiner that calls it and keeps output 1),
+// with a repeated index vector and two whose windows do not fit (skipped); the
+// interpreter agrees before and after.
+TEST(ScatterExpanderXla, VariadicScatterWithACrossOutputCombiner) {
+  const ir::Module m = expand_scatters(
+      "HloModule scatter_expander\n"
+      "scatter_computation {\n p0 = s32[] parameter(0)\n p1 = f32[] parameter(1)\n p2 = s32[] parameter(2)\n"
+      " p3 = f32[] parameter(3)\n a = s32[] add(p0, p2)\n c = f32[] convert(p2)\n m = f32[] multiply(p1, c)\n"
+      " b = f32[] add(m, p3)\n ROOT tuple = (s32[], f32[]) tuple(a, b)\n}\n"
+      "ENTRY kernel_entry {\n operand0 = s32[4,3] parameter(0)\n operand1 = f32[4,3] parameter(1)\n"
+      " indices = s32[5,1] constant({{1},{3},{1},{4},{-1}})\n update0 = s32[5,3] parameter(2)\n"
+      " update1 = f32[5,3] parameter(3)\n"
+      " ROOT scatter = (s32[4,3], f32[4,3]) scatter(operand0, operand1, indices, update0, update1),"
+      " update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0},"
+      " index_vector_dim=1, to_apply=scatter_computation\n}\n",
+      true);
+  EXPECT_EQ(count_opcode(m, m.entry(), Opcode::kWhile), 1);
 }
 
 }  // namespace
