@@ -21,6 +21,7 @@
 #include <numeric>
 #include <string>
 
+#include "passes/call_graph_util.h"
 #include "passes/expander_util.h"
 #include "passes/pass.h"
 #include "passes/scatter_expander_util.h"
@@ -95,17 +96,18 @@ InstrId window_fits(expand::Builder& b, const ScatterInfo& s, const std::vector<
   return fits;
 }
 
-// A computation of the combiner's parameters whose root is output `k` of a call to it.
+// A computation of the combiner's parameters whose root is output `k` of the combiner:
+// XLA's CallAndGetOutput, a call to the combiner inlined at once.
 ir::CompId output_of(ir::Module& m, ir::CompId combiner, int64_t k) {
   const ir::Computation& original = m.computation(combiner);
+  const std::vector<InstrId> original_params = original.params;
   const ir::CompId c = m.add_computation(m.unique_name(original.name + ".dup." + std::to_string(k)));
   expand::Builder b(m, c);
   std::vector<InstrId> params;
-  for (size_t j = 0; j < original.params.size(); ++j)
-    params.push_back(m.add_parameter(c, static_cast<int64_t>(j), m.shape(original.params[j]),
-                                     m.unique_name(m.name(original.params[j]))));
-  const InstrId call = b.op(Opcode::kCall, params, {}, {&combiner, 1});
-  m.set_root(c, b.get_tuple_element(call, k));
+  for (size_t j = 0; j < original_params.size(); ++j)
+    params.push_back(m.add_parameter(c, static_cast<int64_t>(j), m.shape(original_params[j]),
+                                     m.unique_name(m.name(original_params[j]))));
+  m.set_root(c, b.get_tuple_element(inline_computation(m, combiner, c, params), k));
   return c;
 }
 
