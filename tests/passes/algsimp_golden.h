@@ -46,4 +46,7 @@ inline void expect_listed_unchanged(const std::string& name, const std::string& 
   simplify(body, false);
 }
 
+// The attributes of the entry computation's root.
+inline const ir::Attributes& root_attrs(const ir::Module& m) { return m.attrs(m.computation(m.entry()).root); }
+
 }  // namespace hlsgym::testing
