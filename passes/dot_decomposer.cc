@@ -1,11 +1,15 @@
-// dot_decomposer (XLA DotDecomposer): every dot becomes canonical — batch dimensions
-// first, then one free and one contracting dimension on the lhs ([B..., M, K]) and one
-// contracting and one free dimension on the rhs ([B..., K, N]) — by transposing and
-// reshaping the operands, with a reshape of the [B..., M, N] result back to the original
-// shape. Missing free dimensions become size 1. The contracting dimensions are flattened
-// into one, so a float dot sums its terms in another order (the interpreter accumulates
-// in double and rounds once, so results can move by a rounding step):
-// reassociates_floats() is true. Integer dots are exact.
+// dot_decomposer (XLA DotDecomposer): every non-canonical dot becomes canonical. A dot
+// is canonical, as XLA's Run decides, when it has exactly one contracting dimension, its
+// batch dimensions are the leading ones in order on both sides, and each operand has at
+// most one free (non-contracting, non-batch) dimension; where that dimension sits, and
+// whether there is one at all, does not matter. A non-canonical dot is rewritten by
+// transposing and reshaping its operands to [B..., M, K] and [B..., K, N], with a reshape
+// of the [B..., M, N] result back to the original shape; a free group whose product is 1
+// (none, or only size-1 dimensions) is left out rather than added as a size-1 dimension,
+// as XLA does. The contracting dimensions are flattened into one, so a float dot sums its
+// terms in another order (the interpreter accumulates in double and rounds once, so
+// results can move by a rounding step): reassociates_floats() is true. Integer dots are
+// exact.
 #include <algorithm>
 #include <numeric>
 
@@ -27,24 +31,32 @@ std::vector<int64_t> iota_to(int64_t n) {
 
 bool is_canonical(const ir::Module& m, InstrId i, const ir::DotDims& d) {
   const int64_t b = static_cast<int64_t>(d.lhs_batch.size());
-  return m.shape(m.operand(i, 0)).rank() == b + 2 && m.shape(m.operand(i, 1)).rank() == b + 2 &&
-         d.lhs_batch == iota_to(b) && d.rhs_batch == iota_to(b) && d.lhs_contracting == std::vector<int64_t>{b + 1} &&
-         d.rhs_contracting == std::vector<int64_t>{b};
+  return d.lhs_contracting.size() == 1 && d.rhs_contracting.size() == 1 &&
+         m.shape(m.operand(i, 0)).rank() <= b + 2 && m.shape(m.operand(i, 1)).rank() <= b + 2 &&
+         d.lhs_batch == iota_to(b) && d.rhs_batch == iota_to(b);
 }
 
-// Transposes an operand to (batch, first, second) dims and reshapes it to
-// [batch sizes..., prod(first), prod(second)].
-InstrId arrange(expand::Builder& b, InstrId x, const std::vector<int64_t>& batch, const std::vector<int64_t>& first,
-                const std::vector<int64_t>& second) {
+int64_t product(const ir::Shape& s, const std::vector<int64_t>& dims) {
+  int64_t p = 1;
+  for (int64_t d : dims) p *= s.dim(d);
+  return p;
+}
+
+// Transposes an operand to (batch, free, contracting) dims, or (batch, contracting, free)
+// when !free_first, and reshapes it to the batch sizes followed by the two groups'
+// products in that order, the free product left out when it is 1 (kept when 0: a
+// zero-sized operand keeps its element count).
+InstrId arrange(expand::Builder& b, InstrId x, const std::vector<int64_t>& batch, const std::vector<int64_t>& free,
+                const std::vector<int64_t>& contracting, bool free_first) {
   const ir::Shape& s = b.module().shape(x);
+  const std::vector<int64_t>& first = free_first ? free : contracting;
+  const std::vector<int64_t>& second = free_first ? contracting : free;
   std::vector<int64_t> perm = batch, dims;
   perm.insert(perm.end(), first.begin(), first.end());
   perm.insert(perm.end(), second.begin(), second.end());
   for (int64_t d : batch) dims.push_back(s.dim(d));
-  int64_t p1 = 1, p2 = 1;
-  for (int64_t d : first) p1 *= s.dim(d);
-  for (int64_t d : second) p2 *= s.dim(d);
-  dims.push_back(p1), dims.push_back(p2);
+  for (const std::vector<int64_t>* group : {&first, &second})
+    if (group == &contracting || product(s, *group) != 1) dims.push_back(product(s, *group));
   return b.reshape(b.transpose(x, perm), dims);
 }
 
@@ -72,14 +84,15 @@ class DotDecomposer final : public Pass {
       const InstrId lhs = m.operand(i, 0), rhs = m.operand(i, 1);
       expand::Builder b(m, m.computation_of(i));
       const InstrId l = arrange(b, lhs, d.lhs_batch, free_dims(m.shape(lhs).rank(), d.lhs_batch, d.lhs_contracting),
-                                d.lhs_contracting);
-      const InstrId r = arrange(b, rhs, d.rhs_batch, d.rhs_contracting,
-                                free_dims(m.shape(rhs).rank(), d.rhs_batch, d.rhs_contracting));
+                                d.lhs_contracting, true);
+      const InstrId r = arrange(b, rhs, d.rhs_batch, free_dims(m.shape(rhs).rank(), d.rhs_batch, d.rhs_contracting),
+                                d.rhs_contracting, false);
       const int64_t nb = static_cast<int64_t>(d.lhs_batch.size());
       ir::Attributes a = m.attrs(i);
-      a.dot_dims = ir::DotDims{iota_to(nb), iota_to(nb), {nb + 1}, {nb}};
-      std::vector<int64_t> out_dims(m.shape(l).dims().begin(), m.shape(l).dims().end() - 1);
-      out_dims.push_back(m.shape(r).dim(nb + 1));
+      const auto ld = m.shape(l).dims(), rd = m.shape(r).dims();  // [B..., (M,) K], [B..., K(, N)]
+      a.dot_dims = ir::DotDims{iota_to(nb), iota_to(nb), {static_cast<int64_t>(ld.size()) - 1}, {nb}};
+      std::vector<int64_t> out_dims(ld.begin(), ld.end() - 1);  // [B..., (M,) (N)]
+      out_dims.insert(out_dims.end(), rd.begin() + nb + 1, rd.end());
       const InstrId ops[] = {l, r};
       const InstrId dot = m.add_instruction(m.computation_of(i), Opcode::kDot,
                                             ir::Shape(m.shape(i).element_type(), out_dims), ops, a);

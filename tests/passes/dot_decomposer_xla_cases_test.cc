@@ -41,19 +41,17 @@ TEST(DotDecomposerXla, CanonicalizeMultipleNonContractingDims) {
   expect_canonical_dot(m, 1, 0, "f32[56,64]", "reshape(dot(reshape, parameter(1)))");
 }
 
-// A gap (listed): XLA counts a dot with one contracting dimension, leading batch
-// dimensions and no free dimension as canonical; hlsgym adds size-1 free dimensions.
+// One contracting dimension, leading batch dimensions and no free dimension: canonical.
 TEST(DotDecomposerXla, DontCanonicalizeIfNoNoncontractingDims) {
-  EXPECT_FALSE(testing::deliberate_difference("dot_decomposer", "DontCanonicalizeIfNoNoncontractingDims").empty());
-  const ir::Module m = decompose("ENTRY main {\n p0 = f32[64,4]{1,0} parameter(0)\n p1 = f32[64,4]{1,0} parameter(1)\n"
+  decompose("ENTRY main {\n p0 = f32[64,4]{1,0} parameter(0)\n p1 = f32[64,4]{1,0} parameter(1)\n"
             " ROOT dot = f32[64]{0} dot(p0, p1), lhs_batch_dims={0}, lhs_contracting_dims={1}, rhs_batch_dims={0},"
             " rhs_contracting_dims={1}\n}\n",
-            true);
-  expect_canonical_dot(m, 2, 1, "f32[64,1,1]");
+            false);
 }
 
-// A gap (listed): XLA adds no size-1 free dimension for the lhs (dot f32[64,2]); hlsgym's
-// canonical form always has one ([64,1,4] x [64,4,2] -> f32[64,1,2]).
+// Same rewrite, smaller form (listed): the lhs [64,4], already [B, K], stays the
+// parameter where XLA wraps it in a reshape to its own shape; no size-1 free dimension is
+// added for it (dot f32[64,2]).
 TEST(DotDecomposerXla, DontAddLhsNonContractingDimIfOne) {
   EXPECT_FALSE(testing::deliberate_difference("dot_decomposer", "DontAddLhsNonContractingDimIfOne").empty());
   const ir::Module m = decompose(
@@ -61,11 +59,12 @@ TEST(DotDecomposerXla, DontAddLhsNonContractingDimIfOne) {
       " ROOT dot = f32[64,2,1]{2,1,0} dot(p0, p1), lhs_batch_dims={0}, lhs_contracting_dims={1}, rhs_batch_dims={0},"
       " rhs_contracting_dims={1}\n}\n",
       true);
-  expect_canonical_dot(m, 2, 1, "f32[64,1,2]");
+  expect_canonical_dot(m, 1, 1, "f32[64,2]", "reshape(dot(parameter(0), reshape))");
 }
 
-// A gap (listed): XLA adds no size-1 free dimension for the rhs (dot f32[64,2]); hlsgym's
-// canonical form always has one (-> f32[64,2,1], the dot's own shape: no reshape after).
+// Same rewrite, smaller form (listed): the rhs [64,4], already [B, K], stays the
+// parameter where XLA wraps it in a reshape to its own shape; no size-1 free dimension is
+// added for it (dot f32[64,2]).
 TEST(DotDecomposerXla, DontAddRhsNonContractingDimIfOne) {
   EXPECT_FALSE(testing::deliberate_difference("dot_decomposer", "DontAddRhsNonContractingDimIfOne").empty());
   const ir::Module m = decompose(
@@ -73,10 +72,25 @@ TEST(DotDecomposerXla, DontAddRhsNonContractingDimIfOne) {
       " ROOT dot = f32[64,2,1]{2,1,0} dot(p0, p1), lhs_batch_dims={0}, lhs_contracting_dims={1}, rhs_batch_dims={0},"
       " rhs_contracting_dims={1}\n}\n",
       true);
-  EXPECT_EQ(testing::root_expression(m, 2), "dot(reshape(transpose), reshape(parameter(1)))");
-  const ir::InstrId dot = m.computation(m.entry()).root;
-  EXPECT_EQ(m.attrs(dot).dot_dims->lhs_contracting, std::vector<int64_t>{2});
-  EXPECT_EQ(m.attrs(dot).dot_dims->rhs_contracting, std::vector<int64_t>{1});
+  expect_canonical_dot(m, 2, 1, "f32[64,2]", "reshape(dot(reshape, parameter(1)))");
+}
+
+// Not an XLA case: XLA's rule asks nothing of where the one contracting dimension sits,
+// so [K, M] x [N, K] is canonical as it is.
+TEST(DotDecomposerXla, ContractingDimensionMayComeFirst) {
+  decompose("ENTRY main {\n p0 = s32[4,3]{1,0} parameter(0)\n p1 = s32[5,4]{1,0} parameter(1)\n"
+            " ROOT dot = s32[3,5]{1,0} dot(p0, p1), lhs_contracting_dims={0}, rhs_contracting_dims={1}\n}\n",
+            false);
+}
+
+// Not an XLA case: free dimensions of size 1 multiply to 1 and are left out, as XLA's
+// rewrite leaves out a free product of 1 ([1,4,1] x [4,2] -> [4] x [4,2] -> [2]).
+TEST(DotDecomposerXla, SizeOneFreeDimensionsAreLeftOut) {
+  const ir::Module m = decompose(
+      "ENTRY main {\n p0 = s32[1,4,1]{2,1,0} parameter(0)\n p1 = s32[4,2]{1,0} parameter(1)\n"
+      " ROOT dot = s32[1,1,2]{2,1,0} dot(p0, p1), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n",
+      true);
+  expect_canonical_dot(m, 0, 0, "s32[2]", "reshape(dot(reshape, parameter(1)))");
 }
 
 }  // namespace
