@@ -40,22 +40,17 @@ bool dynamic_slice_of_degenerate_reshape(Rewriter& r, InstrId i, InstrId rs) {
   const ir::Module& m = r.m;
   const InstrId y = m.operand(rs, 0);
   if (m.users(rs).size() != 1 || !static_array(m.shape(y))) return false;
-  const Shape &ys = m.shape(y), &rshape = m.shape(rs);
-  std::vector<int64_t> y_dims, r_dims;  // the dims of size > 1, in order
-  for (int64_t d = 0; d < ys.rank(); ++d)
-    if (ys.dim(d) != 1) y_dims.push_back(d);
-  for (int64_t d = 0; d < rshape.rank(); ++d)
-    if (rshape.dim(d) != 1) r_dims.push_back(d);
-  if (y_dims.size() != r_dims.size()) return false;
-  for (size_t k = 0; k < y_dims.size(); ++k)
-    if (ys.dim(y_dims[k]) != rshape.dim(r_dims[k])) return false;
+  const Shape& ys = m.shape(y);
+  std::vector<int64_t> to_y;
+  if (!degenerate_reshape_map(ys, m.shape(rs), to_y)) return false;
   const InstrId first_index = m.operand(i, 1);
   std::vector<InstrId> ops(static_cast<size_t>(ys.rank()) + 1, ir::kNoId);
   std::vector<int64_t> sizes(static_cast<size_t>(ys.rank()), 1);
   ops[0] = y;
-  for (size_t k = 0; k < y_dims.size(); ++k) {
-    ops[static_cast<size_t>(y_dims[k]) + 1] = m.operand(i, static_cast<size_t>(r_dims[k]) + 1);
-    sizes[static_cast<size_t>(y_dims[k])] = m.shape(i).dim(r_dims[k]);
+  for (size_t d = 0; d < to_y.size(); ++d) {
+    if (to_y[d] < 0) continue;
+    ops[static_cast<size_t>(to_y[d]) + 1] = m.operand(i, d + 1);
+    sizes[static_cast<size_t>(to_y[d])] = m.shape(i).dim(static_cast<int64_t>(d));
   }
   for (InstrId& op : ops)
     if (op == ir::kNoId) op = r.m.add_constant(r.comp, ir::Literal::scalar_int(type_of(m, first_index), 0));

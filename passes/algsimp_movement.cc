@@ -170,21 +170,6 @@ bool reshape_of_iota(Rewriter& r, InstrId i) {
   return r.replace(i, sum);
 }
 
-// The size-1 dims of `rs` = reshape(y) match y's other dims in order: the reshape only
-// adds or drops size-1 dims. `to_y[d]` is the y dim of rs dim d (-1 for a size-1 dim).
-bool degenerate_reshape_map(const Shape& y, const Shape& rs, std::vector<int64_t>& to_y) {
-  to_y.assign(static_cast<size_t>(rs.rank()), -1);
-  int64_t k = 0;
-  for (int64_t d = 0; d < rs.rank(); ++d) {
-    if (rs.dim(d) == 1) continue;
-    while (k < y.rank() && y.dim(k) == 1) ++k;
-    if (k == y.rank() || y.dim(k) != rs.dim(d)) return false;
-    to_y[static_cast<size_t>(d)] = k++;
-  }
-  while (k < y.rank() && y.dim(k) == 1) ++k;
-  return k == y.rank();
-}
-
 // reverse(reshape(y)) where the reshape only adds or drops size-1 dims ->
 // reshape(reverse(y)) over y's matching dims (reversing a size-1 dim does nothing).
 bool reverse_of_degenerate_reshape(Rewriter& r, InstrId i, InstrId rs) {

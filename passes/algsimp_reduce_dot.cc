@@ -329,47 +329,39 @@ bool simplify_dot(Rewriter& r, InstrId i) {
   return r.replace(i, r.binary(Opcode::kMultiply, lhs, rhs));
 }
 
-namespace {
-// A rank-1 literal holding 0, 1, 2, ... (XLA's IsR1Iota), real numbers only.
-bool is_r1_iota(const ir::Literal& l) {
-  const ElementType t = l.shape().element_type();
-  if (l.shape().rank() != 1 || ir::is_complex(t) || t == ElementType::kPred) return false;
-  for (int64_t k = 0; k < l.element_count(); ++k)
-    if (l.get_double(k) != static_cast<double>(k)) return false;
-  return true;
-}
-
-InstrId iota_like(Rewriter& r, InstrId i) {
-  ir::Attributes a;
-  a.iota_dimension = 0;
-  return r.make_shaped(Opcode::kIota, r.m.shape(i), {}, std::move(a));
-}
-}  // namespace
-
-// A rank-1 integer constant {0, s, 2s, ...} (s != 0) is iota * s (XLA's HandleConstant).
+// A rank-1 constant {0, s, 2s, ...} is iota * s (XLA's HandleConstant): for any real
+// type with s = 1 (a plain iota), for integers with any s != 0 (compared bit for bit, so
+// the products wrap as the type does).
 bool constant_to_iota(Rewriter& r, InstrId i) {
   const ir::Module& m = r.m;
   const ir::Literal& l = m.literal(i);
   const ElementType t = type_of(m, i);
-  if (m.shape(i).rank() != 1 || !ir::is_integral(t) || l.element_count() < 2) return false;
-  const uint64_t mask = width_mask(t);
-  const uint64_t stride = l.get_bits(1) & mask;
-  if ((l.get_bits(0) & mask) != 0 || stride == 0) return false;
-  for (int64_t k = 2; k < l.element_count(); ++k)
-    if ((l.get_bits(k) & mask) != ((static_cast<uint64_t>(k) * stride) & mask)) return false;
+  if (m.shape(i).rank() != 1 || ir::is_complex(t) || t == ElementType::kPred || l.element_count() < 2) return false;
+  uint64_t stride = 1;
+  if (ir::is_integral(t)) {
+    const uint64_t mask = width_mask(t);
+    stride = l.get_bits(1) & mask;
+    if ((l.get_bits(0) & mask) != 0 || stride == 0) return false;
+    for (int64_t k = 2; k < l.element_count(); ++k)
+      if ((l.get_bits(k) & mask) != ((static_cast<uint64_t>(k) * stride) & mask)) return false;
+  } else {
+    for (int64_t k = 0; k < l.element_count(); ++k)
+      if (l.get_double(k) != static_cast<double>(k)) return false;
+  }
   ir::Attributes a;
   a.iota_dimension = 0;
   const InstrId iota = r.make_shaped(Opcode::kIota, m.shape(i), {}, std::move(a));
-  ir::Literal s(Shape::scalar(t));
-  s.set_bits(0, stride);
-  return r.replace(i, r.binary(Opcode::kMultiply, iota, r.splat_literal(std::move(s), m.shape(i).dims())));
+  if (stride == 1) return r.replace(i, iota);
+  ir::Literal factor(Shape::scalar(t));
+  factor.set_bits(0, stride);
+  return r.replace(i, r.binary(Opcode::kMultiply, iota, r.splat_literal(std::move(factor), m.shape(i).dims())));
 }
 
 bool simplify_constant(Rewriter& r, InstrId i) {
   const ir::Module& m = r.m;
   const ir::Literal& l = m.literal(i);
   if (l.is_tuple() || l.elided() || l.element_count() <= 1) return false;
-  if (!uniform_bits(m, i)) return (is_r1_iota(l) && r.replace(i, iota_like(r, i))) || constant_to_iota(r, i);
+  if (!uniform_bits(m, i)) return constant_to_iota(r, i);
   ir::Literal scalar(Shape::scalar(l.shape().element_type()));
   scalar.set_bits(0, l.get_bits(0));
   return r.replace(i, r.splat_literal(std::move(scalar), m.shape(i).dims()));

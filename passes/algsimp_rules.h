@@ -93,6 +93,9 @@ InstrId scalar_source(const ir::Module& m, InstrId i);
 bool is_scalar_broadcast(const ir::Module& m, InstrId i);
 // Static array shapes only: the rules never touch dynamic or unbounded dimensions.
 bool static_array(const Shape& s);
+// `rs` = reshape(y) only adds or drops size-1 dims; `to_y[d]` is the y dim of rs dim d (-1
+// for a size-1 dim of rs).
+bool degenerate_reshape_map(const Shape& y, const Shape& rs, std::vector<int64_t>& to_y);
 bool same_shape(const ir::Module& m, InstrId a, InstrId b);
 // Float types the rules treat as IEEE formats with exact power-of-two scaling.
 bool is_ieee_float(ElementType t);

@@ -17,8 +17,6 @@ using testing::expect_listed_unchanged;
 using testing::root_expression;
 using testing::simplify;
 
-ir::InstrId root_of(const ir::Module& m) { return m.computation(m.entry()).root; }
-
 TEST(AlgsimpXlaA5, SliceOfBroadcastToBroadcast) {
   const ir::Module m = simplify(R"(
 ENTRY test {
