@@ -133,8 +133,10 @@ PolicyEpisode policy_episode(PolicyFile& p, const ir::Module& graph, const EnvOp
       masked[static_cast<size_t>(best)] = true;
       continue;
     }
+    const double cost_before = env.cost();
     const StepResult r = env.step(best);
     ++ep.pass_runs;
+    if (env.cost() != cost_before) ep.cost_steps.push_back(best);
     if (r.info.changed) {
       order.push_back(r.info.pass);
       taken.push_back(best);
@@ -152,14 +154,18 @@ PolicyEpisode policy_episode(PolicyFile& p, const ir::Module& graph, const EnvOp
   for (int round = 0; round < kFixRounds && !once.empty(); ++round) {
     Env trial = env.fork();
     std::vector<std::string> more;
+    std::vector<int> cost_steps;
     for (int a : once) {
       if (cannot_change(trial, a)) continue;
       ++ep.pass_runs;
+      const double cost_before = trial.cost();
       if (trial.step(a).info.changed) more.push_back(Env::action_name(a));
+      if (trial.cost() != cost_before) cost_steps.push_back(a);
     }
     if (!(trial.cost() < env.cost())) break;
     env = std::move(trial);
     order.insert(order.end(), more.begin(), more.end());
+    ep.cost_steps.insert(ep.cost_steps.end(), cost_steps.begin(), cost_steps.end());
     std::fill(masked.begin(), masked.end(), false);  // a new state: nothing known about it
   }
   for (int a = 0; a < env.available_actions(); ++a)

@@ -52,6 +52,7 @@ struct PolicyEpisode {
   int64_t pass_runs = 0;
   std::optional<Env> end;
   std::vector<int> noops_at_end;
+  std::vector<int> cost_steps;  // the steps of the episode that changed the cost, in order
 };
 PolicyEpisode policy_episode(PolicyFile& p, const ir::Module& graph, const EnvOptions& env_base, int extra_steps = 0);
 

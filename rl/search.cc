@@ -49,10 +49,12 @@ class Budget {
 struct Best {
   double cost;
   std::vector<int> actions;
+  std::optional<Env> state;  // the best state itself (SearchOptions::keep_best_state)
   bool offer(const Env& e, const std::vector<int>& actions_so_far) {
     if (!(e.cost() < cost)) return false;
     cost = e.cost();
     actions = actions_so_far;
+    if (state) state = e.fork();
     return true;
   }
 };
@@ -123,17 +125,25 @@ void greedy_search(const Env& base, Context& c) {
 }
 
 void beam_search(const Env& base, Context& c, int64_t& states) {
+  SearchMemory own;
+  SearchMemory& mem = c.o.memory ? *c.o.memory : own;
+  const size_t seen_before = mem.seen.size();
   std::vector<Env> beam{base.fork()};
-  std::unordered_set<uint64_t> seen{base.state_hash()};
+  mem.seen.insert(base.state_hash());
   for (int depth = 0; depth < c.o.max_len && !c.budget.done(); ++depth) {
     std::vector<Env> candidates;
     for (const Env& b : beam) {
       int children = 0;
+      const uint64_t here = b.state_hash();
       for (int a : c.actions_from(b)) {
         if (c.budget.done() || (c.o.children_per_state > 0 && children >= c.o.children_per_state)) break;
+        if (mem.next.contains({here, a})) continue;  // run before: a no-op or a state seen
         bool changed = false;
         Env e = c.step_from(b, a, changed);
-        if (changed && seen.insert(e.state_hash()).second) candidates.push_back(std::move(e)), ++children;
+        mem.next[{here, a}] = e.state_hash();
+        if (e.cost() != b.cost() && std::find(mem.changers.begin(), mem.changers.end(), a) == mem.changers.end())
+          mem.changers.push_back(a);
+        if (changed && mem.seen.insert(e.state_hash()).second) candidates.push_back(std::move(e)), ++children;
       }
     }
     if (candidates.empty()) break;
@@ -143,7 +153,7 @@ void beam_search(const Env& base, Context& c, int64_t& states) {
     candidates.erase(candidates.begin() + static_cast<std::ptrdiff_t>(keep), candidates.end());
     beam = std::move(candidates);
   }
-  states = static_cast<int64_t>(seen.size());
+  states = static_cast<int64_t>(mem.seen.size() - seen_before);
 }
 
 // Fitness of a genome: the best cost along its prefixes.
@@ -258,7 +268,8 @@ SearchResult search_from(const Env& base, const SearchOptions& o) {
       (o.algo == SearchAlgo::kRandom || o.algo == SearchAlgo::kGa))
     opts.budget_steps = 5000;  // these have no natural end
   Budget budget(opts);
-  Best best{base.cost(), actions_of(base)};
+  Best best{base.cost(), actions_of(base), {}};
+  if (o.keep_best_state) best.state = base.fork();
   Context c{opts, budget, best, std::mt19937_64(o.seed), base.available_actions()};
   SearchResult r;
   replay_seed(base, c);
@@ -276,9 +287,14 @@ SearchResult search_from(const Env& base, const SearchOptions& o) {
   r.cost = best.cost;
   r.initial_cost = base.initial_cost();
   r.refused = base.cache().refused_steps();
-  Env replay = base.fork();  // every state offered descends from base: its actions come first
-  for (size_t i = base.state().passes.size(); i < best.actions.size(); ++i) replay.step(best.actions[i]);
-  r.instructions = replay.metrics().instructions();
+  if (best.state) {
+    r.instructions = best.state->metrics().instructions();
+    r.best_state = std::move(best.state);
+  } else {
+    Env replay = base.fork();  // every state offered descends from base: its actions come first
+    for (size_t i = base.state().passes.size(); i < best.actions.size(); ++i) replay.step(best.actions[i]);
+    r.instructions = replay.metrics().instructions();
+  }
   return r;
 }
 

@@ -17,8 +17,12 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "ir/module.h"
@@ -29,6 +33,19 @@ namespace hlsgym::rl {
 enum class SearchAlgo { kRandom, kGreedy, kBeam, kGa, kExhaustive };
 SearchAlgo parse_search_algo(const std::string& name);  // throws hlsgym::Error
 std::string search_algo_name(SearchAlgo a);
+
+// What the beams of one guided search learned, shared between them (rl/guided_search.h):
+// the states seen and each (state, action) already run with the state it led to (the
+// state's own hash when the pass changed nothing), so a later beam from a state met before
+// pays no pass run to learn either again and turns to actions not yet tried.
+struct SearchMemory {
+  struct PairHash {
+    size_t operator()(const std::pair<uint64_t, int>& p) const { return p.first * 31 + static_cast<size_t>(p.second); }
+  };
+  std::unordered_set<uint64_t> seen;
+  std::unordered_map<std::pair<uint64_t, int>, uint64_t, PairHash> next;
+  std::vector<int> changers;  // the actions that changed some state's cost, in the order first seen
+};
 
 struct SearchOptions {
   SearchAlgo algo = SearchAlgo::kGreedy;
@@ -48,6 +65,8 @@ struct SearchOptions {
   std::function<std::vector<int>(const Env&)> actions_to_try;
   int children_per_state = 0;  // beam: stop expanding a state after this many new states (0: all)
   std::vector<int> seed_actions;
+  bool keep_best_state = false;  // SearchResult::best_state
+  std::shared_ptr<SearchMemory> memory;  // beam: shared with other beams (none: its own)
 };
 
 struct SearchResult {
@@ -62,6 +81,9 @@ struct SearchResult {
   bool optimal = false;     // exhaustive proved optimality
   bool budget_exhausted = false;
   int64_t refused = 0;      // steps refused: the pass led to a state without a hardware cost
+  // With SearchOptions::keep_best_state: the environment in the best state, to go on from
+  // (rl/guided_search.h). Not part of the wire form.
+  std::optional<Env> best_state;
 };
 
 SearchResult search(const ir::Module& design, const std::string& design_id, const EnvOptions& env,
