@@ -25,14 +25,9 @@ std::vector<int> ranked_actions(Agent& agent, const Env& e) {
   return idx;
 }
 
-// XLA's HloPassFix over the passes found so far: rounds of `round` from `best` until every
-// pass of it has changed nothing on the current state (a fixed point), within `budget`
-// pass runs; `best` ends in the lowest-cost state met. A beam ranked by cost prunes chains
-// whose cost rises or stays flat for a while before it falls (ResNet-50 of the test split:
-// reshape-mover, cse and algsimp remove 426 reshapes over four rounds, the first adding 47
-// instructions). Pairs (state, pass) known to change nothing cost no run. Returns the pass
-// runs spent.
-int64_t fix_rounds(Env& best, const std::vector<int>& round, int64_t budget, SearchMemory& memory) {
+}  // namespace
+
+int64_t fixed_point_rounds(Env& best, const std::vector<int>& round, int64_t budget, SearchMemory& memory) {
   int64_t runs = 0;
   Env cur = best.fork();
   // A fixed point as soon as every pass of the round has changed nothing on the current
@@ -61,8 +56,6 @@ int64_t fix_rounds(Env& best, const std::vector<int>& round, int64_t budget, Sea
   }
   return runs;
 }
-
-}  // namespace
 
 GuidedResult guided_order(PolicyFile& p, const ir::Module& graph, const EnvOptions& env_base, const GuidedOptions& o) {
   if (o.budget_steps <= 0) throw Error("the guided search's budget (pass runs) must be positive");
@@ -118,7 +111,7 @@ GuidedResult guided_order(PolicyFile& p, const ir::Module& graph, const EnvOptio
   for (const std::vector<int>* list : {&ep.cost_steps, &memory->changers})
     for (int a : *list)
       if (std::find(round.begin(), round.end(), a) == round.end()) round.push_back(a);
-  spent += fix_rounds(best, round, left - spent, *memory);
+  spent += fixed_point_rounds(best, round, left - spent, *memory);
   beam(left - spent);
   const size_t before = end.state().passes.size();  // the episode's steps, no-ops included
   const std::vector<std::string>& steps = best.state().passes;

@@ -1,12 +1,18 @@
 // Policy-guided search (issue 18 item 3; CompilerGym's "PPO + guided search"): the policy's
-// own order refined by the beam search of rl/search.h, seeded with that order and
-// expanding from each state only the policy's top-k actions among those that lead to new
-// states (tried best-scored first; the no-ops met on the way count as pass runs). Evaluations (pass runs) are
-// counted for the policy's episode and the search together, so a budget compares with
-// plain beam search's --budget-steps at equal cost.
-//   - never worse than the policy: its order is replayed first and the search keeps the
-//     best state seen; when the budget left after the policy's episode cannot replay it,
-//     the policy's order is returned as it is
+// own order refined from its end state, in three phases that share one memory of the
+// (state, pass) pairs already run (rl/search.h's SearchMemory: a pair is never paid twice):
+//   1. the beam search of rl/search.h with half of the budget left after the policy's
+//      episode, expanding from each state only the policy's top-k actions among those that
+//      lead to new states (tried best-scored first; the no-ops met on the way count)
+//   2. fixed-point rounds (XLA's HloPassFix) from the best state, of every pass that changed
+//      the cost in the episode or the beam: chains whose cost rises before it falls, which
+//      a small beam ranked by cost misses (fixed_point_rounds below)
+//   3. the beam again, from the best state, with the rest.
+// Evaluations (pass runs) are counted for the policy's episode and the search together, so
+// a budget compares with plain beam search's --budget-steps at equal cost.
+//   - never worse than the policy: every phase keeps the best state it met, starting from
+//     the policy's end state; when no budget is left after the policy's episode, the
+//     policy's order is returned as it is
 //   - deterministic: the policy is greedy and the beam has no randomness (the seed only
 //     reaches the environment's reset, as for every search)
 #pragma once
@@ -17,11 +23,12 @@
 #include "ir/module.h"
 #include "rl/env.h"
 #include "rl/policy_file.h"
+#include "rl/search.h"
 
 namespace hlsgym::rl {
 
 struct GuidedOptions {
-  int64_t budget_steps = 200;  // pass runs in all: the policy's episode, the replay, the beam
+  int64_t budget_steps = 200;  // pass runs in all: the policy's episode, the beams, the rounds
   int top_k = 2;               // new states taken from each beam state, the policy's best first
                                // (2 over 3 and 5: the train split at 200 and 500 pass runs, README)
   int beam_width = 4;
@@ -37,5 +44,16 @@ struct GuidedResult {
 };
 
 GuidedResult guided_order(PolicyFile& p, const ir::Module& graph, const EnvOptions& env_base, const GuidedOptions& o);
+
+// XLA's HloPassFix over passes a search found: rounds of `round` from `best` until every
+// pass of it has changed nothing on the current state (a fixed point), within `budget`
+// pass runs; `best` ends in the lowest-cost state met (so never worse than it started), its
+// steps the rounds' changing ones. Chains whose cost rises or stays flat for a while before
+// it falls are what the policy's beam misses at 100 pass runs: it spends them on breadth
+// and ranks by cost (ResNet-50 of the test split: reshape-mover, cse and algsimp remove 426
+// reshapes over four rounds, the first adding 47 instructions).
+// Pairs (state, pass) `memory` knows to change nothing, and passes the opcode counts show
+// cannot, cost no run; every run is recorded in `memory`. Returns the pass runs spent.
+int64_t fixed_point_rounds(Env& best, const std::vector<int>& round, int64_t budget, SearchMemory& memory);
 
 }  // namespace hlsgym::rl
