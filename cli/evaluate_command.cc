@@ -168,8 +168,9 @@ void add_evaluate_command(CLI::App& app) {
   cmd->add_option("--budget-steps", f->budget_steps, "pass runs a search policy may spend per graph")
       ->capture_default_str();
   cmd->add_option("--refine-budget", f->refine_budget,
-                  "with a policy file: refine its order per graph by a beam search seeded with it over\n"
-                  "its top-k actions, within this many pass runs in all (compare with --policy beam\n"
+                  "with a policy file: refine its order per graph from its end state (a beam over its\n"
+                  "top-k actions, fixed-point rounds of the passes that changed the cost, a beam\n"
+                  "again), within this many pass runs in all (compare with --policy beam\n"
                   "--budget-steps N at the same N); 0: the policy's order")
       ->check(CLI::NonNegativeNumber)->capture_default_str();
   cmd->add_option("--refine-top-k", f->refine_top_k, "the policy's best actions tried per state by --refine-budget")

@@ -274,7 +274,7 @@ int run_optimize(const OptimizeFlags& flags) {
       fmt::print("policy            {}\n", chosen.policy_file);
     if (chosen.refined) {
       const rl::GuidedResult& g = *chosen.refined;
-      fmt::print("refined           from the policy's order ({} passes: {}) by a beam over its top {} actions: {} "
+      fmt::print("refined           from the policy's order ({} passes: {}) by a beam over its top {} actions and fixed-point rounds: {} "
                  "pass runs of {} ({} the policy's){}\n", g.policy_order.size(), fmt::join(g.policy_order, ","),
                  flags.refine_top_k, g.evaluations, flags.refine_budget, g.policy_evaluations,
                  g.searched ? "" : "; no budget left to search");
@@ -325,8 +325,9 @@ void add_optimize_command(CLI::App& app) {
                   "or cycles; other rewards have none)")
       ->capture_default_str();
   cmd->add_option("--refine-budget", flags->refine_budget,
-                  "with a policy: refine its order by a beam search seeded with it over its top-k\n"
-                  "actions per state, within this many pass runs in all (the policy's own included);\n"
+                  "with a policy: refine its order from its end state (a beam over its top-k actions\n"
+                  "per state, fixed-point rounds of the passes that changed the cost, a beam again),\n"
+                  "within this many pass runs in all (the policy's own included);\n"
                   "never worse than the policy's order (rl/guided_search.h); 0: the policy's order")
       ->check(CLI::NonNegativeNumber)->capture_default_str();
   cmd->add_option("--refine-top-k", flags->refine_top_k, "the policy's best actions tried per state by --refine-budget")
