@@ -7,7 +7,7 @@ set -euo pipefail
 command -v yosys > /dev/null || { echo "error: yosys not found (Debian package yosys)" >&2; exit 1; }
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-for d in 2 4 8 16 32; do
+for d in 2 4 8 16 32 64; do
   aw=1
   while ((1 << aw < d)); do aw=$((aw + 1)); done
   for w in 8 32; do
