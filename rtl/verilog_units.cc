@@ -210,14 +210,8 @@ class UnitEmitter {
       const std::string at_max = fmt::format("({} == {})", c, sized(b, static_cast<uint64_t>(tp.loops.extent(v) - 1)));
       reg(b, c + "_nx");
       ++e_.inv.control_adders;
-      // A counter over 2^b values wraps by itself: no select back to 0. Synthesis does not
-      // prove that select redundant, and ABC then covers the register-file read trees this
-      // counter addresses worse (Yosys synth_xilinx, saxpy: 1,221 -> 1,038 LUT in the top
-      // module; a 16 x 32 file read by such a counter alone: 225 -> 188).
-      const bool wraps = tp.loops.extent(v) == int64_t{1} << b;
-      body += wraps ? fmt::format("    {}_nx = {};\n    if ({}) {}_nx = {} + {};\n", c, c, carry, c, c, sized(b, 1))
-                    : fmt::format("    {}_nx = {};\n    if ({}) {}_nx = {} ? {} : {} + {};\n", c, c, carry, c, at_max,
-                                  sized(b, 0), c, sized(b, 1));
+      body += fmt::format("    {}_nx = {};\n    if ({}) {}_nx = {} ? {} : {} + {};\n", c, c, carry, c, at_max, sized(b, 0), c,
+                          sized(b, 1));
       all += (all.empty() ? "" : " && ") + at_max;
       carry = carry == "1'b1" ? at_max : fmt::format("{} && {}", carry, at_max);
     }
