@@ -276,6 +276,7 @@ int run_train(TrainFlags f) {
     rl::AgentOptions o;
     o.algo = f.algo, o.hidden = hidden, o.seed = f.seed, o.planned_steps = f.steps;
     if (f.critic_features) o.critic_features = rl::GraphTrainEnv::kCriticFeatures;
+    if (rl::has_gnn_observation(eo.observation)) o.gnn_hidden = rl::kGnnDefaultHidden;
     policy.agent = rl::make_agent(o, observation_size, rl::Env::action_count());
     policy.algo = f.algo;
     policy.observation = eo.observation, policy.reward = eo.reward, policy.max_steps = eo.max_steps;
