@@ -46,6 +46,23 @@ void transpose_csr(int n, const std::vector<int32_t>& ptr, const std::vector<int
       tcol[static_cast<size_t>(fill[static_cast<size_t>(col[static_cast<size_t>(e)])]++)] = i;
 }
 
+// f(row, first, last, base, at) for every node of a batch with operands (at = H: the
+// operand block of its concatenated row) and every node with users (at = 2H): the stacked
+// row, its neighbours' local ids [first, last), and its graph's first stacked row.
+template <class F>
+void for_each_neighbourhood(const std::vector<const GnnGraph*>& graphs, const std::vector<int>& offset, int H, F f) {
+  for (size_t g = 0; g < graphs.size(); ++g) {
+    const GnnGraph& gr = *graphs[g];
+    const int base = offset[g];
+    for (int i = 0; i < gr.nodes(); ++i) {
+      const auto u = static_cast<size_t>(i);
+      if (gr.op_ptr[u] < gr.op_ptr[u + 1]) f(base + i, &gr.op_col[static_cast<size_t>(gr.op_ptr[u])], gr.op_col.data() + gr.op_ptr[u + 1], base, H);
+      if (gr.user_ptr[u] < gr.user_ptr[u + 1])
+        f(base + i, &gr.user_col[static_cast<size_t>(gr.user_ptr[u])], gr.user_col.data() + gr.user_ptr[u + 1], base, 2 * H);
+    }
+  }
+}
+
 }  // namespace
 
 std::shared_ptr<const GnnGraph> gnn_graph(const ir::Module& m) {
@@ -156,22 +173,11 @@ void GnnEncoder::run(const std::vector<const GnnGraph*>& graphs, Pass& s) const 
     c.resize(N, 3 * H);
     c.leftCols(H) = s.h;
     c.rightCols(2 * H).setZero();
-    for (int g = 0; g < G; ++g) {
-      const GnnGraph& gr = *graphs[static_cast<size_t>(g)];
-      const int base = s.offset[static_cast<size_t>(g)];
-      for (int i = 0; i < gr.nodes(); ++i) {
-        const auto u = static_cast<size_t>(i);
-        auto mean = [&](const std::vector<int32_t>& ptr, const std::vector<int32_t>& col, int at) {
-          const int32_t b = ptr[u], e = ptr[u + 1];
-          if (b == e) return;
-          auto dst = c.row(base + i).segment(at, H);
-          for (int32_t t = b; t < e; ++t) dst += s.h.row(base + col[static_cast<size_t>(t)]);
-          dst /= static_cast<double>(e - b);
-        };
-        mean(gr.op_ptr, gr.op_col, H);
-        mean(gr.user_ptr, gr.user_col, 2 * H);
-      }
-    }
+    for_each_neighbourhood(graphs, s.offset, H, [&](int row, const int32_t* first, const int32_t* last, int base, int at) {
+      auto dst = c.row(row).segment(at, H);
+      for (const int32_t* t = first; t != last; ++t) dst += s.h.row(base + *t);
+      dst /= static_cast<double>(last - first);
+    });
     NodeMat& z = s.z[static_cast<size_t>(k)];
     z.noalias() = c * p_[static_cast<size_t>(kRounds0 + 2 * k)];
     z.rowwise() += p_[static_cast<size_t>(kRounds0 + 2 * k + 1)].row(0);
@@ -226,21 +232,10 @@ void GnnEncoder::backward(const Eigen::MatrixXd& grad_out) {
     g_[w + 1] += dz.colwise().sum();
     const NodeMat dcat = dz * p_[w].transpose();
     dh = dcat.leftCols(H);
-    for (int g = 0; g < G; ++g) {
-      const GnnGraph& gr = *last_graphs_[static_cast<size_t>(g)];
-      const int base = s.offset[static_cast<size_t>(g)];
-      for (int i = 0; i < gr.nodes(); ++i) {
-        const auto u = static_cast<size_t>(i);
-        auto spread = [&](const std::vector<int32_t>& ptr, const std::vector<int32_t>& col, int at) {
-          const int32_t b = ptr[u], e = ptr[u + 1];
-          if (b == e) return;
-          const Eigen::RowVectorXd d = dcat.row(base + i).segment(at, H) / static_cast<double>(e - b);
-          for (int32_t t = b; t < e; ++t) dh.row(base + col[static_cast<size_t>(t)]) += d;
-        };
-        spread(gr.op_ptr, gr.op_col, H);
-        spread(gr.user_ptr, gr.user_col, 2 * H);
-      }
-    }
+    for_each_neighbourhood(last_graphs_, s.offset, H, [&](int row, const int32_t* first, const int32_t* last, int base, int at) {
+      const Eigen::RowVectorXd d = dcat.row(row).segment(at, H) / static_cast<double>(last - first);
+      for (const int32_t* t = first; t != last; ++t) dh.row(base + *t) += d;
+    });
   }
   const NodeMat dz0 = (s.z0.array() > 0.0).select(dh.array(), 0.0).matrix();
   g_[kWin].noalias() += s.x.transpose() * dz0;

@@ -118,36 +118,8 @@ TEST(Gnn, TheOutputDoesNotDependOnTheNodeOrder) {
   }
 }
 
-// One graph written twice: instructions in other orders and under other names.
-const char* kOrdered = R"(HloModule t
-
-body {
-  bp = (s32[], f32[4,4]) parameter(0)
-  i = s32[] get-tuple-element(bp), index=0
-  x = f32[4,4] get-tuple-element(bp), index=1
-  one = s32[] constant(1)
-  i1 = s32[] add(i, one)
-  xt = f32[4,4] transpose(x), dimensions={1,0}
-  d = f32[4,4] dot(xt, x), lhs_contracting_dims={1}, rhs_contracting_dims={0}
-  ROOT t = (s32[], f32[4,4]) tuple(i1, d)
-}
-
-cond {
-  cp = (s32[], f32[4,4]) parameter(0)
-  ci = s32[] get-tuple-element(cp), index=0
-  n = s32[] constant(3)
-  ROOT lt = pred[] compare(ci, n), direction=LT
-}
-
-ENTRY main {
-  a = f32[4,4] parameter(0)
-  z = s32[] constant(0)
-  init = (s32[], f32[4,4]) tuple(z, a)
-  w = (s32[], f32[4,4]) while(init), condition=cond, body=body
-  r = f32[4,4] get-tuple-element(w), index=1
-  ROOT e = f32[4,4] exponential(r)
-}
-)";
+// testutil::kLoopHlo written again: instructions in other orders and under other names.
+const char* const kOrdered = testutil::kLoopHlo;
 
 const char* kShuffled = R"(HloModule renamed
 
@@ -159,12 +131,17 @@ loop_condition {
 }
 
 ENTRY entry_fn {
-  ROOT out = f32[4,4] exponential(result)
-  zero = s32[] constant(0)
-  input = f32[4,4] parameter(0)
+  ROOT sum = f32[4,4] add(result, flat_back)
+  flat_back = f32[4,4] reshape(scaled)
   result = f32[4,4] get-tuple-element(loop), index=1
-  start = (s32[], f32[4,4]) tuple(zero, input)
   loop = (s32[], f32[4,4]) while(start), condition=loop_condition, body=loop_body
+  start = (s32[], f32[4,4]) tuple(zero, input)
+  zero = s32[] constant(0)
+  scaled = f32[16] multiply(flat, twos)
+  twos = f32[16] broadcast(two), dimensions={}
+  two = f32[] constant(2)
+  flat = f32[16] reshape(input)
+  input = f32[4,4] parameter(0)
 }
 
 loop_body {
