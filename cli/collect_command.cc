@@ -95,7 +95,7 @@ int run_collect(const CollectFlags& f) {
     co.behavior_name = f.behavior;
     make_behavior = [path] {
       auto policy = std::make_shared<rl::PolicyFile>(rl::load_policy(path));  // one per thread
-      return rl::Behavior([policy](const rl::Env&, const std::vector<double>& obs) { return policy->agent->act(obs); });
+      return rl::Behavior([policy](const rl::Env& e, const std::vector<double>& obs) { return policy->agent->act(obs, e.module()); });
     };
   }
   if (rl::needs_hardware(rl::parse_reward_space(f.reward)) || !f.target.empty()) eo.target = load_cli_target(f.target, "");

@@ -276,6 +276,7 @@ int run_train(TrainFlags f) {
     rl::AgentOptions o;
     o.algo = f.algo, o.hidden = hidden, o.seed = f.seed, o.planned_steps = f.steps;
     if (f.critic_features) o.critic_features = rl::GraphTrainEnv::kCriticFeatures;
+    if (rl::has_gnn_observation(eo.observation)) o.gnn_hidden = rl::kGnnDefaultHidden;
     policy.agent = rl::make_agent(o, observation_size, rl::Env::action_count());
     policy.algo = f.algo;
     policy.observation = eo.observation, policy.reward = eo.reward, policy.max_steps = eo.max_steps;
@@ -382,7 +383,8 @@ void add_train_command(CLI::App& app) {
   cmd->add_option("--episode-len", f->episode_len, "passes per episode; default: 40 for opcount, 30 for hardware rewards");
   cmd->add_option("--observation", f->observation,
                   "observation spaces joined by '+'; default: opcount+graph-wl for opcount,\n"
-                  "opcount for hardware rewards");
+                  "opcount for hardware rewards; adding gnn (ppo, a2c) puts a message-passing\n"
+                  "network over the graph in front of the networks (about 10x slower to train)");
   cmd->add_option("--hidden", f->hidden, "hidden layer sizes, e.g. 64,64 (the paper: 2048,2048)")->capture_default_str();
   cmd->add_flag("--shaping", f->shaping, "potential-based reward shaping, phi = -(flops + 2 transcendentals)");
   cmd->add_flag("--critic-features", f->critic_features,

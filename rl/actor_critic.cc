@@ -7,6 +7,7 @@
 #include <numeric>
 #include <ostream>
 #include <sstream>
+#include <unordered_map>
 
 #include "ir/error.h"
 #include "rl/actor_critic_rollout.h"
@@ -22,6 +23,17 @@ Eigen::RowVectorXd softmax(const Eigen::RowVectorXd& z) {
   return e / e.sum();
 }
 
+// A network's input: the rows of x followed by the graph embeddings (none without an encoder).
+Eigen::MatrixXd with_embedding(const Eigen::MatrixXd& x, const Eigen::MatrixXd& embedding) {
+  if (embedding.cols() == 0) return x;
+  Eigen::MatrixXd out(x.rows(), x.cols() + embedding.cols());
+  out << x, embedding;
+  return out;
+}
+
+// The value loss's share of the encoder's gradient (PPO's usual value coefficient).
+constexpr double kValueShareInEncoder = 0.5;
+
 }  // namespace
 
 ActorCritic::ActorCritic(int observation_size, int action_count, ActorCriticOptions o)
@@ -30,7 +42,10 @@ ActorCritic::ActorCritic(int observation_size, int action_count, ActorCriticOpti
   if (observation_size <= 0 || action_count <= 0) throw Error(o_.algo + " needs a positive observation and action count");
   if (o_.batch <= 0 || o_.minibatch <= 0 || o_.epochs <= 0 || o_.critic_features < 0)
     throw Error(o_.algo + " batch, minibatch and epochs must be positive");
-  std::vector<int> p{observation_size}, v{observation_size + o_.critic_features};
+  if (o_.gnn_hidden < 0) throw Error(o_.algo + ": the graph encoder's width must be positive");
+  if (o_.gnn_hidden > 0) encoder_ = GnnEncoder(o_.gnn_hidden, o_.seed * 2 + 3);
+  const int e = embedding_size();
+  std::vector<int> p{observation_size + e}, v{observation_size + o_.critic_features + e};
   p.insert(p.end(), o_.hidden.begin(), o_.hidden.end());
   v.insert(v.end(), o_.hidden.begin(), o_.hidden.end());
   p.push_back(action_count);
@@ -39,8 +54,15 @@ ActorCritic::ActorCritic(int observation_size, int action_count, ActorCriticOpti
   value_ = Mlp(v, o_.seed * 2 + 2, 1.0);
 }
 
-std::vector<double> ActorCritic::probabilities(const std::vector<double>& observation) {
-  const Eigen::RowVectorXd pr = softmax(policy_.forward(as_row(observation)).row(0));
+std::vector<double> ActorCritic::probabilities(const std::vector<double>& observation, const ir::Module* state) {
+  Eigen::MatrixXd embedding;
+  if (!encoder_.empty()) {
+    if (!state)
+      throw Error(o_.algo + ": this policy reads the graph itself (its observation has 'gnn'); it needs the module, not "
+                            "the observation alone");
+    embedding = encoder_.predict({gnn_graph(*state).get()});
+  }
+  const Eigen::RowVectorXd pr = softmax(policy_.predict(with_embedding(as_row(observation), embedding)).row(0));
   return {pr.data(), pr.data() + pr.size()};
 }
 
@@ -59,6 +81,15 @@ std::vector<double> ActorCritic::critic_input(TrainEnv& env, const std::vector<d
 // only read (Mlp::predict), so all workers share them.
 ActorCritic::Segment ActorCritic::collect_segment(TrainEnv& env, Worker& w, Rollout& r, int begin, int end) const {
   Segment seg;
+  // The graph encoder runs once per state: a pass that changed nothing gives the same graph.
+  std::shared_ptr<const GnnGraph> graph;
+  Eigen::MatrixXd embedding;
+  auto embed = [&]() {
+    if (encoder_.empty()) return;
+    std::shared_ptr<const GnnGraph> g = env.graph_input();
+    if (!g) throw Error(o_.algo + ": the gnn observation needs an environment that gives its state's graph");
+    if (g != graph) graph = g, embedding = encoder_.predict({g.get()});
+  };
   for (int t = begin; t < end; ++t) {
     if (w.need_reset) {
       w.episode_seed = w.rng();
@@ -68,13 +99,15 @@ ActorCritic::Segment ActorCritic::collect_segment(TrainEnv& env, Worker& w, Roll
     r.obs.row(t) = as_row(w.obs);
     const std::vector<double> critic = critic_input(env, w.obs);
     r.critic_obs.row(t) = as_row(critic);
-    const Eigen::RowVectorXd pr = softmax(policy_.predict(as_row(w.obs)).row(0));
+    embed();
+    if (!encoder_.empty()) r.graphs[static_cast<size_t>(t)] = graph;
+    const Eigen::RowVectorXd pr = softmax(policy_.predict(with_embedding(as_row(w.obs), embedding)).row(0));
     const std::vector<double> probs(pr.data(), pr.data() + pr.size());
     std::discrete_distribution<int> d(probs.begin(), probs.end());
     const int a = d(w.rng);
     r.actions[t] = a;
     r.logp[t] = std::log(std::max(probs[static_cast<size_t>(a)], 1e-12));
-    r.values[t] = value_.predict(as_row(critic))(0, 0);
+    r.values[t] = value_.predict(with_embedding(as_row(critic), embedding))(0, 0);
     const TrainEnv::Step s = env.step(a);
     w.episode_actions.push_back(a);
     r.rewards[t] = s.reward;
@@ -84,7 +117,8 @@ ActorCritic::Segment ActorCritic::collect_segment(TrainEnv& env, Worker& w, Roll
     if (s.done) w.need_reset = true, seg.return_sum += w.episode_return, ++seg.episodes;
   }
   // GAE over the segment, bootstrapping from the state after it unless the episode just ended.
-  double next_value = w.need_reset ? 0.0 : value_.predict(as_row(critic_input(env, w.obs)))(0, 0);
+  if (!w.need_reset) embed();
+  double next_value = w.need_reset ? 0.0 : value_.predict(with_embedding(as_row(critic_input(env, w.obs)), embedding))(0, 0);
   double gae = 0;
   for (int t = end - 1; t >= begin; --t) {
     const double next = r.done[t] ? 0.0 : next_value;
@@ -99,8 +133,9 @@ ActorCritic::Segment ActorCritic::collect_segment(TrainEnv& env, Worker& w, Roll
 
 void ActorCritic::size_rollout(Rollout& r) const {
   const int n = o_.batch;
-  r.obs.resize(n, policy_.input_size());
-  r.critic_obs.resize(n, value_.input_size());
+  r.obs.resize(n, policy_.input_size() - embedding_size());
+  r.critic_obs.resize(n, value_.input_size() - embedding_size());
+  r.graphs.assign(encoder_.empty() ? 0 : n, nullptr);
   r.actions.assign(n, 0), r.rewards.assign(n, 0), r.values.assign(n, 0), r.logp.assign(n, 0);
   r.advantages.assign(n, 0), r.returns.assign(n, 0);
   r.done.assign(n, 0);
@@ -141,38 +176,69 @@ void ActorCritic::update(const Rollout& r) {
     std::shuffle(idx.begin(), idx.end(), workers_[0].rng);
     for (int start = 0; start < n; start += o_.minibatch) {
       const int m = std::min(o_.minibatch, n - start);
-      Eigen::MatrixXd x(m, r.obs.cols()), cx(m, r.critic_obs.cols());
-      for (int k = 0; k < m; ++k) {
-        x.row(k) = r.obs.row(idx[static_cast<size_t>(start + k)]);
-        cx.row(k) = r.critic_obs.row(idx[static_cast<size_t>(start + k)]);
-      }
-      const Eigen::MatrixXd logits = policy_.forward(x);
-      Eigen::MatrixXd g_logits = Eigen::MatrixXd::Zero(m, logits.cols());
-      for (int k = 0; k < m; ++k) {
-        const int i = idx[static_cast<size_t>(start + k)];
-        const Eigen::RowVectorXd p = softmax(logits.row(k));
-        const int a = r.actions[static_cast<size_t>(i)];
-        const double adv = (r.advantages[static_cast<size_t>(i)] - mean) / sd;
-        const double ratio = std::exp(std::log(std::max(p(a), 1e-12)) - r.logp[static_cast<size_t>(i)]);
-        // d(-min(ratio*A, clip(ratio)*A))/dlogp: zero where the clipped branch is active.
-        const bool clipped =
-            o_.algo == "ppo" && ((adv >= 0 && ratio > 1 + o_.clip) || (adv < 0 && ratio < 1 - o_.clip));
-        const double dlogp = clipped ? 0.0 : -ratio * adv;
-        Eigen::RowVectorXd onehot = Eigen::RowVectorXd::Zero(p.size());
-        onehot(a) = 1;
-        const double entropy = -(p.array() * (p.array().max(1e-12)).log()).sum();
-        // d(-beta * H)/dlogits_j = beta * p_j (log p_j + H)
-        const Eigen::RowVectorXd g_ent = o_.entropy * (p.array() * ((p.array().max(1e-12)).log() + entropy)).matrix();
-        g_logits.row(k) = (dlogp * (onehot - p) + g_ent) / m;
-      }
-      policy_.backward(g_logits);
-      policy_.adam_step(o_.lr, o_.max_grad_norm);
-      const Eigen::MatrixXd v = value_.forward(cx);
-      Eigen::MatrixXd g_v(m, 1);
-      for (int k = 0; k < m; ++k) g_v(k, 0) = (v(k, 0) - r.returns[static_cast<size_t>(idx[static_cast<size_t>(start + k)])]) / m;
-      value_.backward(g_v);
-      value_.adam_step(o_.lr, o_.max_grad_norm);
+      update_minibatch(r, std::vector<int>(idx.begin() + start, idx.begin() + start + m), mean, sd);
     }
+  }
+}
+
+void ActorCritic::update_minibatch(const Rollout& r, const std::vector<int>& rows, double mean, double sd) {
+  const int m = static_cast<int>(rows.size());
+  Eigen::MatrixXd x(m, r.obs.cols()), cx(m, r.critic_obs.cols());
+  for (int k = 0; k < m; ++k) {
+    x.row(k) = r.obs.row(rows[static_cast<size_t>(k)]);
+    cx.row(k) = r.critic_obs.row(rows[static_cast<size_t>(k)]);
+  }
+  // The encoder runs once per distinct state graph of the minibatch.
+  std::vector<const GnnGraph*> graphs;
+  std::vector<int> slot(static_cast<size_t>(m));
+  Eigen::MatrixXd embedding;
+  if (!encoder_.empty()) {
+    std::unordered_map<const GnnGraph*, int> seen;
+    for (int k = 0; k < m; ++k) {
+      const GnnGraph* g = r.graphs[static_cast<size_t>(rows[static_cast<size_t>(k)])].get();
+      auto [it, fresh] = seen.emplace(g, static_cast<int>(graphs.size()));
+      if (fresh) graphs.push_back(g);
+      slot[static_cast<size_t>(k)] = it->second;
+    }
+    const Eigen::MatrixXd& unique = encoder_.forward(graphs);
+    embedding.resize(m, unique.cols());
+    for (int k = 0; k < m; ++k) embedding.row(k) = unique.row(slot[static_cast<size_t>(k)]);
+    x = with_embedding(x, embedding), cx = with_embedding(cx, embedding);
+  }
+  const Eigen::MatrixXd logits = policy_.forward(x);
+  Eigen::MatrixXd g_logits = Eigen::MatrixXd::Zero(m, logits.cols());
+  for (int k = 0; k < m; ++k) {
+    const int i = rows[static_cast<size_t>(k)];
+    const Eigen::RowVectorXd p = softmax(logits.row(k));
+    const int a = r.actions[static_cast<size_t>(i)];
+    const double adv = (r.advantages[static_cast<size_t>(i)] - mean) / sd;
+    const double ratio = std::exp(std::log(std::max(p(a), 1e-12)) - r.logp[static_cast<size_t>(i)]);
+    // d(-min(ratio*A, clip(ratio)*A))/dlogp: zero where the clipped branch is active.
+    const bool clipped =
+        o_.algo == "ppo" && ((adv >= 0 && ratio > 1 + o_.clip) || (adv < 0 && ratio < 1 - o_.clip));
+    const double dlogp = clipped ? 0.0 : -ratio * adv;
+    Eigen::RowVectorXd onehot = Eigen::RowVectorXd::Zero(p.size());
+    onehot(a) = 1;
+    const double entropy = -(p.array() * (p.array().max(1e-12)).log()).sum();
+    // d(-beta * H)/dlogits_j = beta * p_j (log p_j + H)
+    const Eigen::RowVectorXd g_ent = o_.entropy * (p.array() * ((p.array().max(1e-12)).log() + entropy)).matrix();
+    g_logits.row(k) = (dlogp * (onehot - p) + g_ent) / m;
+  }
+  const bool encode = !encoder_.empty();
+  const Eigen::MatrixXd g_x = policy_.backward(g_logits, encode);
+  policy_.adam_step(o_.lr, o_.max_grad_norm);
+  const Eigen::MatrixXd v = value_.forward(cx);
+  Eigen::MatrixXd g_v(m, 1);
+  for (int k = 0; k < m; ++k) g_v(k, 0) = (v(k, 0) - r.returns[static_cast<size_t>(rows[static_cast<size_t>(k)])]) / m;
+  const Eigen::MatrixXd g_cx = value_.backward(g_v, encode);
+  value_.adam_step(o_.lr, o_.max_grad_norm);
+  if (encode) {
+    const int e = embedding_size();
+    Eigen::MatrixXd g_unique = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(graphs.size()), e);
+    for (int k = 0; k < m; ++k)
+      g_unique.row(slot[static_cast<size_t>(k)]) += g_x.row(k).tail(e) + kValueShareInEncoder * g_cx.row(k).tail(e);
+    encoder_.backward(g_unique);
+    encoder_.adam_step(o_.lr, o_.max_grad_norm);
   }
 }
 
@@ -181,7 +247,7 @@ void ActorCritic::train(TrainEnv& env, int64_t steps, const ProgressFn& progress
 void ActorCritic::check_envs(const std::vector<TrainEnv*>& envs, int total) const {
   if (envs.empty()) throw Error(o_.algo + ": no environment to train on");
   for (const TrainEnv* e : envs)
-    if (e->observation_size() != policy_.input_size()) throw Error("environment observation size differs from the policy's");
+    if (e->observation_size() != observation_size()) throw Error("environment observation size differs from the policy's");
   if (total > o_.batch) throw Error(o_.algo + ": more workers than steps per rollout");
 }
 
@@ -209,7 +275,8 @@ void ActorCritic::set_workers(int k) {
 }
 
 void ActorCritic::save(std::ostream& out) const {
-  out << std::setprecision(17) << o_.algo << " 2\n";
+  // Version 3 adds the graph encoder after the networks; without one the file stays version 2.
+  out << std::setprecision(17) << o_.algo << (encoder_.empty() ? " 2\n" : " 3\n");
   out << o_.lr << ' ' << o_.gamma << ' ' << o_.lambda << ' ' << o_.clip << ' ' << o_.entropy << ' ' << o_.max_grad_norm
       << ' ' << o_.batch << ' ' << o_.epochs << ' ' << o_.minibatch << ' ' << o_.seed << ' ' << steps_ << ' '
       << episodes_ << ' ' << o_.critic_features << '\n';
@@ -221,6 +288,7 @@ void ActorCritic::save(std::ostream& out) const {
   }
   policy_.save(out);
   value_.save(out);
+  if (!encoder_.empty()) encoder_.save(out);
 }
 
 namespace {
@@ -237,8 +305,8 @@ void read_worker_tail(std::istream& in, std::vector<double>& obs, std::mt19937_6
 // Version 1 (PPO, one worker) has the worker's state inside the settings line and no
 // critic features; version 2 adds A2C, critic features and a worker list.
 ActorCritic ActorCritic::load_body(std::istream& in, const std::string& algo, int version) {
-  if (!((algo == "ppo" && (version == 1 || version == 2)) || (algo == "a2c" && version == 2)))
-    throw Error("agent '" + algo + " " + std::to_string(version) + "' is not supported (this build reads ppo 1-2, a2c 2)");
+  if (!((algo == "ppo" && version >= 1 && version <= 3) || (algo == "a2c" && (version == 2 || version == 3))))
+    throw Error("agent '" + algo + " " + std::to_string(version) + "' is not supported (this build reads ppo 1-3, a2c 2-3)");
   ActorCriticOptions o;
   o.algo = algo;
   ActorCritic p(1, 1, ActorCriticOptions{});
@@ -262,6 +330,10 @@ ActorCritic ActorCritic::load_body(std::istream& in, const std::string& algo, in
   }
   p.policy_ = Mlp::load(in);
   p.value_ = Mlp::load(in);
+  if (version == 3) p.encoder_ = GnnEncoder::load(in);
+  o.gnn_hidden = p.encoder_.empty() ? 0 : p.encoder_.hidden();
+  if (p.policy_.input_size() <= p.embedding_size())
+    throw Error("policy file: the policy network's input is not wider than the graph encoder's output");
   if (p.value_.input_size() != p.policy_.input_size() + o.critic_features)
     throw Error("policy file: the value network's input does not match the observation and critic features");
   o.hidden.assign(p.policy_.sizes().begin() + 1, p.policy_.sizes().end() - 1);
@@ -275,7 +347,8 @@ ActorCritic ActorCritic::load_body(std::istream& in, const std::string& algo, in
 
 bool ActorCritic::same_state(const Agent& other) const {
   const auto* o = dynamic_cast<const ActorCritic*>(&other);
-  if (!o || o_.algo != o->o_.algo || !(policy_ == o->policy_) || !(value_ == o->value_) || steps_ != o->steps_ ||
+  if (!o || o_.algo != o->o_.algo || !(policy_ == o->policy_) || !(value_ == o->value_) ||
+      !(encoder_ == o->encoder_) || steps_ != o->steps_ ||
       workers_.size() != o->workers_.size())
     return false;
   for (size_t w = 0; w < workers_.size(); ++w)

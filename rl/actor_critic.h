@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "rl/agent.h"
+#include "rl/gnn.h"
 #include "rl/mlp.h"
 
 namespace hlsgym::rl {
@@ -38,6 +39,11 @@ struct ActorCriticOptions {
   int batch = 256, epochs = 4, minibatch = 64;
   // > 0: the value network's input is the observation followed by this many critic features.
   int critic_features = 0;
+  // > 0: a graph encoder of this width (rl/gnn.h, the `gnn` observation) reads each state's
+  // graph; its output follows the observation (and the critic features) at the input of
+  // both networks, and both losses train it (the value's at half weight, as PPO's usual
+  // value coefficient). Saved as agent version 3.
+  int gnn_hidden = 0;
   uint64_t seed = 1;
 
   static ActorCriticOptions ppo() { return {}; }
@@ -112,8 +118,13 @@ class ActorCritic final : public Agent {
   void train_shards(const std::vector<TrainEnv*>& mine, const RolloutShards& shards, int64_t steps,
                     const ProgressFn& progress = {});
   std::vector<double> action_scores(const std::vector<double>& observation) override { return probabilities(observation); }
-  std::vector<double> probabilities(const std::vector<double>& observation);
-  int observation_size() const override { return policy_.input_size(); }
+  std::vector<double> state_scores(const std::vector<double>& observation, const ir::Module& state) override {
+    return probabilities(observation, &state);
+  }
+  // `state` is needed (and read) only with a graph encoder.
+  std::vector<double> probabilities(const std::vector<double>& observation, const ir::Module* state = nullptr);
+  int observation_size() const override { return policy_.input_size() - embedding_size(); }
+  bool reads_graph() const { return !encoder_.empty(); }
   int64_t steps_done() const override { return steps_; }
   const ActorCriticOptions& options() const { return o_; }
 
@@ -153,9 +164,12 @@ class ActorCritic final : public Agent {
   Segment collect_segment(TrainEnv& env, Worker& w, Rollout& r, int begin, int end) const;
   void update(const Rollout& r);
   std::vector<double> critic_input(TrainEnv& env, const std::vector<double>& obs) const;
+  int embedding_size() const { return encoder_.empty() ? 0 : encoder_.output_size(); }
+  void update_minibatch(const Rollout& r, const std::vector<int>& rows, double mean, double sd);
 
   ActorCriticOptions o_;
   Mlp policy_, value_;
+  GnnEncoder encoder_;  // empty without the gnn observation
   std::vector<Worker> workers_;  // worker 0's RNG also shuffles the minibatches
   int64_t steps_ = 0;
   uint64_t episodes_ = 0;

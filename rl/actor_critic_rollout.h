@@ -15,6 +15,8 @@ struct ActorCritic::Rollout {
   std::vector<int> actions;
   std::vector<double> rewards, values, logp, advantages, returns;
   std::vector<char> done;  // not vector<bool>: workers write neighbouring rows concurrently
+  // With a graph encoder: each row's state graph (rows of one state share it).
+  std::vector<std::shared_ptr<const GnnGraph>> graphs;
 };
 
 }  // namespace hlsgym::rl

@@ -106,6 +106,9 @@ void ActorCritic::train_shards(const std::vector<TrainEnv*>& mine, const Rollout
                                const ProgressFn& progress) {
   const int k = s.total, procs = s.processes, me = s.process;
   check_envs(mine, k);
+  if (!encoder_.empty())
+    throw Error(o_.algo + ": the gnn observation does not train over several processes (its rollouts would carry graphs); "
+                          "train it in one process (--workers for threads)");
   if (procs < 1 || me < 0 || me >= procs || procs > k)
     throw Error(o_.algo + ": process " + std::to_string(me) + " of " + std::to_string(procs) + " for " + std::to_string(k) +
                 " environments");

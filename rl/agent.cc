@@ -19,9 +19,15 @@ void Agent::train(const std::vector<TrainEnv*>& envs, int64_t steps, const Progr
   train(*envs[0], steps, progress);
 }
 
+int Agent::act(const std::vector<double>& observation, const ir::Module& state) {
+  const std::vector<double> s = state_scores(observation, state);
+  return static_cast<int>(std::max_element(s.begin(), s.end()) - s.begin());
+}
+
 std::unique_ptr<Agent> make_agent(const AgentOptions& o, int observation_size, int action_count) {
   if (o.algo == "dqn") {
     if (o.critic_features) throw Error("critic features are for the actor-critic algorithms (ppo, a2c), not dqn");
+    if (o.gnn_hidden) throw Error("the gnn observation (a graph encoder) is for the actor-critic algorithms (ppo, a2c), not dqn");
     DqnOptions d;
     d.hidden = o.hidden, d.seed = o.seed;
     // A short run explores over its first fifth; a long one keeps the default's 20k steps.
@@ -30,7 +36,7 @@ std::unique_ptr<Agent> make_agent(const AgentOptions& o, int observation_size, i
   }
   if (o.algo != "ppo" && o.algo != "a2c") throw Error("unknown algorithm '" + o.algo + "' (expected ppo, a2c or dqn)");
   ActorCriticOptions a = o.algo == "a2c" ? ActorCriticOptions::a2c() : ActorCriticOptions::ppo();
-  a.hidden = o.hidden, a.seed = o.seed, a.critic_features = o.critic_features;
+  a.hidden = o.hidden, a.seed = o.seed, a.critic_features = o.critic_features, a.gnn_hidden = o.gnn_hidden;
   return std::make_unique<ActorCritic>(observation_size, action_count, a);
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/module.h"
 #include "rl/train_env.h"
 
 namespace hlsgym::rl {
@@ -37,6 +38,13 @@ class Agent {
   // Higher is better: action probabilities (actor-critic) or Q-values (DQN).
   virtual std::vector<double> action_scores(const std::vector<double>& observation) = 0;
   int act(const std::vector<double>& observation);  // the best-scoring action
+  // The scores in a state of a real graph: an agent whose network reads the graph itself
+  // (the gnn observation, rl/gnn.h) needs `state`; the others read the observation alone.
+  virtual std::vector<double> state_scores(const std::vector<double>& observation, const ir::Module& state) {
+    (void)state;
+    return action_scores(observation);
+  }
+  int act(const std::vector<double>& observation, const ir::Module& state);
   virtual int observation_size() const = 0;
   virtual int64_t steps_done() const = 0;
   // Text: a tag line "<algo> <version>", then settings, counters, RNG and networks.
@@ -56,6 +64,7 @@ struct AgentOptions {
   std::vector<int> hidden = {64, 64};
   uint64_t seed = 1;
   int critic_features = 0;    // ppo/a2c: TrainEnv::critic_features() entries the critic sees
+  int gnn_hidden = 0;         // ppo/a2c: > 0 puts a graph encoder of this width in front (rl/gnn.h)
   int64_t planned_steps = 0;  // dqn: explore over the first fifth of the run (0: the default)
 };
 std::unique_ptr<Agent> make_agent(const AgentOptions& o, int observation_size, int action_count);

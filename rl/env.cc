@@ -310,6 +310,8 @@ void Env::append_observation(ObservationKind k, std::vector<double>& out) const 
       for (int i = 0; i < kGraphWlSize; ++i) out.push_back(counts[static_cast<size_t>(i)] / (i == kWlDepthIndex ? kWlDepthScale : n0));
       break;
     }
+    case ObservationKind::kGnn:  // the agent's encoder reads the module itself
+      break;
   }
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "ir/error.h"
+#include "rl/gnn.h"
 
 namespace hlsgym::rl {
 
@@ -28,6 +29,12 @@ std::vector<double> GraphTrainEnv::reset(uint64_t seed) {
 TrainEnv::Step GraphTrainEnv::step(int action) {
   const StepResult r = env_.step(action);
   return {r.observation, r.reward, r.terminated || r.truncated};
+}
+
+std::shared_ptr<const GnnGraph> GraphTrainEnv::graph_input() const {
+  if (!graph_input_ || graph_input_hash_ != env_.state_hash())
+    graph_input_ = gnn_graph(env_.module()), graph_input_hash_ = env_.state_hash();
+  return graph_input_;
 }
 
 std::vector<double> GraphTrainEnv::critic_features() const {

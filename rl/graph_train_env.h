@@ -24,6 +24,9 @@ class GraphTrainEnv final : public TrainEnv {
   std::vector<double> critic_features() const override;
   static constexpr int kCriticFeatures = 6;
   std::string position() const override { return "graph " + graph_; }
+  // Built on the first call in each state and kept until the state changes (a pass that
+  // changed nothing keeps the graph, so the encoder's cache of it holds).
+  std::shared_ptr<const GnnGraph> graph_input() const override;
 
   // Another environment over the same graphs for another rollout worker's thread
   // (`train --workers`). It shares this one's graphs and its thread-safe state caches (the
@@ -40,6 +43,8 @@ class GraphTrainEnv final : public TrainEnv {
   Env env_;
   int observation_size_ = 0;
   std::string graph_;  // the episode's graph
+  mutable std::shared_ptr<const GnnGraph> graph_input_;
+  mutable uint64_t graph_input_hash_ = 0;
 };
 
 }  // namespace hlsgym::rl

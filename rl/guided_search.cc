@@ -17,7 +17,7 @@ namespace {
 // those), and a beam over the top k raw scores gained nothing on the test split (geomean
 // 1.1879 against the policy's own 1.1878, at every budget from 100 to 2,000 pass runs).
 std::vector<int> ranked_actions(Agent& agent, const Env& e) {
-  const std::vector<double> scores = agent.action_scores(e.observation());
+  const std::vector<double> scores = agent.state_scores(e.observation(), e.module());
   std::vector<int> idx(scores.size());
   std::iota(idx.begin(), idx.end(), 0);
   std::stable_sort(idx.begin(), idx.end(),

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "ir/error.h"
+#include "rl/adam.h"
 #include "rl/wire.h"
 
 namespace hlsgym::rl {
@@ -53,14 +54,15 @@ Eigen::MatrixXd Mlp::predict(const Eigen::MatrixXd& x) const {
   return a;
 }
 
-void Mlp::backward(const Eigen::MatrixXd& grad_out) {
+Eigen::MatrixXd Mlp::backward(const Eigen::MatrixXd& grad_out, bool want_input_grad) {
   Eigen::MatrixXd g = grad_out;
   for (size_t l = w_.size(); l-- > 0;) {
     if (l + 1 < w_.size()) g = (g.array() * (1.0 - acts_[l + 1].array().square())).matrix();  // tanh'
     gw_[l] += acts_[l].transpose() * g;
     gb_[l] += g.colwise().sum();
-    if (l > 0) g = g * w_[l].transpose();
+    if (l > 0 || want_input_grad) g = g * w_[l].transpose();
   }
+  return want_input_grad ? g : Eigen::MatrixXd();
 }
 
 void Mlp::zero_grad() {
@@ -71,16 +73,8 @@ void Mlp::zero_grad() {
 void Mlp::adam_step(double lr, double max_grad_norm) {
   double norm2 = 0;
   for (size_t l = 0; l < w_.size(); ++l) norm2 += gw_[l].squaredNorm() + gb_[l].squaredNorm();
-  const double clip = max_grad_norm > 0 && std::sqrt(norm2) > max_grad_norm ? max_grad_norm / std::sqrt(norm2) : 1.0;
-  constexpr double b1 = 0.9, b2 = 0.999, eps = 1e-8;
   ++adam_t_;
-  const double c1 = 1 - std::pow(b1, static_cast<double>(adam_t_)), c2 = 1 - std::pow(b2, static_cast<double>(adam_t_));
-  auto update = [&](auto& p, auto& g, auto& m, auto& v) {
-    g *= clip;
-    m = b1 * m + (1 - b1) * g;
-    v = b2 * v + (1 - b2) * g.cwiseProduct(g);
-    p.array() -= lr * (m.array() / c1) / ((v.array() / c2).sqrt() + eps);
-  };
+  const AdamStep update(lr, AdamStep::clip_factor(norm2, max_grad_norm), adam_t_);
   for (size_t l = 0; l < w_.size(); ++l) {
     update(w_[l], gw_[l], mw_[l], vw_[l]);
     update(b_[l], gb_[l], mb_[l], vb_[l]);

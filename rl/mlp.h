@@ -27,8 +27,9 @@ class Mlp {
   // several threads share one network instead of copying it (weights and Adam moments) for
   // every rollout.
   Eigen::MatrixXd predict(const Eigen::MatrixXd& x) const;
-  // Accumulates parameter gradients from dLoss/dOutput of the last forward() batch.
-  void backward(const Eigen::MatrixXd& grad_out);
+  // Accumulates parameter gradients from dLoss/dOutput of the last forward() batch; with
+  // want_input_grad, returns dLoss/dInput (for an encoder in front of the network, rl/gnn.h).
+  Eigen::MatrixXd backward(const Eigen::MatrixXd& grad_out, bool want_input_grad = false);
   // One Adam step with the accumulated gradients (clipped to a global norm), then clears them.
   void adam_step(double lr, double max_grad_norm = 0.5);
   void zero_grad();

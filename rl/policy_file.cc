@@ -10,6 +10,7 @@
 #include "ir/output_file.h"
 #include "rl/action_mask.h"
 #include "rl/action_names.h"
+#include "rl/actor_critic.h"
 
 namespace hlsgym::rl {
 namespace {
@@ -71,6 +72,15 @@ PolicyFile load_policy(const std::string& path) {
     // The network's input size is the observation size it was trained on: a space that
     // has changed since (another opcode, another graph-wl feature) would be misread.
     const int expected = observation_space_size(p.observation, static_cast<int>(p.actions.size()));
+    // The graph encoder and the gnn space come together: a file with one and not the other
+    // would run the network on inputs it was not trained on.
+    const auto* ac = dynamic_cast<const ActorCritic*>(p.agent.get());
+    const bool encoder = ac && ac->reads_graph();
+    if (encoder != has_gnn_observation(p.observation))
+      throw Error(encoder ? "its network has a graph encoder, but its observation '" + p.observation +
+                                "' has no 'gnn' space (the file was edited or is corrupt)"
+                          : "its observation '" + p.observation +
+                                "' has the 'gnn' space, but its agent has no graph encoder (the file was edited or is corrupt)");
     if (p.agent->observation_size() != expected)
       throw Error("the policy reads " + std::to_string(p.agent->observation_size()) + " observation values, but its observation '" +
                   p.observation + "' has " + std::to_string(expected) +
@@ -123,7 +133,7 @@ PolicyEpisode policy_episode(PolicyFile& p, const ir::Module& graph, const EnvOp
   // every pass is a no-op.
   std::vector<bool> masked(static_cast<size_t>(env.available_actions()), false);
   for (int t = 0; t < p.max_steps; ++t) {  // no-ops count, as in training, run or not
-    const std::vector<double> scores = p.agent->action_scores(obs);
+    const std::vector<double> scores = p.agent->state_scores(obs, env.module());
     int best = -1;
     for (int a = 0; a < env.available_actions(); ++a)
       if (!masked[static_cast<size_t>(a)] && (best < 0 || scores[static_cast<size_t>(a)] > scores[static_cast<size_t>(best)]))

@@ -2,6 +2,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+
 #include "ir/error.h"
 #include "ir/features.h"
 #include "rl/graph_wl.h"
@@ -12,7 +14,7 @@ namespace {
 const std::map<std::string, ObservationKind> kObservations = {
     {"opcount", ObservationKind::kOpcount}, {"features", ObservationKind::kFeatures},
     {"cost", ObservationKind::kCost}, {"history", ObservationKind::kHistory},
-    {"graph-wl", ObservationKind::kGraphWl}};
+    {"graph-wl", ObservationKind::kGraphWl}, {"gnn", ObservationKind::kGnn}};
 const std::map<std::string, RewardKind> kRewards = {
     {"opcount", RewardKind::kOpcount}, {"cycles", RewardKind::kCycles}, {"energy", RewardKind::kEnergy},
     {"area", RewardKind::kArea}, {"memory", RewardKind::kMemory}, {"hw", RewardKind::kHw}};
@@ -67,6 +69,7 @@ int observation_kind_size(ObservationKind k, int actions) {
     case ObservationKind::kCost: return kCostObservationSize;
     case ObservationKind::kHistory: return actions;
     case ObservationKind::kGraphWl: return kGraphWlSize;
+    case ObservationKind::kGnn: return 0;  // the graph goes to the agent's encoder, not the vector
   }
   return 0;
 }
@@ -104,6 +107,11 @@ HwWeights parse_hw_weights_yaml(const std::string& yaml_text, const std::string&
   }
   if (w.empty()) throw Error(where + ": no hw reward weights given");
   return w;
+}
+
+bool has_gnn_observation(const std::string& spec) {
+  const std::vector<ObservationKind> kinds = parse_observation_space(spec);
+  return std::find(kinds.begin(), kinds.end(), ObservationKind::kGnn) != kinds.end();
 }
 
 }  // namespace hlsgym::rl

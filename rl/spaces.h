@@ -9,6 +9,8 @@
 //   history   how often each action was taken / the episode length limit
 //   graph-wl  which opcodes feed which (rl/graph_wl.h): hashed producer->consumer edge
 //             and 2-hop path counts and named pass patterns / initial instruction count
+//   gnn       no flat values: the graph itself, read by a message-passing network in the
+//             learner (rl/gnn.h; ppo and a2c), whose embedding joins the other spaces
 // Rewards: the decrease of a cost from one state to the next:
 //   opcount (instructions), cycles, energy, area, memory (hardware model), and hw, a
 //   weighted sum of the hardware costs each divided by its initial value.
@@ -19,7 +21,7 @@
 
 namespace hlsgym::rl {
 
-enum class ObservationKind { kOpcount, kFeatures, kCost, kHistory, kGraphWl };
+enum class ObservationKind { kOpcount, kFeatures, kCost, kHistory, kGraphWl, kGnn };
 enum class RewardKind { kOpcount, kCycles, kEnergy, kArea, kMemory, kHw };
 
 // "opcount+features" -> kinds; throws hlsgym::Error naming the valid names.
@@ -33,6 +35,8 @@ inline constexpr int kCostObservationSize = 8;  // Env::append_observation's cos
 int observation_kind_size(ObservationKind k, int actions);
 int observation_space_size(const std::string& spec, int actions);  // throws like parse_observation_space
 bool needs_hardware(RewardKind k);
+// Whether the spec has the gnn space (the agent needs a graph encoder); throws like parse.
+bool has_gnn_observation(const std::string& spec);
 
 // Weights of the "hw" reward, e.g. {cycles: 1, energy: 0.5}; keys from
 // {cycles, energy, area, memory}. Parsed from YAML text (a map of numbers).
