@@ -13,6 +13,8 @@ namespace {
 
 using transcendental::Decoded;
 using transcendental::Format;
+using transcendental::normalize;
+using transcendental::Normalized;
 using transcendental::Polynomial;
 using transcendental::SegmentFn;
 using V = FxBuilder::V;
@@ -20,15 +22,6 @@ using V = FxBuilder::V;
 constexpr int kG = Format::kGuard;
 constexpr int kExponentBits = 12;  // normalized exponents and their difference, two's complement
 constexpr int kStepsPerStage = 2;
-
-struct Normalized {
-  V sig, exp;  // sig: p bits, top bit 1; exp: the field its top bit stands for
-};
-
-Normalized normalize(FxBuilder& b, const Format& f, const Decoded& d) {
-  const V lz = b.leading_zeros(d.sig);
-  return {b.shl_var(d.sig, lz, f.p()), b.sub(b.resize(d.eexp, kExponentBits), b.resize(lz, kExponentBits), kExponentBits)};
-}
 
 int segment_bits(const Format& f) { return f.p() >= 24 ? 6 : 4; }
 
@@ -44,7 +37,7 @@ FxProgram build_atan2(const Format& f) {
   const Decoded x = transcendental::decode(b, f, b.slice(b.input(), 2 * w - 1, w));
   // t = n / d in [0, 1]: the smaller magnitude over the larger
   const V swap = b.less(b.slice(x.bits, w - 2, 0), b.slice(y.bits, w - 2, 0));  // |y| > |x|
-  const Normalized ny = normalize(b, f, y), nx = normalize(b, f, x);
+  const Normalized ny = normalize(b, f, y, kExponentBits), nx = normalize(b, f, x, kExponentBits);
   const V n_sig = b.mux(swap, nx.sig, ny.sig), d_sig = b.mux(swap, ny.sig, nx.sig);
   const V diff = b.mux(swap, b.sub(nx.exp, ny.exp, kExponentBits), b.sub(ny.exp, nx.exp, kExponentBits));  // <= 0
   // Q = floor(n_sig / d_sig 2^K), K + 1 bits (n_sig / d_sig in (1/2, 2))
@@ -93,7 +86,7 @@ FxProgram build_atan2(const Format& f) {
   out = b.mux(y.inf, b.mux(x.inf, b.mux(x_negative, signed_constant(3 * pi / 4), signed_constant(pi / 4)), signed_constant(pi / 2)),
               out);
   out = b.mux(y.zero, b.mux(x_negative, signed_constant(pi), y_signed_zero), out);
-  const V nan = b.mux(x.nan, transcendental::quiet_nan(b, f, x.bits), transcendental::quiet_nan(b, f, y.bits));
+  const V nan = transcendental::pair_nan(b, f, x, y);
   return b.finish(b.mux(b.or_(x.nan, y.nan), nan, out));
 }
 
@@ -105,9 +98,7 @@ const FxProgram& atan2_program(ElementType t) {
 }
 
 uint64_t atan2_unit(ElementType t, uint64_t y_bits, uint64_t x_bits) {
-  const int w = transcendental::format_of(t).width();
-  const uint64_t m = (uint64_t{1} << w) - 1;
-  return transcendental::run_unit(atan2_program(t), ((x_bits & m) << w) | (y_bits & m));
+  return transcendental::run_pair_unit(atan2_program(t), transcendental::format_of(t), y_bits, x_bits);
 }
 
 }  // namespace hlsgym::ir

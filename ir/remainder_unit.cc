@@ -9,26 +9,19 @@ namespace {
 
 using transcendental::Decoded;
 using transcendental::Format;
+using transcendental::normalize;
+using transcendental::Normalized;
 using V = FxBuilder::V;
 
 constexpr int kExponentBits = 12;  // normalized exponents, two's complement
 constexpr int kStepsPerStage = 2;
-
-struct Normalized {
-  V sig, exp;  // sig: p bits, its top bit 1 (for a nonzero operand); exp: the field its top bit stands for
-};
-
-Normalized normalize(FxBuilder& b, const Format& f, const Decoded& d) {
-  const V lz = b.leading_zeros(d.sig);
-  return {b.shl_var(d.sig, lz, f.p()), b.sub(b.resize(d.eexp, kExponentBits), b.resize(lz, kExponentBits), kExponentBits)};
-}
 
 FxProgram build_remainder(const Format& f) {
   const int w = f.width(), p = f.p();
   FxBuilder b(2 * w);
   const Decoded x = transcendental::decode(b, f, b.slice(b.input(), w - 1, 0));
   const Decoded y = transcendental::decode(b, f, b.slice(b.input(), 2 * w - 1, w));
-  const Normalized nx = normalize(b, f, x), ny = normalize(b, f, y);
+  const Normalized nx = normalize(b, f, x, kExponentBits), ny = normalize(b, f, y, kExponentBits);
   const V diff = b.sub(nx.exp, ny.exp, kExponentBits);
   const V x_smaller = b.bit(diff, kExponentBits - 1);  // Ex < Ey
   const int steps = f.max_field() + p - 3;              // Ex <= max field - 1, Ey >= 1 - (p - 1)
@@ -44,7 +37,7 @@ FxProgram build_remainder(const Format& f) {
   }
   b.next_stage();
   const V value = b.round_pack(x.sign, r, ny.exp, b.constant(1, 0), f.e, f.f);  // exact
-  const V nan = b.mux(x.nan, transcendental::quiet_nan(b, f, x.bits), transcendental::quiet_nan(b, f, y.bits));
+  const V nan = transcendental::pair_nan(b, f, x, y);
   V out = b.mux(b.or_(b.or_(y.inf, x.zero), x_smaller), x.bits, value);
   out = b.mux(b.or_(x.inf, y.zero), transcendental::default_nan(b, f), out);
   return b.finish(b.mux(b.or_(x.nan, y.nan), nan, out));
@@ -58,9 +51,7 @@ const FxProgram& remainder_program(ElementType t) {
 }
 
 uint64_t remainder_unit(ElementType t, uint64_t x_bits, uint64_t y_bits) {
-  const int w = transcendental::format_of(t).width();
-  const uint64_t m = (uint64_t{1} << w) - 1;
-  return transcendental::run_unit(remainder_program(t), ((y_bits & m) << w) | (x_bits & m));
+  return transcendental::run_pair_unit(remainder_program(t), transcendental::format_of(t), x_bits, y_bits);
 }
 
 }  // namespace hlsgym::ir

@@ -81,6 +81,7 @@ std::function<long double(long double)> real_function(Opcode op) {
     case Opcode::kSin: return [](long double x) { return std::sin(x); };
     case Opcode::kCos: return [](long double x) { return std::cos(x); };
     case Opcode::kTan: return [](long double x) { return std::tan(x); };
+    case Opcode::kAtan: return [](long double x) { return std::atan(x); };
     case Opcode::kCosh: return [](long double x) { return std::cosh(x); };
     case Opcode::kSinh: return [](long double x) { return std::sinh(x); };
     default: return nullptr;
@@ -480,6 +481,7 @@ class Quantizer {
 
 QuantizedModule quantize_module(const ir::Module& m, FixedFormat f) {
   QuantizedModule q{m.clone(), {}, {}, {}};
+  fixed::expand_atan2(q.module);
   Quantizer z(q.module, f);
   z.run();
   ir::verify(q.module);
