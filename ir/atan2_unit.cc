@@ -86,8 +86,7 @@ FxProgram build_atan2(const Format& f) {
   out = b.mux(y.inf, b.mux(x.inf, b.mux(x_negative, signed_constant(3 * pi / 4), signed_constant(pi / 4)), signed_constant(pi / 2)),
               out);
   out = b.mux(y.zero, b.mux(x_negative, signed_constant(pi), y_signed_zero), out);
-  const V nan = transcendental::pair_nan(b, f, x, y);
-  return b.finish(b.mux(b.or_(x.nan, y.nan), nan, out));
+  return b.finish(transcendental::with_pair_nan(b, f, x, y, out));
 }
 
 }  // namespace

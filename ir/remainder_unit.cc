@@ -37,10 +37,9 @@ FxProgram build_remainder(const Format& f) {
   }
   b.next_stage();
   const V value = b.round_pack(x.sign, r, ny.exp, b.constant(1, 0), f.e, f.f);  // exact
-  const V nan = transcendental::pair_nan(b, f, x, y);
   V out = b.mux(b.or_(b.or_(y.inf, x.zero), x_smaller), x.bits, value);
   out = b.mux(b.or_(x.inf, y.zero), transcendental::default_nan(b, f), out);
-  return b.finish(b.mux(b.or_(x.nan, y.nan), nan, out));
+  return b.finish(transcendental::with_pair_nan(b, f, x, y, out));
 }
 
 }  // namespace

@@ -63,9 +63,9 @@ struct Normalized {
   V sig, exp;
 };
 Normalized normalize(FxBuilder& b, const Format& f, const Decoded& d, int exponent_bits);
-// The NaN result of a two-operand unit: `first` quieted when it is NaN, else `second`
-// (x86's rule for x + y, which glibc's fmodf and atan2f return).
-V pair_nan(FxBuilder& b, const Format& f, const Decoded& first, const Decoded& second);
+// `value`, or when an operand is NaN: `first` quieted when it is NaN, else `second` (x86's
+// rule for x + y, which glibc's fmodf and atan2f return).
+V with_pair_nan(FxBuilder& b, const Format& f, const Decoded& first, const Decoded& second, V value);
 // Program p's result for two operands {high, low} of the format's width.
 uint64_t run_pair_unit(const FxProgram& p, const Format& f, uint64_t low_bits, uint64_t high_bits);
 

@@ -86,8 +86,9 @@ Normalized normalize(FxBuilder& b, const Format& f, const Decoded& d, int expone
   return {b.shl_var(d.sig, lz, f.p()), b.sub(b.resize(d.eexp, exponent_bits), b.resize(lz, exponent_bits), exponent_bits)};
 }
 
-V pair_nan(FxBuilder& b, const Format& f, const Decoded& first, const Decoded& second) {
-  return b.mux(first.nan, quiet_nan(b, f, first.bits), quiet_nan(b, f, second.bits));
+V with_pair_nan(FxBuilder& b, const Format& f, const Decoded& first, const Decoded& second, V value) {
+  const V nan = b.mux(first.nan, quiet_nan(b, f, first.bits), quiet_nan(b, f, second.bits));
+  return b.mux(b.or_(first.nan, second.nan), nan, value);
 }
 
 uint64_t run_pair_unit(const FxProgram& p, const Format& f, uint64_t low_bits, uint64_t high_bits) {

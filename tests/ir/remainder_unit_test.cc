@@ -24,7 +24,7 @@ std::vector<uint64_t> divisors(ElementType t, int width, int fraction, int count
   const int exponent = width - 1 - fraction;
   std::vector<uint64_t> y = {0, sign, ir::double_to_float_bits(t, INFINITY), ir::double_to_float_bits(t, -INFINITY),
                              ir::double_to_float_bits(t, NAN), 1, sign | 1, (uint64_t{1} << fraction) - 1};
-  for (uint64_t e = 1; e + 1 < (uint64_t{1} << exponent); e += (exponent > 5 ? 9 : 1))
+  for (uint64_t e = 1; e + 1 < (uint64_t{1} << exponent); e += (exponent > 5 ? 18 : 1))
     y.push_back((e << fraction) | (rng() & ((uint64_t{1} << fraction) - 1)) | (rng() & 1 ? sign : 0));
   while (static_cast<int>(y.size()) < count) y.push_back(rng() & mask);
   return y;
@@ -60,7 +60,7 @@ void check(ElementType t, const char* name, const std::vector<std::pair<uint64_t
 
 TEST(RemainderUnit, EveryHalfPrecisionOperandAgainstManyDivisors) {
   std::mt19937_64 rng(0x7e3);
-  for (const auto& [t, name, fraction, count] : {std::tuple{ElementType::kF16, "f16", 10, 64}, std::tuple{ElementType::kBF16, "bf16", 7, 40}}) {
+  for (const auto& [t, name, fraction, count] : {std::tuple{ElementType::kF16, "f16", 10, 40}, std::tuple{ElementType::kBF16, "bf16", 7, 16}}) {
     std::vector<std::pair<uint64_t, uint64_t>> pairs;
     for (uint64_t y : divisors(t, 16, fraction, count, rng))
       for (uint64_t x = 0; x < 65536; ++x) pairs.emplace_back(x, y);
