@@ -323,7 +323,7 @@ TEST(FloatRefusal, OpsAndTypesWithoutUnits) {
   EXPECT_NE(cbrt.find("f32"), std::string::npos) << cbrt;
   EXPECT_NE(cbrt.find("bad.yaml:5"), std::string::npos) << cbrt;
   const std::string rem = refuse(
-      "design: d\ninputs:\n  x: bf16[4]\n  l: bf16[4]\nops:\n  - {name: y, op: acos, args: [x]}\noutputs: [y]\n");
+      "design: d\ninputs:\n  x: bf16[4]\n  l: bf16[4]\nops:\n  - {name: y, op: sign, args: [x]}\noutputs: [y]\n");
   EXPECT_NE(rem.find("no IEEE-754 unit"), std::string::npos) << rem;
   EXPECT_NE(rem.find("bf16"), std::string::npos) << rem;
   EXPECT_NE(rem.find("bad.yaml:6"), std::string::npos) << rem;
