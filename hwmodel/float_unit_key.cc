@@ -1,8 +1,11 @@
 #include "hwmodel/float_unit_key.h"
 
+#include <fmt/core.h>
+
 #include "hwmodel/chaining.h"
 #include "ir/float_formats.h"
 #include "ir/integer_power_unit.h"
+#include "ir/reduce_precision_unit.h"
 #include "ir/round_to_integer_unit.h"
 #include "ir/transcendental_units.h"
 
@@ -28,7 +31,8 @@ bool has_float_unit_format(ElementType t) {
 }
 
 std::optional<FloatUnitKey> float_unit_key(Opcode op, ElementType from, ElementType to, ir::ComparisonDirection direction,
-                                           bool total_order, int power_exponent) {
+                                           bool total_order, int power_exponent, int reduce_exponent_bits,
+                                           int reduce_mantissa_bits) {
   if (op == Opcode::kConvert) {
     const bool ff = has_float_unit_format(from), tf = has_float_unit_format(to);
     if (ff && tf && from != to) return FloatUnitKey{"fcvt_to_" + type_name(to), from};
@@ -43,6 +47,8 @@ std::optional<FloatUnitKey> float_unit_key(Opcode op, ElementType from, ElementT
     case Opcode::kAdd: case Opcode::kSubtract: return FloatUnitKey{"fadd", from};
     case Opcode::kMultiply: return FloatUnitKey{"fmul", from};
     case Opcode::kDivide: return FloatUnitKey{"fdiv", from};
+    case Opcode::kRemainder: return FloatUnitKey{"frem", from};
+    case Opcode::kAtan2: return FloatUnitKey{"fatan2", from};
     case Opcode::kSqrt: return FloatUnitKey{"fsqrt", from};
     case Opcode::kMinimum: return FloatUnitKey{"fmin", from};
     case Opcode::kMaximum: return FloatUnitKey{"fmax", from};
@@ -53,6 +59,11 @@ std::optional<FloatUnitKey> float_unit_key(Opcode op, ElementType from, ElementT
       if (power_exponent == 0) return FloatUnitKey{"fpow", from};
       if (!ir::integer_power_exponent(from, power_exponent)) return std::nullopt;
       return FloatUnitKey{"fpowi" + std::to_string(power_exponent), from};
+    case Opcode::kReducePrecision:
+      if (reduce_exponent_bits < 1 || reduce_mantissa_bits < 0 ||
+          ir::reduce_precision_is_identity(from, reduce_exponent_bits, reduce_mantissa_bits))
+        return std::nullopt;
+      return FloatUnitKey{fmt::format("freduce_precision_e{}m{}", reduce_exponent_bits, reduce_mantissa_bits), from};
     case Opcode::kCompare:
       return FloatUnitKey{(total_order ? "fcmp_total_" : "fcmp_") + direction_name(direction), from};
     default: return std::nullopt;
@@ -101,7 +112,19 @@ std::optional<FloatUnitKey> float_unit_key(const ir::Module& m, ir::InstrId i) {
   const ir::Attributes& a = m.attrs(i);
   return float_unit_key(m.opcode(i), m.shape(ops[0]).element_type(), m.shape(i).element_type(),
                         a.direction.value_or(ir::ComparisonDirection::kEq), a.comparison_type == "TOTALORDER",
-                        power_exponent(m, i).value_or(0));
+                        power_exponent(m, i).value_or(0), static_cast<int>(a.exponent_bits), static_cast<int>(a.mantissa_bits));
+}
+
+bool float_wiring(const ir::Module& m, ir::InstrId i) {
+  const Opcode o = m.opcode(i);
+  return o == Opcode::kSelect || o == Opcode::kBitcastConvert || identity_reduce_precision(m, i);
+}
+
+bool identity_reduce_precision(const ir::Module& m, ir::InstrId i) {
+  if (m.opcode(i) != Opcode::kReducePrecision || m.operands(i).size() != 1 || !m.shape(i).is_array()) return false;
+  const ElementType t = m.shape(i).element_type();
+  return has_float_unit_format(t) && ir::reduce_precision_is_identity(t, static_cast<int>(m.attrs(i).exponent_bits),
+                                                                      static_cast<int>(m.attrs(i).mantissa_bits));
 }
 
 const FloatUnitCost* float_unit_cost(const Target& t, const ir::Module& m, ir::InstrId i) {

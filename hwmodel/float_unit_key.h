@@ -30,10 +30,19 @@ bool has_float_unit_format(ir::ElementType t);
 // add and subtract share fadd (its `sub` input); compare needs `direction`, and
 // `total_order` for HLO's comparison type TOTALORDER; power needs its constant integer
 // exponent (`power_exponent`, ir/integer_power_unit.h: fpowi<n>) or 0 for any other
-// exponent (fpow, ir/power_unit.h).
+// exponent (fpow, ir/power_unit.h); reduce-precision its form (freduce_precision_e5m10; an
+// identity form is no unit: float_wiring).
 std::optional<FloatUnitKey> float_unit_key(ir::Opcode op, ir::ElementType from, ir::ElementType to,
                                            ir::ComparisonDirection direction = ir::ComparisonDirection::kEq,
-                                           bool total_order = false, int power_exponent = 0);
+                                           bool total_order = false, int power_exponent = 0,
+                                           int reduce_exponent_bits = 0, int reduce_mantissa_bits = 0);
+
+// Whether instruction i moves float bits as they are, no unit: a select (its predicate
+// decides), a bitcast-convert, a reduce-precision whose form keeps every value
+// (ir/reduce_precision_unit.h: bf16 e8m7, f32 e8m23, ...).
+bool float_wiring(const ir::Module& m, ir::InstrId i);
+// Whether instruction i is a reduce-precision of such a form: free (an alias of its operand).
+bool identity_reduce_precision(const ir::Module& m, ir::InstrId i);
 
 // Power instruction i's exponent when it is a constant (a splat: every element the same
 // literal, hwmodel/chaining.h; in a fused body also a parameter every fusion binds to one

@@ -66,7 +66,8 @@ BodyInfo WorkModel::analyze(ir::CompId c) {
     int d = 0;
     for (InstrId o : m_.operands(i)) d = std::max(d, depth_of(o));
     const Opcode op = m_.opcode(i);
-    const bool wiring = t_.is_fpga() && wiring_convert(m_, i);  // truncation or extension (chaining.h)
+    // truncation or extension (chaining.h); a reduce-precision that keeps every value
+    const bool wiring = t_.is_fpga() && (wiring_convert(m_, i) || identity_reduce_precision(m_, i));
     if (!fused_index_op(op) && !wiring) {
       const ir::ElementType type = deciding_type(m_, i);
       const auto unit = ir::info(op).elementwise ? elementwise_unit(op, type) : std::nullopt;

@@ -97,7 +97,7 @@ class WorkModel {
   uint32_t epoch_ = 0;
   std::vector<std::pair<ir::InstrId, uint32_t>> stack_;
   std::vector<ir::InstrId> body_order_;
-  std::map<std::tuple<ir::Opcode, ir::ElementType, ir::ElementType, int, bool, int>, const FloatUnitCost*> float_costs_;
+  std::map<std::tuple<ir::Opcode, ir::ElementType, ir::ElementType, int, bool, int, int, int>, const FloatUnitCost*> float_costs_;
   std::map<const FloatUnitCost*, int16_t> float_ids_;
 };
 

@@ -117,6 +117,12 @@ Work WorkModel::classify(InstrId i) {
     case Opcode::kCall: w.form = Form::kCall; return w;
     case Opcode::kWhile: w.form = Form::kWhile; return w;
     case Opcode::kConditional: w.form = Form::kConditional; return w;
+    case Opcode::kReducePrecision:  // a form that keeps every value: wiring (rtl: its operand's buffer)
+      if (t_.is_fpga() && identity_reduce_precision(m_, i)) {
+        w.alias = true;
+        return w;
+      }
+      break;
     case Opcode::kConvert:
       if (t_.is_fpga() && chained_convert(m_, i)) {  // wiring inside its readers (chaining.h)
         w.alias = true;
@@ -265,7 +271,8 @@ const FloatUnitCost* WorkModel::float_cost(InstrId i) {
   const ir::Attributes& a = m_.attrs(i);
   const auto key = std::make_tuple(m_.opcode(i), m_.shape(m_.operand(i, 0)).element_type(), m_.shape(i).element_type(),
                                    static_cast<int>(a.direction.value_or(ir::ComparisonDirection::kEq)),
-                                   a.comparison_type == "TOTALORDER", power_exponent(m_, i).value_or(0));
+                                   a.comparison_type == "TOTALORDER", power_exponent(m_, i).value_or(0),
+                                   static_cast<int>(a.exponent_bits), static_cast<int>(a.mantissa_bits));
   if (auto it = float_costs_.find(key); it != float_costs_.end()) return it->second;
   return float_costs_[key] = float_unit_cost(t_, m_, i);
 }

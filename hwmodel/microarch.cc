@@ -10,6 +10,7 @@
 #include "hwmodel/unit_class.h"
 #include "hwmodel/chaining.h"
 #include "hwmodel/control_flow.h"
+#include "hwmodel/float_unit_key.h"
 #include "ir/error.h"
 #include "hwmodel/microarch_internal.h"
 
@@ -226,7 +227,7 @@ class Planner {
     }
     if (op == Opcode::kParameter || op == Opcode::kConstant) return place_input(t, i);
     if (k.literal) return place_splat(t, i);
-    if (is_alias(op)) return place_alias(i);
+    if (is_alias(op) || hwmodel::identity_reduce_precision(m_, i)) return place_alias(i);
     if (op == Opcode::kConvert && k.alias) {  // chained into its readers (hwmodel/chaining.h)
       c_.chained[i] = 1;
       return;

@@ -63,6 +63,7 @@ struct Node {
   ir::ComparisonDirection direction = ir::ComparisonDirection::kEq;  // compare
   bool total_order = false;  // compare: HLO comparison type TOTALORDER (a float unit's total order)
   int power_exponent = 0;    // float power: its constant integer exponent (hwmodel::power_exponent)
+  int reduce_exponent_bits = 0, reduce_mantissa_bits = 0;  // float reduce-precision: its form
 };
 
 struct Expr {

@@ -34,6 +34,7 @@ bool supported_elementwise(Opcode op) {
     case Opcode::kSqrt:  // floats only: an IEEE-754 unit (check_float_unit)
     case Opcode::kPower:  // floats only (check_float_unit)
     case Opcode::kFloor: case Opcode::kCeil: case Opcode::kRoundNearestEven: case Opcode::kRoundNearestAfz:  // floats
+    case Opcode::kReducePrecision: case Opcode::kAtan2:  // floats (check_float_unit)
       return true;
     default:  // exp, log, tanh, logistic, rsqrt, erf: floats only, a transcendental unit
       return ir::transcendental_op(op).has_value();
@@ -47,15 +48,16 @@ void check_float_unit(const PlanContext& c, InstrId i) {
   for (InstrId a : m.operands(i)) floating |= ir::is_floating(m.shape(a).element_type());
   if (!floating) return;
   const Opcode o = m.opcode(i);
-  // a select moves float bits as they are (its predicate decides); a same-width bitcast too
-  if (o == Opcode::kSelect || o == Opcode::kBitcastConvert) return;
+  // a select moves float bits as they are (its predicate decides); a same-width bitcast and
+  // a reduce-precision that keeps every value too
+  if (hwmodel::float_wiring(m, i)) return;
   const std::string type(ir::element_type_name(m.shape(m.operand(i, 0)).element_type()));
   const auto key = hwmodel::float_unit_key(m, i);
   if (!key)
     c.refuse(i, fmt::format("no IEEE-754 unit computes it on {}{} (the RTL emitter has units for add, subtract, "
                             "multiply, divide, sqrt, compare, minimum, maximum, clamp, abs, negate, convert, exponential, log, tanh, "
                             "logistic, rsqrt, erf, log-plus-one, exponential-minus-one, sine, cosine, power, floor, ceil, "
-                            "round-nearest-even and round-nearest-afz on f32, f16 and bf16; select moves float data)",
+                            "round-nearest-even, round-nearest-afz, remainder, atan2 and reduce-precision on f32, f16 and bf16; select moves float data)",
                             type, o == Opcode::kConvert ? " -> " + std::string(ir::element_type_name(m.shape(i).element_type())) : ""));
   const hwmodel::FloatUnitCost* cost = c.t.float_unit(key->unit, key->format);
   if (!cost)
@@ -234,6 +236,10 @@ int ExprBuilder::elementwise(InstrId i, const Index& idx) {
     tp_.expr.nodes[r].total_order = m.attrs(i).comparison_type == "TOTALORDER";
   }
   if (float_power) tp_.expr.nodes[r].power_exponent = power_exponent.value_or(0);
+  if (o == Opcode::kReducePrecision) {
+    tp_.expr.nodes[r].reduce_exponent_bits = static_cast<int>(m.attrs(i).exponent_bits);
+    tp_.expr.nodes[r].reduce_mantissa_bits = static_cast<int>(m.attrs(i).mantissa_bits);
+  }
   return r;
 }
 
@@ -271,6 +277,9 @@ int ExprBuilder::node(InstrId i, const Index& idx) {
     case Opcode::kBroadcast: case Opcode::kTranspose: case Opcode::kSlice: case Opcode::kReverse:
     case Opcode::kCopy: case Opcode::kReshape: case Opcode::kOptimizationBarrier:
       r = node(m.operand(i, 0), remap(i, idx));
+      break;
+    case Opcode::kReducePrecision:  // a form that keeps every value is its operand; the others a unit
+      r = hwmodel::identity_reduce_precision(m, i) ? node(m.operand(i, 0), idx) : elementwise(i, idx);
       break;
     case Opcode::kBitcast: case Opcode::kBitcastConvert: {
       const ElementType from = m.shape(m.operand(i, 0)).element_type(), to = m.shape(i).element_type();

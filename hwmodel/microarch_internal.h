@@ -59,7 +59,7 @@ void plan_copy(TaskPlan& tp, int src, ir::ElementType type, int64_t elements);
 inline constexpr const char* kBuiltOps =
     "integer elementwise ops, float add/subtract/multiply/divide/sqrt/compare/min/max/clamp/abs/negate/convert on "
     "f32, f16 and bf16, exponential/log/tanh/logistic/rsqrt/erf/log-plus-one/exponential-minus-one/sine/cosine/power/"
-    "floor/ceil/round on f32, f16 and bf16, select, broadcast, reshape, transpose, slice, concatenate, pad, iota, reverse, copy, dot, "
+    "floor/ceil/round/remainder/atan2/reduce-precision on f32, f16 and bf16, select, broadcast, reshape, transpose, slice, concatenate, pad, iota, reverse, copy, dot, "
     "convolution, reduce, reduce-window, dynamic-slice, dynamic-update-slice, gather, loop fusions, maps, "
     "conditionals and while loops of static trip count; no sort, scatter or custom calls";
 

@@ -6,10 +6,12 @@
 #include <complex>
 #include <limits>
 
+#include "ir/atan2_unit.h"
 #include "ir/evaluate_internal.h"
 #include "ir/float_formats.h"
 #include "ir/integer_power_unit.h"
 #include "ir/power_unit.h"
+#include "ir/reduce_precision_unit.h"
 #include "ir/transcendental_units.h"
 
 namespace hlsgym::ir::eval {
@@ -364,6 +366,11 @@ Literal eval_elementwise(const OpContext& c) {
   const bool sgn = is_signed_integral(in_t);
   for (int64_t k = 0; k < n; ++k) {
     if (fp) {
+      if (op == Opcode::kReducePrecision && has_transcendental_unit(in_t)) {  // bits: XLA keeps a NaN as it is
+        out.set_bits(k, reduce_precision_bits(in_t, c.args[0]->get_bits(k), static_cast<int>(c.attrs().exponent_bits),
+                                              static_cast<int>(c.attrs().mantissa_bits)));
+        continue;
+      }
       if (op == Opcode::kReducePrecision) {
         out.set_double(k, reduce_precision(c.args[0]->get_double(k), static_cast<int>(c.attrs().exponent_bits),
                                            static_cast<int>(c.attrs().mantissa_bits)));
@@ -384,6 +391,12 @@ Literal eval_elementwise(const OpContext& c) {
       if (in_t == T::kPred) v &= 1;
       out.set_bits(k, v & mask(bit_width(out_t) == 0 ? 8 : std::min(64, out_t == T::kPred ? 8 : bit_width(out_t))));
     }
+  }
+  // atan2: the unit's algorithm (ir/atan2_unit.h) in the unit mode
+  if (op == Opcode::kAtan2 && c.options && c.options->transcendentals == TranscendentalEval::kUnit &&
+      has_transcendental_unit(in_t)) {
+    for (int64_t k = 0; k < n; ++k) out.set_bits(k, atan2_unit(in_t, c.args[0]->get_bits(k), c.args[1]->get_bits(k)));
+    return out;
   }
   // power: the integer power unit (x^3, ...) for the exponents the hardware takes it for,
   // the general power unit for the rest (EvalOptions::power_exponent_of)

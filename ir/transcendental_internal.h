@@ -56,6 +56,19 @@ V fixed_magnitude(FxBuilder& b, const Format& f, const Decoded& d, int int_bits,
 // Smallest n >= 0 with 2^n >= x.
 int ceil_log2(long double x);
 
+// An operand's significand normalized (p bits, top bit 1 unless the operand is 0: a
+// subnormal's leading zeros moved into the exponent) and the exponent field its top bit
+// stands for, two's complement of `exponent_bits` (remainder and atan2).
+struct Normalized {
+  V sig, exp;
+};
+Normalized normalize(FxBuilder& b, const Format& f, const Decoded& d, int exponent_bits);
+// `value`, or when an operand is NaN: `first` quieted when it is NaN, else `second` (x86's
+// rule for x + y, which glibc's fmodf and atan2f return).
+V with_pair_nan(FxBuilder& b, const Format& f, const Decoded& first, const Decoded& second, V value);
+// Program p's result for two operands {high, low} of the format's width.
+uint64_t run_pair_unit(const FxProgram& p, const Format& f, uint64_t low_bits, uint64_t high_bits);
+
 // The result when `special` is set (NaN first: the operand quieted), else `value`.
 V select_special(FxBuilder& b, const Decoded& d, const Format& f, V special, V special_value, V value);
 

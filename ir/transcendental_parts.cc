@@ -81,6 +81,21 @@ const FxProgram& cached_program(const std::string& name, const std::function<FxP
   return it->second;
 }
 
+Normalized normalize(FxBuilder& b, const Format& f, const Decoded& d, int exponent_bits) {
+  const V lz = b.leading_zeros(d.sig);
+  return {b.shl_var(d.sig, lz, f.p()), b.sub(b.resize(d.eexp, exponent_bits), b.resize(lz, exponent_bits), exponent_bits)};
+}
+
+V with_pair_nan(FxBuilder& b, const Format& f, const Decoded& first, const Decoded& second, V value) {
+  const V nan = b.mux(first.nan, quiet_nan(b, f, first.bits), quiet_nan(b, f, second.bits));
+  return b.mux(b.or_(first.nan, second.nan), nan, value);
+}
+
+uint64_t run_pair_unit(const FxProgram& p, const Format& f, uint64_t low_bits, uint64_t high_bits) {
+  const uint64_t m = (uint64_t{1} << f.width()) - 1;
+  return run_unit(p, ((high_bits & m) << f.width()) | (low_bits & m));
+}
+
 uint64_t run_unit(const FxProgram& p, uint64_t bits) {
   return static_cast<uint64_t>(run(p, bits & ((u128{1} << p.input_width) - 1)));
 }

@@ -81,6 +81,7 @@ std::function<long double(long double)> real_function(Opcode op) {
     case Opcode::kSin: return [](long double x) { return std::sin(x); };
     case Opcode::kCos: return [](long double x) { return std::cos(x); };
     case Opcode::kTan: return [](long double x) { return std::tan(x); };
+    case Opcode::kAtan: return [](long double x) { return std::atan(x); };
     case Opcode::kCosh: return [](long double x) { return std::cosh(x); };
     case Opcode::kSinh: return [](long double x) { return std::sinh(x); };
     default: return nullptr;
@@ -210,6 +211,9 @@ class Quantizer {
     const std::vector<InstrId> users(m_.users(i).begin(), m_.users(i).end());
     const bool root = m_.is_root(i);
     const std::optional<FixedFormat> own = own_format(i);
+    // reduce-precision rounds to a float format; a fixed-point design has its own format
+    // (the one this op's result takes), so the op is a copy into it
+    if (op == Opcode::kReducePrecision) return rewrite_as_copy(c, i);
     const FixedFormat r = own ? *own : moves_values(op) && operand_format(i) ? *operand_format(i) : default_;
     if (op == Opcode::kConstant) {
       quantize_constant(i, r);
@@ -263,10 +267,16 @@ class Quantizer {
       case Opcode::kSin: case Opcode::kCos: return periodic(c, i, users, root, r);
       default:
         if (const auto f = real_function(op)) return tabulate(c, i, users, root, r, f);
-        refuse(i, "has no fixed-point form (--fixed handles +, -, *, /, min, max, abs, negate, sign, compare, select, "
-                  "clamp, converts, iota, dot, convolution, reductions, calls, loops, data movement, the unary "
+        refuse(i, "has no fixed-point form (--fixed handles +, -, *, /, remainder, min, max, abs, negate, sign, compare, "
+                  "select, clamp, reduce-precision (a copy into the op's format), converts, iota, dot, convolution, reductions, calls, loops, data movement, the unary "
                   "transcendentals and power)");
     }
+  }
+
+  void rewrite_as_copy(ir::CompId c, InstrId i) {
+    m_.set_opcode(i, Opcode::kCopy);
+    m_.mutable_payload(i).attrs.exponent_bits = m_.mutable_payload(i).attrs.mantissa_bits = -1;
+    rewrite(c, i);
   }
 
   void sum(ir::CompId c, InstrId i, const std::vector<InstrId>& users, bool root, const FixedFormat& r) {
@@ -471,6 +481,7 @@ class Quantizer {
 
 QuantizedModule quantize_module(const ir::Module& m, FixedFormat f) {
   QuantizedModule q{m.clone(), {}, {}, {}};
+  fixed::expand_atan2(q.module);
   Quantizer z(q.module, f);
   z.run();
   ir::verify(q.module);

@@ -79,4 +79,7 @@ class Builder {
   std::function<void(const std::string&)> refuse_;
 };
 
+// Rewrites every float atan2 into ops with fixed-point forms (fixed_point_atan2.cc).
+void expand_atan2(ir::Module& m);
+
 }  // namespace hlsgym::rtl::fixed

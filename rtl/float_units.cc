@@ -7,10 +7,13 @@
 #include <map>
 #include <mutex>
 
+#include "ir/atan2_unit.h"
 #include "ir/clamp_unit.h"
 #include "ir/error.h"
 #include "ir/integer_power_unit.h"
 #include "ir/power_unit.h"
+#include "ir/reduce_precision_unit.h"
+#include "ir/remainder_unit.h"
 #include "rtl/float_unit_builders.h"
 
 namespace hlsgym::rtl {
@@ -23,6 +26,16 @@ using float_detail::Sig;
 std::string type_name(ElementType t) { return std::string(ir::element_type_name(t)); }
 
 bool is_int(ElementType t) { return ir::is_integral(t); }
+
+// The reduce-precision forms the target file lists (one unit per form and type): bf16's
+// (e8m7), f16's (e5m10; on f16 itself not the identity: the f32 view flushes its
+// subnormals) and the 8-bit float formats' (e5m2, e4m3), except an identity (bf16 e8m7).
+std::vector<std::pair<int, int>> reduce_precision_catalog_forms(ElementType t) {
+  std::vector<std::pair<int, int>> forms;
+  for (const auto& [e, m] : {std::pair{8, 7}, std::pair{5, 10}, std::pair{5, 2}, std::pair{4, 3}})
+    if (!ir::reduce_precision_is_identity(t, e, m)) forms.emplace_back(e, m);
+  return forms;
+}
 
 // A convert between a supported float format and a float format or an integer type
 // (not to itself: that is no unit).
@@ -79,6 +92,15 @@ Built build(const FloatUnit& u) {
       break;
     case FloatOp::kFloor: case FloatOp::kCeil: case FloatOp::kRoundEven: case FloatOp::kRoundAfz:
       y = build_fx_datapath(p, ir::rounding_program(*rounding_of(u.op), u.type), float_format(u.type), a);
+      break;
+    case FloatOp::kRemainder: case FloatOp::kAtan2:  // the datapath's operand is {b, a}
+      y = build_fx_datapath(p, u.op == FloatOp::kRemainder ? ir::remainder_program(u.type) : ir::atan2_program(u.type),
+                            float_format(u.type),
+                            p.wire("ba", 2 * ports.operand_bits, fmt::format("{{{}, {}}}", p.at(b), p.at(a))));
+      break;
+    case FloatOp::kReducePrecision:
+      y = build_fx_datapath(p, ir::reduce_precision_program(u.type, u.reduce_exponent_bits, u.reduce_mantissa_bits),
+                            float_format(u.type), a);
       break;
     default: y = build_transcendental(p, *transcendental_of(u.op), float_format(u.type), a); break;
   }
@@ -137,6 +159,9 @@ std::string float_op_name(FloatOp op) {
     case FloatOp::kPowi: return "fpowi";
     case FloatOp::kPow: return "fpow";
     case FloatOp::kClamp: return "fclamp";
+    case FloatOp::kReducePrecision: return "freduce_precision";
+    case FloatOp::kRemainder: return "frem";
+    case FloatOp::kAtan2: return "fatan2";
     case FloatOp::kFloor: case FloatOp::kCeil: case FloatOp::kRoundEven: case FloatOp::kRoundAfz:
       return std::string("f") + ir::rounding_name(*rounding_of(op));
     default: return std::string("f") + ir::transcendental_name(*transcendental_of(op));
@@ -157,7 +182,7 @@ FloatUnitPorts float_unit_ports(const FloatUnit& u) {
   // power's exponent is the unit's own (a constant): x alone
   p.operands = u.op == FloatOp::kClamp ? 3
                : u.op == FloatOp::kSqrt || u.op == FloatOp::kAbs || u.op == FloatOp::kNegate || u.op == FloatOp::kPowi ||
-                       transcendental_of(u.op) || rounding_of(u.op)
+                       u.op == FloatOp::kReducePrecision || transcendental_of(u.op) || rounding_of(u.op)
                    ? 1
                    : 2;
   p.sub = u.op == FloatOp::kAdd;
@@ -167,7 +192,7 @@ FloatUnitPorts float_unit_ports(const FloatUnit& u) {
 std::string float_unit_name(const FloatUnit& u) {
   const std::string chain = u.result_register ? "" : "_chain";
   if (u.op == FloatOp::kConvert) return fmt::format("hg_fcvt_{}_{}{}", type_name(u.type), type_name(u.result_type), chain);
-  if (u.op == FloatOp::kCompare || u.op == FloatOp::kPowi)
+  if (u.op == FloatOp::kCompare || u.op == FloatOp::kPowi || u.op == FloatOp::kReducePrecision)
     return fmt::format("hg_{}_{}{}", float_unit_key(u).unit, type_name(u.type), chain);
   return fmt::format("hg_{}_{}{}", float_op_name(u.op), type_name(u.type), chain);
 }
@@ -190,6 +215,9 @@ ir::Opcode float_unit_opcode(FloatOp op) {
     case FloatOp::kRoundEven: return ir::Opcode::kRoundNearestEven;
     case FloatOp::kRoundAfz: return ir::Opcode::kRoundNearestAfz;
     case FloatOp::kClamp: return ir::Opcode::kClamp;
+    case FloatOp::kReducePrecision: return ir::Opcode::kReducePrecision;
+    case FloatOp::kRemainder: return ir::Opcode::kRemainder;
+    case FloatOp::kAtan2: return ir::Opcode::kAtan2;
     default: break;
   }
   if (const auto t = transcendental_of(op)) return ir::opcode_of(*t);
@@ -198,6 +226,9 @@ ir::Opcode float_unit_opcode(FloatOp op) {
 
 std::optional<FloatOp> float_op_of(ir::Opcode op) {
   if (op == ir::Opcode::kSubtract) return FloatOp::kAdd;
+  if (op == ir::Opcode::kReducePrecision) return FloatOp::kReducePrecision;  // past kPow, which shares power's opcode
+  if (op == ir::Opcode::kRemainder) return FloatOp::kRemainder;
+  if (op == ir::Opcode::kAtan2) return FloatOp::kAtan2;
   for (int k = 0; k <= static_cast<int>(FloatOp::kClamp); ++k)  // power: kPowi or kPow by its exponent (the caller's)
     if (float_unit_opcode(static_cast<FloatOp>(k)) == op) return static_cast<FloatOp>(k);
   return std::nullopt;
@@ -213,11 +244,16 @@ std::vector<FloatUnit> float_unit_catalog() {
                        FloatOp::kMaximum, FloatOp::kAbs, FloatOp::kNegate, FloatOp::kExp, FloatOp::kLog, FloatOp::kTanh,
                        FloatOp::kLogistic, FloatOp::kRsqrt, FloatOp::kErf, FloatOp::kLog1p, FloatOp::kExpm1,
                        FloatOp::kSin, FloatOp::kCos, FloatOp::kFloor, FloatOp::kCeil,
-                       FloatOp::kRoundEven, FloatOp::kRoundAfz, FloatOp::kClamp, FloatOp::kPow})
+                       FloatOp::kRoundEven, FloatOp::kRoundAfz, FloatOp::kClamp, FloatOp::kPow, FloatOp::kRemainder, FloatOp::kAtan2})
       out.push_back({op, t});
     for (int n : {2, 3}) {
       FloatUnit u{FloatOp::kPowi, t};
       u.exponent = n;
+      out.push_back(u);
+    }
+    for (const auto& [e, m] : reduce_precision_catalog_forms(t)) {
+      FloatUnit u{FloatOp::kReducePrecision, t};
+      u.reduce_exponent_bits = e, u.reduce_mantissa_bits = m;
       out.push_back(u);
     }
     for (bool total : {false, true})
@@ -234,7 +270,8 @@ std::vector<FloatUnit> float_unit_catalog() {
 
 FloatUnitKey float_unit_key(const FloatUnit& u) {
   const ElementType to = u.op == FloatOp::kConvert ? u.result_type : u.op == FloatOp::kCompare ? ElementType::kPred : u.type;
-  const auto key = hwmodel::float_unit_key(float_unit_opcode(u.op), u.type, to, u.direction, u.total_order, u.exponent);
+  const auto key = hwmodel::float_unit_key(float_unit_opcode(u.op), u.type, to, u.direction, u.total_order, u.exponent,
+                                           u.reduce_exponent_bits, u.reduce_mantissa_bits);
   if (!key) throw Error("float units: no unit " + float_unit_name(u) + " in a target's table");
   return *key;
 }

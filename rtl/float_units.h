@@ -80,6 +80,13 @@ enum class FloatOp : uint8_t {
   kClamp,
   // power by any exponent (operand b): ir/power_unit.h's datapath, within 1 ULP
   kPow,
+  // reduce-precision to (reduce_exponent_bits, reduce_mantissa_bits):
+  // ir/reduce_precision_unit.h's datapath, exact (an identity form is wiring, no unit)
+  kReducePrecision,
+  // fmod(x = a, y = b): ir/remainder_unit.h's datapath, exact
+  kRemainder,
+  // atan2(y = a, x = b): ir/atan2_unit.h's datapath, within 1 ULP
+  kAtan2,
 };
 
 // The transcendental a FloatOp computes (kExp..kCos, in ir::TranscendentalOp's order).
@@ -96,6 +103,7 @@ struct FloatUnit {
   // comparison type TOTALORDER, as sort comparators use it)
   bool total_order = false;
   int exponent = 0;  // kPowi only: n of x^n (2 .. ir::max_integer_power_exponent(type))
+  int reduce_exponent_bits = 0, reduce_mantissa_bits = 0;  // kReducePrecision only
   // Whether the result leaves from a register (the unit alone, as tests and calibration
   // build it). A unit inside a design leaves it to the reader: its result is the last
   // stage's logic, taken by the design's next pipeline register or memory write, so the
@@ -123,7 +131,7 @@ std::string float_unit_verilog(const FloatUnit& u);
 // Short names used in module names and target files: "fadd", "fmul", "fdiv", "fsqrt",
 // "fcmp", "fmin", "fmax", "fabs", "fneg", "fcvt", "fexp", "flog", "ftanh", "flogistic",
 // "frsqrt", "ferf", "flog1p", "fexpm1", "fsin", "fcos", "fpowi" (with its exponent: fpowi3), "ffloor", "fceil", "fround_even",
-// "fround_afz", "fclamp", "fpow".
+// "fround_afz", "fclamp", "fpow", "frem", "fatan2", "freduce_precision" (with its form: freduce_precision_e5m10).
 std::string float_op_name(FloatOp op);
 
 // Every unit the generator builds: each op (transcendentals included; power by 2 and 3,

@@ -32,6 +32,7 @@ std::optional<FloatUnit> node_float_unit(const Expr& x, int n) {
   if (!op) throw std::logic_error("rtl: no float unit for " + std::string(ir::name(node.op)) + " (make_plan refuses it)");
   u.op = *op;
   if (u.op == FloatOp::kCompare) u.direction = node.direction, u.total_order = node.total_order;
+  if (u.op == FloatOp::kReducePrecision) u.reduce_exponent_bits = node.reduce_exponent_bits, u.reduce_mantissa_bits = node.reduce_mantissa_bits;
   if (u.op == FloatOp::kPowi) {  // a constant small integer exponent, else the general unit
     u.exponent = node.power_exponent;
     if (u.exponent == 0) u.op = FloatOp::kPow;

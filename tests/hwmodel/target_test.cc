@@ -245,7 +245,7 @@ TEST(Target, FloatUnitsTableIsChecked) {
   ASSERT_NE(t.float_unit("fadd", ir::ElementType::kF32), nullptr);
   EXPECT_EQ(t.float_unit("fadd", ir::ElementType::kF32)->latency, 4);
   EXPECT_EQ(t.float_unit("fadd", ir::ElementType::kF64), nullptr);
-  EXPECT_EQ(t.float_unit("fatan2", ir::ElementType::kF32), nullptr);  // no such unit
+  EXPECT_EQ(t.float_unit("facos", ir::ElementType::kF32), nullptr);  // no such unit
   const std::string format = error_of(replace(fpga_text(), row, "  fadd: {f64: {latency: 4,"));
   EXPECT_NE(format.find("field 'float_units.fadd.f64': the format must be f32, f16 or bf16"), std::string::npos) << format;
   const std::string missing = error_of(replace(fpga_text(), row, "  fadd: {f32: {"));

@@ -39,6 +39,8 @@ const std::map<std::string, Choice>& choices() {
       {"softplus_elu", {"ap_fixed<18,8,AP_RND,AP_SAT>", 55}},
       {"gamma_pow", {"ap_fixed<20,5,AP_RND,AP_SAT>", 35}},
       {"relu6_clamp", {"ap_fixed<16,6,AP_RND,AP_SAT>", 300}},
+      {"wrap_reduce", {"ap_fixed<18,8,AP_RND,AP_SAT>", 38}},
+      {"polar_atan2", {"ap_fixed<18,8,AP_RND,AP_SAT>", 53}},
   };
   return c;
 }

@@ -4,8 +4,8 @@
 // and the cycles from start to done equal to the estimate, which reads the units'
 // latencies from the target's float_units table; transcendentals (exp, log, tanh,
 // logistic, rsqrt, erf, log1p, expm1, sine, cosine, power) compared with the interpreter's
-// unit mode (TranscendentalEval::kUnit, the units' own algorithms). Ops without a unit
-// (tan, cbrt, remainder, ...) are refused naming the op, its type and its design line.
+// unit mode (TranscendentalEval::kUnit, the units' own algorithms; atan2 too). Ops without a
+// unit (tan, cbrt, ...) are refused naming the op, its type and its design line.
 #include <fmt/core.h>
 
 #include <fstream>
@@ -67,7 +67,8 @@ TEST_P(FloatDesign, MatchesHardwareOrderReferenceAndEstimate) {
 INSTANTIATE_TEST_SUITE_P(Designs, FloatDesign,
                          ::testing::Values("float/saxpy", "float/elementwise_bf16", "float/row_sum_max",
                                            "float/conv_pool_f32", "float/rotate_sincos", "float/softplus_elu",
-                                           "float/gamma_pow", "float/relu6_clamp", "mlp_layer", "softmax", "layernorm",
+                                           "float/gamma_pow", "float/relu6_clamp", "float/wrap_reduce", "float/polar_atan2", "mlp_layer",
+                                           "softmax", "layernorm",
                                            "attention_head", "black_scholes", "gelu"),
                          [](const auto& info) { return replace_all(info.param, "/", "_"); });
 
@@ -83,7 +84,8 @@ TEST_P(RetypedDesign, MatchesHardwareOrderReferenceAndEstimate) {
 INSTANTIATE_TEST_SUITE_P(Designs, RetypedDesign,
                          ::testing::Combine(::testing::Values("mlp_layer", "float/saxpy", "float/row_sum_max",
                                                               "float/conv_pool_f32", "float/rotate_sincos",
-                                                              "float/softplus_elu", "float/gamma_pow", "float/relu6_clamp", "softmax",
+                                                              "float/softplus_elu", "float/gamma_pow", "float/relu6_clamp", "float/wrap_reduce",
+                                                              "float/polar_atan2", "softmax",
                                                               "layernorm",
                                                               "attention_head", "black_scholes", "gelu"),
                                             ::testing::Values("bf16", "f16")),
@@ -321,7 +323,7 @@ TEST(FloatRefusal, OpsAndTypesWithoutUnits) {
   EXPECT_NE(cbrt.find("f32"), std::string::npos) << cbrt;
   EXPECT_NE(cbrt.find("bad.yaml:5"), std::string::npos) << cbrt;
   const std::string rem = refuse(
-      "design: d\ninputs:\n  x: bf16[4]\n  l: bf16[4]\nops:\n  - {name: y, op: remainder, args: [x, l]}\noutputs: [y]\n");
+      "design: d\ninputs:\n  x: bf16[4]\n  l: bf16[4]\nops:\n  - {name: y, op: sign, args: [x]}\noutputs: [y]\n");
   EXPECT_NE(rem.find("no IEEE-754 unit"), std::string::npos) << rem;
   EXPECT_NE(rem.find("bf16"), std::string::npos) << rem;
   EXPECT_NE(rem.find("bad.yaml:6"), std::string::npos) << rem;

@@ -102,6 +102,11 @@ std::string reference_hlo(const FloatUnit& u, bool subtract) {
       break;
     case FloatOp::kPow: op = "power(a, b)"; break;  // the general unit for every element (Checked::evaluate)
     case FloatOp::kClamp: op = "clamp(a, b, c)"; break;
+    case FloatOp::kRemainder: op = "remainder(a, b)"; break;
+    case FloatOp::kAtan2: op = "atan2(a, b)"; break;  // the interpreter in its unit mode
+    case FloatOp::kReducePrecision:
+      op = fmt::format("reduce-precision(a), exponent_bits={}, mantissa_bits={}", u.reduce_exponent_bits, u.reduce_mantissa_bits);
+      break;
     default:  // a transcendental (the interpreter in its unit mode) or a rounding
       op = std::string(ir::name(rtl::float_unit_opcode(u.op))) + "(a)";
       break;
