@@ -28,6 +28,23 @@ void count_timelines(const Plan& p, ControlInventory& inv) {
   }
 }
 
+// Every unit lane's pipeline tags (rtl/verilog_units.cc emit_pipeline): from the read
+// stage to the write, each stage registers a valid bit, the output index and, on an
+// instance shared by several tasks, the task tag (one task: a constant synthesis drops).
+void count_pipeline_tags(const Plan& p, ControlInventory& inv) {
+  for (const Unit& u : p.units) {
+    int64_t outs = 1;
+    for (int t : u.tasks) outs = std::max(outs, p.tasks[static_cast<size_t>(t)].outputs);
+    const int tag = 1 + bits_for(outs - 1) + (u.tasks.size() > 1 ? bits_for(static_cast<int64_t>(u.tasks.size()) - 1) : 0);
+    for (int q = 0; q < u.lanes; ++q) {
+      int depth = 0;  // the lane is as deep as its deepest task
+      for (int t : u.tasks)
+        if (p.tasks[static_cast<size_t>(t)].lane_count(q) > 0) depth = std::max(depth, p.tasks[static_cast<size_t>(t)].depth);
+      if (depth > 1) inv.register_bits += static_cast<int64_t>(depth - 1) * tag;
+    }
+  }
+}
+
 // One lane's loop nest (rtl/verilog_units.cc emit_loops).
 void count_loops(const TaskPlan& tp, int q, ControlInventory& inv) {
   const LoopNest& L = tp.loops;
@@ -128,6 +145,7 @@ std::vector<bool> built_index_nodes(const TaskPlan& tp) {
 ControlInventory control_inventory(const Plan& p) {
   ControlInventory inv;
   count_timelines(p, inv);
+  count_pipeline_tags(p, inv);
   for (const TaskPlan& tp : p.tasks)
     for (int q = 0; q < tp.lanes; ++q) {
       count_loops(tp, q, inv);

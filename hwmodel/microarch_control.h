@@ -20,7 +20,8 @@ struct ControlInventory {
   std::vector<int> compares;   // a value against a constant (issue windows, guards)
   std::vector<int> adders;     // index sums (each term after the first, a constant offset)
   std::vector<int> scales;     // index x constant stride (not a power of two)
-  int64_t register_bits = 0;   // state bits without their own logic (base registers, FSM flags)
+  int64_t register_bits = 0;   // state bits without their own logic (base registers, FSM flags,
+                               // pipeline tags)
   // Index divisions and remainders by a constant that is not a power of two: synthesis
   // builds a divider the component table does not price; the control area is then unknown.
   int dividers = 0;

@@ -10,7 +10,9 @@
 set -euo pipefail
 family="${1:-xilinx}"
 case "$family" in
-  xilinx) synth="synth_xilinx -noiopad -top s"; lut_re='^(LUT[1-6]|MUXF[78]|CARRY4)$'; ff_re='^FD' ;;
+  # LUTs as `hlsgym rtl --synth` counts them (rtl/yosys.cc: LUT1..6, SRL, RAM; a CARRY4 or
+  # MUXF7/8 is no LUT), so the estimate and the Yosys column count the same cells
+  xilinx) synth="synth_xilinx -noiopad -top s"; lut_re='^(LUT[1-6]|SRL.*|RAM.*)$'; ff_re='^FD' ;;
   ice40) synth="synth_ice40 -top s"; lut_re='^(SB_LUT4|SB_CARRY)$'; ff_re='^SB_DFF' ;;
   *) echo "usage: $0 [xilinx|ice40]" >&2; exit 2 ;;
 esac
