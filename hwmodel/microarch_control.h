@@ -21,7 +21,8 @@ struct ControlInventory {
   std::vector<int> adders;     // index sums (each term after the first, a constant offset)
   std::vector<int> scales;     // index x constant stride (not a power of two)
   int64_t register_bits = 0;   // state bits without their own logic (base registers, FSM flags,
-                               // pipeline tags)
+                               // timeline counters, pipeline tags)
+  int64_t shift_registers = 0; // tag bits delayed 3+ stages: one SRL16E (a LUT) each
   // Index divisions and remainders by a constant that is not a power of two: synthesis
   // builds a divider the component table does not price; the control area is then unknown.
   int dividers = 0;
