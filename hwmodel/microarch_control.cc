@@ -18,8 +18,8 @@ bool power_of_two(int64_t k) { return k > 0 && (k & (k - 1)) == 0; }
 void count_timelines(const Plan& p, ControlInventory& inv) {
   for (const Timeline& x : p.timelines)
     for (int c = 0; c < x.copies; ++c) {
-      inv.compares.push_back(bits_for(x.cycles));
-      inv.register_bits += bits_for(x.cycles) + 2;
+      inv.timers.push_back(bits_for(x.cycles));
+      inv.register_bits += 2;
     }
   for (const LoopPlan& lp : p.loops) {
     inv.counters.push_back(bits_for(lp.trips));
@@ -223,6 +223,7 @@ ControlInventory control_inventory(const Plan& p) {
 Area control_area(const ControlInventory& inv, const ControlCost& cost) {
   Area a;
   for (int b : inv.counters) a.lut += cost.at(cost.counter_luts, b), a.ff += cost.at(cost.counter_ffs, b);
+  for (int b : inv.timers) a.lut += cost.at(cost.compare_luts, b), a.ff += b;
   for (int b : inv.compares) a.lut += cost.at(cost.compare_luts, b);
   for (int b : inv.adders) a.lut += cost.at(cost.adder_luts, b);
   for (int b : inv.scales) a.lut += cost.at(cost.scale_luts, b);
