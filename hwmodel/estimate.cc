@@ -8,6 +8,8 @@
 #include <unordered_map>
 
 #include "hwmodel/control_flow.h"
+#include "hwmodel/microarch.h"
+#include "hwmodel/microarch_control.h"
 
 #include "ir/error.h"
 
@@ -232,10 +234,35 @@ void summarize(const TaskGraph& g, const Schedule& s, const Binding& b, Estimate
   e.unknown_trip_counts = g.unknown_trip_counts;
 }
 
+// The control logic of the microarchitecture planned from `e` (which carries details),
+// added to its area; when the RTL cannot plan the design, not added and said why.
+void count_control(const ir::Module& m, const Target& t, Estimate& e) {
+  if (e.unknown_trip_counts > 0 || !e.uncosted_ops.empty()) {  // lenient: no plan of a guess
+    e.control_unmodeled = "control logic not counted: the estimate costs unknown ops or loops (lenient)";
+    return;
+  }
+  ControlInventory inv;
+  try {
+    inv = control_inventory(make_plan(m, t, e, "estimate"));
+  } catch (const Error& x) {
+    e.control_unmodeled = fmt::format("control logic not counted: {}", x.what());
+    return;
+  }
+  e.control = control_area(inv, t.control);
+  e.area += e.control;
+  if (inv.dividers > 0)
+    e.control_unmodeled = fmt::format("control logic without its {} index divider(s) by a constant that is not a power "
+                                      "of two (not calibrated)", inv.dividers);
+}
+
 }  // namespace
 
-Estimate estimate(const ir::Module& m, const Target& t, const EstimateOptions& o) {
+Estimate estimate(const ir::Module& m, const Target& t, const EstimateOptions& options) {
   if (m.entry() == ir::kNoId) throw Error("module has no entry computation", {m.source_file()});
+  // The control logic is counted from the plan, which needs every computation's details.
+  const bool control = t.is_fpga() && t.control.present();
+  EstimateOptions o = options;
+  o.keep_details |= control;
   SubCosting sub(m, t, o);
   TaskGraph g = lower_entry_with(m, t, o, sub);
   ScheduleProblem p = make_target_problem(g, t, o);
@@ -257,12 +284,20 @@ Estimate estimate(const ir::Module& m, const Target& t, const EstimateOptions& o
                      e.area.bram18k / t.resources.bram18k};
     e.clock = estimate_clock(m, g, b, s, t);
     sub.merge_clocks(e.clock);
-    if (e.clock.modeled) e.clock.place(e.area.lut + e.area.ff, t.timing);
   }
-  check_fit(m, t, o, e);
   if (o.keep_details)
     e.details = std::make_shared<const EstimateDetails>(
         EstimateDetails{std::move(g), std::move(p), std::move(s), std::move(b), sub.take_details()});
+  if (control) {
+    count_control(m, t, e);
+    e.utilization = {e.area.dsp / t.resources.dsp, e.area.lut / t.resources.lut, e.area.ff / t.resources.ff,
+                     e.area.bram18k / t.resources.bram18k};
+    if (!options.keep_details) e.details.reset();
+  } else if (t.is_fpga()) {
+    e.control_unmodeled = "control logic not counted: the target file has no `control:` block";
+  }
+  if (e.clock.modeled) e.clock.place(e.area.lut + e.area.ff, t.timing);
+  check_fit(m, t, o, e);
   return e;
 }
 

@@ -11,7 +11,12 @@
 // - energy_pj = compute (element ops x per-op energy) + on-chip memory (bytes / 8 x pJ
 //   per 64-bit access, x hard-block factor on an FPGA) + DRAM (same, DRAM pJ) + static
 //   (static_mw x time).
-// - area (FPGA): units + multiplexers + registers + BRAM; utilization = area / part.
+// - area (FPGA): units + multiplexers + registers + BRAM + control; utilization = area /
+//   part. The control logic (counters, compares, index arithmetic, pipeline tags) is
+//   counted from the microarchitecture the RTL prints (microarch_control.h) and priced by
+//   the target's `control:` block; when the design cannot be planned (an op the RTL does
+//   not build) or the target has no `control:` block it is not counted and
+//   `control_unmodeled` says why.
 //   A design whose area exceeds the part is an Error unless `lenient` (then fits=false).
 #pragma once
 #include <map>
@@ -79,6 +84,8 @@ struct Estimate {
   int64_t schedule_nodes = 0;  // exact: search nodes (0 with hit_limit: too big to search)
   std::vector<std::pair<std::string, int>> uncosted_ops;  // lenient: opcode, count
   int unknown_trip_counts = 0;
+  Area control;                  // FPGA: the control logic, part of `area` (microarch_control.h)
+  std::string control_unmodeled;  // why `control` is not (wholly) counted; empty when it is
   ClockEstimate clock;  // FPGA: the critical path and Fmax (clock.h), when the target models timing
   std::shared_ptr<const EstimateDetails> details;  // with keep_details
 };

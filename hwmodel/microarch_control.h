@@ -2,9 +2,12 @@
 // the Verilog prints: every timeline's cycle counter, every lane's loop counters (with
 // their wrap compare, a grouped output's base register, slot/round/group counters), its
 // issue window compare, and the affine index arithmetic its reads, guards and output
-// addresses use (adders, constant strides, the comparisons of bound guards). Priced per
-// component by the target's `control:` block (ControlCost, scripts/calibrate_control.sh:
-// Yosys on one component at a time, never fitted to designs).
+// addresses use (adders, constant strides, the comparisons of bound guards). Counted for
+// the whole loop nest as synthesis builds it (microarch_control.cc: a timeline counter
+// without wrap is its end compare, index sums of disjoint bits are wiring, register-file
+// read addresses fold into the read multiplexer, long tag pipelines are SRL16Es) and priced
+// per component by the target's `control:` block (ControlCost, scripts/calibrate_control.sh:
+// Yosys on one component and on each of those rules at a time, never fitted to designs).
 #pragma once
 #include <vector>
 
@@ -16,11 +19,14 @@ namespace hlsgym::hwmodel {
 
 // Bit widths of every control component the Verilog builds, one entry per instance.
 struct ControlInventory {
+  std::vector<int> timers;     // timeline cycle counters: no wrap, the end compare only
   std::vector<int> counters;   // restart + enable + wrap at a bound (the compare included)
   std::vector<int> compares;   // a value against a constant (issue windows, guards)
   std::vector<int> adders;     // index sums (each term after the first, a constant offset)
   std::vector<int> scales;     // index x constant stride (not a power of two)
-  int64_t register_bits = 0;   // state bits without their own logic (base registers, FSM flags)
+  int64_t register_bits = 0;   // state bits without their own logic (base registers, FSM flags,
+                               // timeline counters, pipeline tags)
+  int64_t shift_registers = 0; // tag bits delayed 3+ stages: one SRL16E (a LUT) each
   // Index divisions and remainders by a constant that is not a power of two: synthesis
   // builds a divider the component table does not price; the control area is then unknown.
   int dividers = 0;

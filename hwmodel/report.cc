@@ -67,6 +67,7 @@ void utilization_section(std::string& out, const Target& t, const Estimate& e) {
     area_row(out, "Registers", b.register_area);
     area_row(out, "Memories", b.memory_area);
     area_row(out, "Loop datapaths", e.details->graph.own_datapaths);
+    area_row(out, "Control logic", e.control);
     line(out, rule);
   }
   area_row(out, "Total", e.area);
@@ -76,6 +77,7 @@ void utilization_section(std::string& out, const Target& t, const Estimate& e) {
                         100 * e.utilization.bram18k, 100 * e.utilization.dsp, 100 * e.utilization.ff,
                         100 * e.utilization.lut));
   line(out, rule);
+  if (!e.control_unmodeled.empty()) line(out, "    ! " + e.control_unmodeled);
   if (!e.fits) line(out, "    ! does not fit: " + e.fit_problem);
 }
 

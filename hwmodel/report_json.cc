@@ -93,6 +93,8 @@ std::string report_json(const ir::Module& m, const Target& t, const Estimate& e,
       "  \"energy\": {{\"compute_pj\": {}, \"onchip_pj\": {}, \"dram_pj\": {}, \"static_pj\": {}}},\n",
       num(e.energy.compute_pj), num(e.energy.onchip_pj), num(e.energy.dram_pj), num(e.energy.static_pj));
   out += fmt::format("  \"area\": {},\n  \"utilization\": {},\n", area_json(e.area), area_json(e.utilization));
+  if (t.is_fpga())
+    out += fmt::format("  \"control\": {},\n  \"control_unmodeled\": {},\n", area_json(e.control), quote(e.control_unmodeled));
   out += fmt::format("  \"fit_problem\": {},\n", quote(e.fit_problem));
   out += fmt::format("  \"fits\": {},\n  \"element_ops\": {},\n  \"tasks\": {},\n  \"schedule_optimal\": {},\n",
                      e.fits ? "true" : "false", e.element_ops, e.tasks, e.schedule_optimal ? "true" : "false");

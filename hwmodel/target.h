@@ -20,6 +20,7 @@
 
 #include "hwmodel/unit_class.h"
 #include "ir/element_type.h"
+#include "ir/opcode.h"
 
 namespace hlsgym::hwmodel {
 
@@ -173,6 +174,10 @@ struct Target {
   RegisterFileCost register_file;
   VariableShiftCost variable_shift;
   ControlCost control;  // fpga: the control logic's components (empty: not modeled)
+  // fpga: LUTs of one int_alu lane at 32 bits per operation whose logic differs from the
+  // int_alu row's add (scripts/calibrate_datapath.sh: a maximum is a compare and a select,
+  // a shift by a literal is wiring); scaled with the width as the row is. Optional.
+  std::map<ir::Opcode, double> alu_op_luts;
   PnrDevice pnr;
   TimingModel timing;
   // float_units[unit][format]: the unit as rtl::float_unit_key names it (fadd, fcmp_lt,

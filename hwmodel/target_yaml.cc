@@ -267,6 +267,15 @@ void read_fpga(const Reader& r, const YAML::Node& root, Target& t) {
     if (c.bits.size() != c.luts.size()) r.fail(vs, "variable_shift_luts: bits and luts must have the same length");
     t.variable_shift = std::move(c);
   }
+  if (const YAML::Node ops = root["int_alu_op_luts"]) {
+    if (!ops.IsMap()) r.fail(ops, "int_alu_op_luts must map op names to LUTs");
+    for (const auto& kv : ops) {
+      const std::string name = kv.first.as<std::string>();
+      const auto op = ir::opcode_from_name(name);
+      if (!op) r.fail(kv.first, "int_alu_op_luts: unknown op '" + name + "'");
+      t.alu_op_luts[*op] = r.number(ops, "int_alu_op_luts", name.c_str(), 0, 1e6);
+    }
+  }
   if (const YAML::Node cc = root["control"]) {
     const char* rows[] = {"bits", "counter_luts", "counter_ffs", "compare_luts", "adder_luts", "scale_luts"};
     r.expect_fields(cc, "control", {rows[0], rows[1], rows[2], rows[3], rows[4], rows[5]});
@@ -354,7 +363,7 @@ Target parse_target(const std::string& yaml_text, const std::filesystem::path& f
     const std::string kind = r.text(root, "", "kind");
     if (kind != "fpga" && kind != "cpu") r.fail(root["kind"], "field 'kind' must be fpga or cpu, got '" + kind + "'");
     t.kind = kind == "fpga" ? TargetKind::kFpga : TargetKind::kCpu;
-    if (t.is_fpga()) r.expect_fields(root, "", kFpgaTop, {"register_file", "pnr", "variable_shift_luts", "control", "timing", "float_units"});
+    if (t.is_fpga()) r.expect_fields(root, "", kFpgaTop, {"register_file", "pnr", "variable_shift_luts", "control", "timing", "float_units", "int_alu_op_luts"});
     else r.expect_fields(root, "", kCpuTop);
     t.name = r.text(root, "", "target");
     t.description = r.text(root, "", "description");

@@ -116,6 +116,13 @@ Area lane_area(const Target& t, UnitClass c, ElementType e) {
   return {dsps(t, c, e), u.lut * scale, u.ff * scale, 0};
 }
 
+Area op_lane_area(const Target& t, UnitClass c, ir::Opcode op, ElementType e) {
+  Area a = lane_area(t, c, e);
+  if (c != UnitClass::kIntAlu) return a;
+  if (const auto it = t.alu_op_luts.find(op); it != t.alu_op_luts.end()) a.lut = it->second * datapath_bits(e) / 32.0;
+  return a;
+}
+
 double op_energy_pj(const Target& t, UnitClass c, ElementType e) {
   if (is_mac(c)) return op_energy_pj(t, mac_multiplier(c), e) + op_energy_pj(t, mac_adder(c), e);
   const double s = datapath_bits(e) / 32.0;

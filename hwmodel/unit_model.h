@@ -47,6 +47,9 @@ UnitClass mac_multiplier(UnitClass mac);
 
 // Area of one lane of the unit for elements of type `e` (FPGA; zero on a CPU).
 Area lane_area(const Target& t, UnitClass c, ir::ElementType e);
+// The lane area of operation `op` on class `c`: lane_area, with an int_alu lane's LUTs
+// those the target measured for `op` when it lists it (Target::alu_op_luts).
+Area op_lane_area(const Target& t, UnitClass c, ir::Opcode op, ir::ElementType e);
 // One lane of an IEEE-754 unit of the target's float_units table (Yosys' count of it).
 inline Area float_lane_area(const FloatUnitCost& f) { return {f.dsp, f.lut, f.ff, 0}; }
 // Energy of one operation in pJ, target factors applied.

@@ -32,7 +32,7 @@ EmittedDesign emit(const ir::Module& m, const hwmodel::Target& t, const EmitOpti
   const Plan plan = make_plan(m, t, d.estimate, d.module_name);
   d.verilog = verilog_detail::emit_verilog(plan, d.inventory);
   d.control = hwmodel::control_inventory(plan);
-  d.control_area = hwmodel::control_area(d.control, t.control);
+  d.control_area = d.estimate.control;  // the estimate's area counts it (the same plan)
   for (const TaskPlan& tp : plan.tasks)
     if (tp.split > 1) d.splits[tp.instr] = tp.split;
   for (const Buffer& b : plan.buffers) d.floating |= ir::is_floating(b.type);

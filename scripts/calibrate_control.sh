@@ -10,7 +10,9 @@
 set -euo pipefail
 family="${1:-xilinx}"
 case "$family" in
-  xilinx) synth="synth_xilinx -noiopad -top s"; lut_re='^(LUT[1-6]|MUXF[78]|CARRY4)$'; ff_re='^FD' ;;
+  # LUTs as `hlsgym rtl --synth` counts them (rtl/yosys.cc: LUT1..6, SRL, RAM; a CARRY4 or
+  # MUXF7/8 is no LUT), so the estimate and the Yosys column count the same cells
+  xilinx) synth="synth_xilinx -noiopad -top s"; lut_re='^(LUT[1-6]|SRL.*|RAM.*)$'; ff_re='^FD' ;;
   ice40) synth="synth_ice40 -top s"; lut_re='^(SB_LUT4|SB_CARRY)$'; ff_re='^SB_DFF' ;;
   *) echo "usage: $0 [xilinx|ice40]" >&2; exit 2 ;;
 esac
@@ -59,6 +61,44 @@ endmodule
 V
   synth_one; col[scale_luts,$w]=$(cells "$lut_re")
   echo "$w bits: counter ${col[counter_luts,$w]} LUT ${col[counter_ffs,$w]} FF, compare ${col[compare_luts,$w]}, adder ${col[adder_luts,$w]}, scale ${col[scale_luts,$w]}"
+done
+# The sharing rules hwmodel/microarch_control.cc applies to the whole loop nest, each
+# measured on its own microbenchmark (printed, no row of the control: block):
+# - a timeline's cycle counter never wraps: restart on go, +1 on the carry chain (LUT: 0
+#   expected; its end compare is priced as a compare);
+# - an index sum whose operands occupy disjoint bits, (i << 6) + j with j < 64, is wiring;
+# - a tag delayed 4 stages without reset is one SRL16E per bit past its first register;
+# - the address arithmetic of a register file's read folds into its read multiplexer
+#   (LUTs of a 64-word read at i * 6 + j equal within a few of a read at a plain address).
+w=12; m=$((w - 1))
+cat > "$work/s.v" <<V
+module s(input wire clk, input wire go, input wire run, output reg [$m:0] c);
+  always @(posedge clk) if (go) c <= ${w}'d0; else if (run) c <= c + ${w}'d1;
+endmodule
+V
+synth_one; echo "timer (no wrap) $w bits: $(cells "$lut_re") LUT $(cells "$ff_re") FF"
+cat > "$work/s.v" <<V
+module s(input wire clk, input wire [5:0] i, input wire [5:0] j, output reg [11:0] y);
+  always @(posedge clk) y <= ({6'd0, i} << 6) + {6'd0, j};
+endmodule
+V
+synth_one; echo "disjoint index sum (i << 6) + j: $(cells "$lut_re") LUT"
+cat > "$work/s.v" <<V
+module s(input wire clk, input wire [5:0] a, output reg [5:0] y);
+  reg [5:0] t1, t2, t3;
+  always @(posedge clk) begin t1 <= a; t2 <= t1; t3 <= t2; y <= t3; end
+endmodule
+V
+synth_one; echo "6-bit tag over 4 stages: $(cells "$lut_re") LUT (SRL16E) $(cells "$ff_re") FF"
+for addr in "i * 7'd6 + j" "{i, j}"; do
+  cat > "$work/s.v" <<V
+module s(input wire clk, input wire we, input wire [5:0] wa, input wire [15:0] wd, input wire [3:0] i, input wire [2:0] j, output reg [15:0] y);
+  (* ram_style = "logic" *) reg [15:0] m [0:63];
+  wire [6:0] ra = $addr;
+  always @(posedge clk) begin if (we) m[wa] <= wd; y <= m[ra[5:0]]; end
+endmodule
+V
+  synth_one; echo "register-file read, 64 x 16, address $addr: $(cells "$lut_re") LUT"
 done
 row() { local out=(); for w in "${widths[@]}"; do out+=("${col[$1,$w]}"); done; local j; j="$(printf '%s, ' "${out[@]}")"; echo "${j%, }"; }
 echo "control: {bits: [$(printf '%s, ' "${widths[@]}" | sed 's/, $//')], counter_luts: [$(row counter_luts)], counter_ffs: [$(row counter_ffs)], compare_luts: [$(row compare_luts)], adder_luts: [$(row adder_luts)], scale_luts: [$(row scale_luts)]}"

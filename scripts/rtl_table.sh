@@ -19,7 +19,7 @@ hlsgym="$build/cli/hlsgym"
 [[ -x "$hlsgym" ]] || { echo "error: $hlsgym not built (cmake --build $build)" >&2; exit 1; }
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-echo "| design | lines | Verilator build s | cycles est / measured | DSP est / Yosys | BRAM18K est / Yosys | LUT est / Yosys | FF est / Yosys | control LUT / FF (microarch, not in est) |"
+echo "| design | lines | Verilator build s | cycles est / measured | DSP est / Yosys | BRAM18K est / Yosys | LUT est / Yosys | FF est / Yosys | of which control LUT / FF |"
 echo "|---|---|---|---|---|---|---|---|---|"
 for f in "${designs[@]}"; do
   name="$(basename "$f")"

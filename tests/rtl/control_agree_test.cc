@@ -1,7 +1,7 @@
 // One structure, two views, for the control logic: the index wires the Verilog builds per
 // lane are exactly the nodes hwmodel::built_index_nodes counts (the control estimate's
 // adders and strides come from those), and the entry's cycle counter is as wide as the
-// inventory's first counter. Every integer design, the loop and indexing designs, 1 to 3
+// inventory's first timer. Every integer design, the loop and indexing designs, 1 to 3
 // lanes. Emission only: no Verilator.
 #include <fmt/core.h>
 
@@ -39,10 +39,10 @@ TEST(ControlAgree, IndexWiresAndCycleCounterOnEveryDesign) {
       EXPECT_EQ(count_matches(e.verilog, index_wire), built) << what;
       std::smatch cyc;
       ASSERT_TRUE(std::regex_search(e.verilog, cyc, cycle_counter)) << what;
-      ASSERT_FALSE(e.control.counters.empty()) << what;
-      EXPECT_EQ(std::stoi(cyc[1]) + 1, e.control.counters.front()) << what;
+      ASSERT_FALSE(e.control.timers.empty()) << what;
+      EXPECT_EQ(std::stoi(cyc[1]) + 1, e.control.timers.front()) << what;
       EXPECT_GT(e.control_area.lut, 0) << what;
-      EXPECT_GE(e.control_area.ff, e.control.counters.front()) << what;
+      EXPECT_GE(e.control_area.ff, e.control.timers.front()) << what;
     }
   }
 }
