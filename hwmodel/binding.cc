@@ -32,6 +32,19 @@ void give_back(std::vector<Free>& heap, int64_t time, uint32_t id) {
   std::push_heap(heap.begin(), heap.end(), LaterFree{});
 }
 
+// The select of the active task's result among tasks of these widths on one lane: bit b
+// is a multiplexer of the c tasks wider than b, ceil((c - 1) / 3) LUTs (a LUT6 selects 4
+// ways; a lone task's bits need none).
+double result_select_luts(std::vector<uint16_t> widths) {
+  std::sort(widths.begin(), widths.end(), std::greater<>());
+  double luts = 0;
+  for (size_t j = 1; j < widths.size(); ++j) {  // bits [w_{j+1}, w_j) have j + 1 tasks
+    const int below = j + 1 < widths.size() ? widths[j + 1] : 0;
+    luts += static_cast<double>(widths[j] - below) * std::ceil(static_cast<double>(j) / 3.0);
+  }
+  return luts;
+}
+
 // `order`: every task by (start, index).
 void bind_units(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s, const Target& tgt,
                 const std::vector<uint32_t>& order, const ModuloBinding* modulo, Binding& b) {
@@ -41,6 +54,7 @@ void bind_units(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s,
   // priced once at its widest task; the rest of its tasks share one datapath, priced at
   // the most expensive (rtl: tasks on one instance share its units, distinct ones add).
   std::vector<std::vector<std::pair<int16_t, Area>>> float_units;
+  std::vector<std::vector<uint16_t>> alu_widths;  // per int_alu instance: its tasks' widths
   std::map<std::pair<uint16_t, int>, uint32_t> given;  // modulo: (resource, instance) -> unit
   for (uint32_t t : order) {
     const Task& k = g.tasks[t];
@@ -67,14 +81,21 @@ void bind_units(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s,
     u.width = std::max(u.width, k.width);
     u.ports = std::max(u.ports, k.ports);
     Area* a = &u.area;
-    if (k.float_unit >= 0) {
+    const bool alu = tgt.is_fpga() && k.unit == static_cast<uint8_t>(UnitClass::kIntAlu) && k.float_unit < 0;
+    if (alu) {
+      // rtl builds each int_alu task's logic (a LUT datapath is no cheaper shared) and
+      // selects the active task's result: the logic adds up, the select is priced below
+      if (alu_widths.size() < b.units.size()) alu_widths.resize(b.units.size());
+      alu_widths[inst].push_back(k.width);
+      u.area.lut += k.area.lut;
+    } else if (k.float_unit >= 0) {
       auto& units = float_units[inst];
       auto it = std::find_if(units.begin(), units.end(), [&](const auto& x) { return x.first == k.float_unit; });
       if (it == units.end()) it = units.insert(units.end(), {k.float_unit, Area{}});
       a = &it->second;
     }
     a->dsp = std::max(a->dsp, k.area.dsp);
-    a->lut = std::max(a->lut, k.area.lut);
+    if (!alu) a->lut = std::max(a->lut, k.area.lut);
     a->ff = std::max(a->ff, k.area.ff);
     b.unit_of_task[t] = inst;
     give_back(heaps[r], s.start[t] + p.busy[t], inst);
@@ -82,7 +103,10 @@ void bind_units(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s,
   for (size_t k = 0; k < float_units.size(); ++k)
     for (const auto& [id, area] : float_units[k]) b.units[k].area += area;
   for (UnitInstance& u : b.units) {
-    if (tgt.is_fpga() && u.tasks > 1)
+    const size_t i = static_cast<size_t>(&u - b.units.data());
+    if (tgt.is_fpga() && i < alu_widths.size() && !alu_widths[i].empty())
+      u.mux_lut = static_cast<double>(u.lanes) * result_select_luts(alu_widths[i]);
+    else if (tgt.is_fpga() && u.tasks > 1)
       u.mux_lut = static_cast<double>(u.lanes) * u.ports * u.width * std::ceil((u.tasks - 1) / 3.0);
     b.unit_area += u.area;
     b.mux_area.lut += u.mux_lut;

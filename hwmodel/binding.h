@@ -6,6 +6,10 @@
 // - multiplexers: an instance shared by k tasks selects each of its `ports` operand
 //   inputs among k sources on every lane: lanes x ports x width x ceil((k-1)/3) LUTs
 //   (a LUT6 is a 4:1 multiplexer per bit; a k:1 tree needs about (k-1)/3 of them).
+//   An int_alu instance is the exception: rtl builds every task's LUT logic (sharing an
+//   adder costs as much in operand multiplexers as it saves) and selects the active
+//   task's result, so its LUTs are the sum of its tasks' plus, per lane, that select:
+//   per bit, ceil((c-1)/3) LUTs over the c tasks wider than the bit.
 // - buffers: every task that allocates a buffer (not an alias such as reshape or
 //   get-tuple-element) holds it from its start until the last reader -- through any
 //   aliases -- ends; entry parameters and constants from cycle 0; outputs until the end.

@@ -13,10 +13,11 @@ for w in 8 16 32 64; do
   total=0
   for kind in shl srl sra; do
     lim="(b >= ${w}'d${w})"
+    amt="(b & ${w}'d$((w - 1)))"  # below the limit only the low log2(w) bits matter
     case $kind in
-      shl) e="$lim ? ${w}'d0 : (a << b)" ;;
-      srl) e="$lim ? ${w}'d0 : (a >> b)" ;;
-      sra) e="$lim ? (\$signed(a) >>> $(( $(echo "l($w)/l(2)" | bc -l | cut -d. -f1) + 1 ))'d$((w - 1))) : (\$signed(a) >>> b)" ;;
+      shl) e="$lim ? ${w}'d0 : (a << $amt)" ;;
+      srl) e="$lim ? ${w}'d0 : (a >> $amt)" ;;
+      sra) e="$lim ? (\$signed(a) >>> $(( $(echo "l($w)/l(2)" | bc -l | cut -d. -f1) + 1 ))'d$((w - 1))) : (\$signed(a) >>> $amt)" ;;
     esac
     cat > "$work/s.v" <<V
 module s(input wire clk, input wire [$((w - 1)):0] a, input wire [$((w - 1)):0] b, output reg [$((w - 1)):0] y);

@@ -210,9 +210,9 @@ TEST(Target, NegativeClock) {
 
 // The shifter table must be a calibration, not noise: positive, increasing, paired.
 TEST(Target, VariableShiftTableIsChecked) {
-  const std::string row = "variable_shift_luts: {bits: [8, 16, 32, 64], luts: [26, 60, 150, 330]}";
+  const std::string row = "variable_shift_luts: {bits: [8, 16, 32, 64], luts: [15, 53, 107, 243]}";
   ASSERT_NE(fpga_text().find(row), std::string::npos);
-  const std::string down = error_of(replace(fpga_text(), row, "variable_shift_luts: {bits: [8, 16, 12, 64], luts: [26, 60, 150, 330]}"));
+  const std::string down = error_of(replace(fpga_text(), row, "variable_shift_luts: {bits: [8, 16, 12, 64], luts: [15, 53, 107, 243]}"));
   EXPECT_NE(down.find("variable_shift_luts.bits' must increase"), std::string::npos) << down;
   const std::string unpaired = error_of(replace(fpga_text(), row, "variable_shift_luts: {bits: [8, 16], luts: [26, 60, 150]}"));
   EXPECT_NE(unpaired.find("bits and luts must have the same length"), std::string::npos) << unpaired;
