@@ -86,26 +86,30 @@ const FloatUnitCost* Target::float_unit(const std::string& unit, ir::ElementType
 
 namespace {
 
-// The calibrated row for `words` and the factor beyond the last one.
-std::pair<size_t, double> register_file_row(const std::vector<double>& depths, int64_t words) {
+// The cost of `words` words from the calibrated `column` (mux_luts_per_bit or decode_luts):
+// the next larger row, or the line between the neighbouring rows from `interpolate_from`
+// up, or beyond the last row that row scaled by the depth.
+double register_file_cost(const RegisterFileCost& rf, const std::vector<double>& column, int64_t words) {
+  const std::vector<double>& depths = rf.depths;
+  const double w = static_cast<double>(words);
   size_t k = 0;
-  while (k + 1 < depths.size() && depths[k] < static_cast<double>(words)) ++k;
-  const double scale = static_cast<double>(words) > depths[k] ? static_cast<double>(words) / depths[k] : 1.0;
-  return {k, scale};
+  while (k + 1 < depths.size() && depths[k] < w) ++k;
+  if (w > depths[k]) return column[k] * w / depths[k];
+  if (k > 0 && w < depths[k] && rf.interpolate_from > 0 && depths[k - 1] >= rf.interpolate_from)
+    return column[k - 1] + (column[k] - column[k - 1]) * (w - depths[k - 1]) / (depths[k] - depths[k - 1]);
+  return column[k];
 }
 
 }  // namespace
 
 double RegisterFileCost::port_luts(int64_t depth, int bits) const {
   if (depth <= 1 || depths.empty()) return 0;
-  const auto [k, scale] = register_file_row(depths, depth);
-  return scale * bits * mux_luts_per_bit[k];
+  return bits * register_file_cost(*this, mux_luts_per_bit, depth);
 }
 
 double RegisterFileCost::decode(int64_t words) const {
   if (words <= 1 || depths.empty()) return 0;
-  const auto [k, scale] = register_file_row(depths, words);
-  return scale * decode_luts[k];
+  return register_file_cost(*this, decode_luts, words);
 }
 
 double RegisterFileCost::luts(int64_t words, int bits, int read_ports) const {

@@ -71,12 +71,15 @@ struct FpgaResources {
 
 // A register file (a buffer in flip-flops) as synthesis builds it: per depth (words),
 // the LUTs of the word multiplexer per read-port bit and of the write decode. Measured
-// with Yosys synth_xilinx by scripts/calibrate_memory.sh; between the listed depths the
-// next larger one applies, beyond the last both grow in proportion to the depth.
+// with Yosys synth_xilinx by scripts/calibrate_memory.sh; between two listed depths the
+// next larger one applies, or, when the smaller is at least `interpolate_from`, the line
+// between the two (where the target's measurements say so); beyond the last both grow in
+// proportion to the depth.
 struct RegisterFileCost {
   std::vector<double> depths{2, 4, 8, 16, 32};
   std::vector<double> mux_luts_per_bit{1, 1, 3, 5, 13.7};
   std::vector<double> decode_luts{2, 4, 14, 16, 39};
+  double interpolate_from = 0;  // 0: never
   // LUTs of a register file of `words` x `bits` with `read_ports` read ports.
   double luts(int64_t words, int bits, int read_ports) const;
   // Its parts: the word multiplexer of one read port whose address reaches `depth` words

@@ -3,10 +3,9 @@
 # port, R synchronous read ports) of D words x W bits: the LUTs and FFs behind
 # Target::register_file (designs/targets/fpga.yaml, register_file). Prints "D W R LUT FF".
 # LUTs = R x W x mux_luts_per_bit(D) + decode_luts(D); FFs = D x W + R x W.
-# Depth 64 is measured but not yet a row of fpga.yaml: it measures 24.4-24.9 LUT per port bit
-# (decode 89-98), below the 27.4 the 32-word row extrapolates to, but under the rule "between
-# rows the next larger applies" a 36- or 40-word file would then cost the 64-word row, while
-# Yosys builds 36 x 16 in 292 LUT and 48 x 16 in 377 (about linear between 32 and 64).
+# The 64-word row (24.6 LUT per port bit, decode 91) is priced between 32 and 64 words by
+# the line between the two rows (register_file.interpolate_from): Yosys builds 36 x 16 in
+# 292 LUT and 48 x 16 in 377, about linear, where the next larger row would give 485.
 set -euo pipefail
 command -v yosys > /dev/null || { echo "error: yosys not found (Debian package yosys)" >&2; exit 1; }
 work="$(mktemp -d)"
