@@ -1,6 +1,7 @@
 #include "hwmodel/microarch_control.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdlib>
 
 #include "hwmodel/timing.h"
@@ -103,17 +104,11 @@ int adders_needed(const IxPool& ix, const IxNode& x) {
   int adders = 0;
   auto add = [&](int64_t k, int64_t lo, int64_t hi) {
     if (k <= 0 || lo < 0 || !power_of_two(k)) { ops.push_back({0, 64}); return; }
-    int s = 0;
-    while ((k >> s) > 1) ++s;
+    const int s = std::countr_zero(static_cast<uint64_t>(k));
     ops.push_back({s, s + bits_for(hi)});
   };
-  if (x.c != 0) {
-    int64_t c = x.c;
-    int s = 0;
-    while (c > 0 && (c & 1) == 0) c >>= 1, ++s;
-    if (x.c > 0) ops.push_back({s, bits_for(x.c)});
-    else ops.push_back({0, 64});
-  }
+  if (x.c > 0) ops.push_back({std::countr_zero(static_cast<uint64_t>(x.c)), bits_for(x.c)});
+  else if (x.c < 0) ops.push_back({0, 64});
   for (const auto& [node, k] : x.terms)
     if (!ix.is_const(node)) add(k, ix[node].lo, ix[node].hi);
   std::sort(ops.begin(), ops.end(), [](const Operand& a, const Operand& b) { return a.shift < b.shift; });

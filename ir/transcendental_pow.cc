@@ -120,9 +120,7 @@ const FxProgram& power_program(ElementType t) {
 }
 
 uint64_t power_unit(ElementType t, uint64_t x_bits, uint64_t y_bits) {
-  const int w = transcendental::format_of(t).width();
-  const uint64_t m = (uint64_t{1} << w) - 1;
-  return transcendental::run_unit(power_program(t), ((y_bits & m) << w) | (x_bits & m));
+  return transcendental::run_pair_unit(power_program(t), transcendental::format_of(t), x_bits, y_bits);
 }
 
 }  // namespace hlsgym::ir
