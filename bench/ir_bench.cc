@@ -10,6 +10,7 @@
 #include "frontend/hlo_parser.h"
 #include "frontend/source_text.h"
 #include "ir/features.h"
+#include "ir/module_hash.h"
 #include "ir/module.h"
 #include "ir/verifier.h"
 
@@ -67,6 +68,17 @@ void BM_FeaturesLargest(benchmark::State& state) {
       benchmark::Counter::kIsRate | benchmark::Counter::kInvert, benchmark::Counter::kIs1000);
 }
 BENCHMARK(BM_FeaturesLargest)->Unit(benchmark::kMicrosecond);
+
+// The structural hash: every new state of an RL episode is hashed (the key of its metrics
+// and of the transition memo).
+void BM_HashLargest(benchmark::State& state) {
+  const auto& m = largest_module();
+  for (auto _ : state) benchmark::DoNotOptimize(hlsgym::ir::structural_hash(m));
+  state.counters["us_per_1k_instr"] = benchmark::Counter(
+      static_cast<double>(state.iterations()) * static_cast<double>(m.instruction_count()) / 1000.0,
+      benchmark::Counter::kIsRate | benchmark::Counter::kInvert, benchmark::Counter::kIs1000);
+}
+BENCHMARK(BM_HashLargest)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

@@ -98,4 +98,20 @@ BENCHMARK_CAPTURE(BM_TrainRealSplit, a2c, std::string("a2c"))
 BENCHMARK_CAPTURE(BM_TrainRealSplit, dqn, std::string("dqn"))
     ->ArgNames({"envs", "workers"})->Args({1, 1})->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 
+// Issue 18 item 6: PPO on the real train split alone with the op-count recipe's defaults
+// (`hlsgym train --graphs ../shared/data/hlo/train`: 40-pass episodes, the opcount+graph-wl
+// observation, default-gain rewards), one core; the aim is >= 3,000 steps/s. Argument:
+// the transition memo's instruction budget (0: off; the default; rl/transition_memo.h).
+void BM_TrainSplitRecipe(benchmark::State& state) {
+  static const auto graphs = load_folder(bench::hlo_data_dir() / "train", ".hlo");
+  rl::EnvOptions eo;
+  eo.max_steps = 40;
+  eo.observation = "opcount+graph-wl";
+  eo.normalize_by_default = true;
+  eo.memo_instructions = state.range(0);
+  train(state, "ppo", graphs, eo, 8192);
+}
+BENCHMARK(BM_TrainSplitRecipe)->ArgName("memo")->Arg(0)->Arg(rl::EnvOptions{}.memo_instructions)
+    ->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+
 }  // namespace

@@ -329,6 +329,12 @@ int run_train(TrainFlags f) {
     fmt::print(stderr, "; {} environment moves between ranks\n", times.moves);
   }
   progress.finish();  // a second call prints nothing new
+  if (!envs.empty()) {
+    const rl::TransitionMemo& memo = envs[0]->memo();
+    fmt::print(stderr, "transition memo{}: {} of {} steps known ({} instructions held, {} evictions)\n",
+               ranks > 1 ? " (rank 0's environments)" : "", memo.hits(), memo.hits() + memo.misses(),
+               memo.stored_instructions(), memo.evictions());
+  }
   save_checkpoint(policy, f.output, !data);
   write_curve_svg(f.output + ".svg", curve);
   fmt::print("policy {} ({} {}); learning curve {} and {}.svg\n", f.output, policy.agent->steps_done(),

@@ -102,15 +102,34 @@ double convolution_flops(const Module& m, InstrId i) {
          (batch / static_cast<double>(a.batch_group_count)) * positions;
 }
 
-double default_bytes(const Module& m, InstrId i, const CostOptions& o) {
-  double b = bytes_of(m.shape(i), o);
-  for (InstrId op : m.operands(i)) b += bytes_of(m.shape(op), o);
+// Bytes of instruction j's value: from the caller's table when there is one.
+struct Bytes {
+  const Module& m;
+  const CostOptions& o;
+  const std::vector<double>* known;
+  double operator()(InstrId j) const { return known ? (*known)[j] : bytes_of(m.shape(j), o); }
+};
+
+double default_bytes(const Module& m, InstrId i, const Bytes& bytes) {
+  double b = bytes(i);
+  for (InstrId op : m.operands(i)) b += bytes(op);
   return b;
 }
 
+Cost instruction_cost_with(const Module& m, InstrId i, const CostOptions& o, const Bytes& bytes);
+
 }  // namespace
 
-Cost instruction_cost(const Module& m, InstrId i, const CostOptions& o) {
+double shape_bytes(const Shape& s, const CostOptions& o) { return bytes_of(s, o); }
+
+Cost instruction_cost(const Module& m, InstrId i, const CostOptions& o) { return instruction_cost_with(m, i, o, {m, o, nullptr}); }
+
+Cost instruction_cost(const Module& m, InstrId i, const CostOptions& o, const std::vector<double>& shape_bytes_of) {
+  return instruction_cost_with(m, i, o, {m, o, &shape_bytes_of});
+}
+
+namespace {
+Cost instruction_cost_with(const Module& m, InstrId i, const CostOptions& o, const Bytes& bytes) {
   Cost c;
   const Opcode op = m.opcode(i);
   const OpcodeInfo& inf = info(op);
@@ -121,25 +140,25 @@ Cost instruction_cost(const Module& m, InstrId i, const CostOptions& o) {
     case Opcode::kBitcast: case Opcode::kDomain: case Opcode::kAfterAll: case Opcode::kAddDependency:
       return c;
     case Opcode::kTuple:
-      c.bytes_accessed = bytes_of(out, o);
+      c.bytes_accessed = bytes(i);
       return c;
     case Opcode::kSlice:
-      c.bytes_accessed = 2 * bytes_of(out, o);
+      c.bytes_accessed = 2 * bytes(i);
       return c;
     case Opcode::kDynamicSlice: {
-      c.bytes_accessed = 2 * bytes_of(out, o);
+      c.bytes_accessed = 2 * bytes(i);
       auto ops = m.operands(i);
-      for (size_t k = 1; k < ops.size(); ++k) c.bytes_accessed += bytes_of(m.shape(ops[k]), o);
+      for (size_t k = 1; k < ops.size(); ++k) c.bytes_accessed += bytes(ops[k]);
       return c;
     }
     case Opcode::kDynamicUpdateSlice: {
       auto ops = m.operands(i);
-      c.bytes_accessed = 2 * bytes_of(m.shape(ops[1]), o);
-      for (size_t k = 2; k < ops.size(); ++k) c.bytes_accessed += bytes_of(m.shape(ops[k]), o);
+      c.bytes_accessed = 2 * bytes(ops[1]);
+      for (size_t k = 2; k < ops.size(); ++k) c.bytes_accessed += bytes(ops[k]);
       return c;
     }
     case Opcode::kGather:
-      c.bytes_accessed = 2 * bytes_of(out, o) + bytes_of(m.shape(m.operand(i, 1)), o);
+      c.bytes_accessed = 2 * bytes(i) + bytes(m.operand(i, 1));
       return c;
     case Opcode::kDot: {
       double contracted = 1;
@@ -147,12 +166,12 @@ Cost instruction_cost(const Module& m, InstrId i, const CostOptions& o) {
       if (const auto& d = m.attrs(i).dot_dims)
         for (int64_t k : d->lhs_contracting) contracted *= static_cast<double>(lhs.dim(k));
       c.flops = 2 * elements(out) * contracted;
-      c.bytes_accessed = default_bytes(m, i, o);
+      c.bytes_accessed = default_bytes(m, i, bytes);
       return c;
     }
     case Opcode::kConvolution:
       c.flops = convolution_flops(m, i);
-      c.bytes_accessed = default_bytes(m, i, o);
+      c.bytes_accessed = default_bytes(m, i, bytes);
       return c;
     case Opcode::kReduce: {
       const size_t n = m.operands(i).size() / 2;
@@ -163,7 +182,7 @@ Cost instruction_cost(const Module& m, InstrId i, const CostOptions& o) {
         c.flops = s.flops * (in - res);
         c.transcendentals = s.transcendentals * (in - res);
       }
-      c.bytes_accessed = default_bytes(m, i, o);
+      c.bytes_accessed = default_bytes(m, i, bytes);
       return c;
     }
     case Opcode::kReduceWindow: {
@@ -175,7 +194,7 @@ Cost instruction_cost(const Module& m, InstrId i, const CostOptions& o) {
         c.flops = s.flops * (window - 1) * res;
         c.transcendentals = s.transcendentals * (window - 1) * res;
       }
-      c.bytes_accessed = default_bytes(m, i, o);
+      c.bytes_accessed = default_bytes(m, i, bytes);
       return c;
     }
     case Opcode::kMap: {
@@ -184,7 +203,7 @@ Cost instruction_cost(const Module& m, InstrId i, const CostOptions& o) {
         c.flops = s.flops * elements(out);
         c.transcendentals = s.transcendentals * elements(out);
       }
-      c.bytes_accessed = default_bytes(m, i, o);
+      c.bytes_accessed = default_bytes(m, i, bytes);
       return c;
     }
     case Opcode::kScatter: {
@@ -196,8 +215,8 @@ Cost instruction_cost(const Module& m, InstrId i, const CostOptions& o) {
         c.transcendentals = s.transcendentals * elements(updates);
       }
       double upd_bytes = 0;
-      for (size_t k = 0; k < n; ++k) upd_bytes += bytes_of(m.shape(m.operand(i, 1 + n + k)), o);
-      c.bytes_accessed = 3 * upd_bytes + bytes_of(m.shape(m.operand(i, n)), o);
+      for (size_t k = 0; k < n; ++k) upd_bytes += bytes(m.operand(i, 1 + n + k));
+      c.bytes_accessed = 3 * upd_bytes + bytes(m.operand(i, n));
       return c;
     }
     case Opcode::kSelectAndScatter: {
@@ -209,22 +228,22 @@ Cost instruction_cost(const Module& m, InstrId i, const CostOptions& o) {
         const Cost sel = sub_cost(m, called[0], o, 0), sc = sub_cost(m, called[1], o, 0);
         c.flops = sel.flops * elements(source) * (window - 1) + sc.flops * elements(source);
       }
-      c.bytes_accessed = default_bytes(m, i, o);
+      c.bytes_accessed = default_bytes(m, i, bytes);
       return c;
     }
     case Opcode::kSort: {
       const double n = elements(m.shape(m.operand(i, 0)));
       c.flops = n * log2_ceil(n);
-      c.bytes_accessed = default_bytes(m, i, o);
+      c.bytes_accessed = default_bytes(m, i, bytes);
       return c;
     }
     case Opcode::kRng: case Opcode::kRngBitGenerator:
       c.transcendentals = elements(out);
-      c.bytes_accessed = default_bytes(m, i, o);
+      c.bytes_accessed = default_bytes(m, i, bytes);
       return c;
     case Opcode::kAllReduce:
       c.flops = elements(out);
-      c.bytes_accessed = default_bytes(m, i, o);
+      c.bytes_accessed = default_bytes(m, i, bytes);
       return c;
     case Opcode::kWhile:
       for (CompId k : called) c += computation_cost(m, k, o, 1);
@@ -244,7 +263,7 @@ Cost instruction_cost(const Module& m, InstrId i, const CostOptions& o) {
     case Opcode::kCustomCall:
       return c;
     case Opcode::kCopy:  // a move, not arithmetic (XLA counts no flops)
-      c.bytes_accessed = default_bytes(m, i, o);
+      c.bytes_accessed = default_bytes(m, i, bytes);
       return c;  // unknown to XLA (it reports -1); counted separately in the features
     default:
       break;
@@ -253,9 +272,10 @@ Cost instruction_cost(const Module& m, InstrId i, const CostOptions& o) {
     if (inf.transcendental) c.transcendentals = elements(out);
     else c.flops = elements(out);
   }
-  c.bytes_accessed = default_bytes(m, i, o);
+  c.bytes_accessed = default_bytes(m, i, bytes);
   return c;
 }
+}  // namespace
 
 Cost module_cost(const Module& m, const CostOptions& o) {
   if (m.entry() == kNoId) return {};

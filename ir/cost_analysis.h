@@ -29,6 +29,13 @@ struct CostOptions {
 
 // Cost of one instruction (including what it calls).
 Cost instruction_cost(const Module& m, InstrId i, const CostOptions& opts = {});
+// The bytes XLA counts for a value of shape `s` (0 for a shape without a layout when
+// opts.bytes_need_layout; 8 per element of a tuple, its pointers).
+double shape_bytes(const Shape& s, const CostOptions& opts = {});
+// The same cost with every instruction's shape_bytes() known (indexed by InstrId; the
+// entries of the instruction and its operands are read): a module's cost reads each
+// shape once instead of once per use (ir::extract_features).
+Cost instruction_cost(const Module& m, InstrId i, const CostOptions& opts, const std::vector<double>& shape_bytes_of);
 // Cost of the entry computation, recursing into called computations.
 Cost module_cost(const Module& m, const CostOptions& opts = {});
 

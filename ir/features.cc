@@ -16,7 +16,7 @@ constexpr const char* kScalarNames[] = {
 
 // Longest chain (in instructions) and largest flop sum along a chain in the entry; the
 // per-instruction costs summed on the way are the module's cost (XLA's totals).
-void entry_paths(const Module& m, Features& f) {
+void entry_paths(const Module& m, const std::vector<double>& shape_bytes_of, Features& f) {
   if (m.entry() == kNoId) return;
   const auto order = m.post_order(m.entry());
   std::vector<int64_t> depth(m.instruction_slots(), 0);
@@ -29,7 +29,7 @@ void entry_paths(const Module& m, Features& f) {
       fl = std::max(fl, flops[o]);
     }
     depth[i] = d + 1;
-    const Cost cost = instruction_cost(m, i);
+    const Cost cost = instruction_cost(m, i, {}, shape_bytes_of);
     f.flops += cost.flops;
     f.transcendentals += cost.transcendentals;
     f.bytes_accessed += cost.bytes_accessed;
@@ -44,6 +44,9 @@ Features extract_features(const Module& m) {
   Features f;
   int64_t fan_out_sum = 0, tensors = 0;
   double tensor_elements_sum = 0;
+  // Each instruction's bytes as the cost analysis counts them, read once here: the costs
+  // below read every operand's, and a shape is a pointer chase away (issue 18 item 6).
+  std::vector<double> shape_bytes_of(m.instruction_slots(), 0.0);
   for (CompId c = 0; c < m.computation_slots(); ++c) {
     const Computation& comp = m.computation(c);
     if (comp.dead) continue;
@@ -60,8 +63,9 @@ Features extract_features(const Module& m) {
       f.max_fan_out = std::max(f.max_fan_out, fan_out);
       fan_out_sum += fan_out;
       const Shape& s = m.shape(i);
+      shape_bytes_of[i] = shape_bytes(s);
+      const int64_t n = s.element_count();
       if (s.is_array()) {
-        const int64_t n = s.element_count();
         f.max_tensor_elements = std::max(f.max_tensor_elements, n);
         tensor_elements_sum += static_cast<double>(n);
         f.total_tensor_bytes += s.byte_size();
@@ -70,7 +74,7 @@ Features extract_features(const Module& m) {
       switch (op) {
         case Opcode::kConstant:
           ++f.constants;
-          f.constant_elements += s.element_count();
+          f.constant_elements += n;
           break;
         case Opcode::kParameter: ++f.parameters; break;
         case Opcode::kWhile: ++f.while_loops; break;
@@ -83,7 +87,7 @@ Features extract_features(const Module& m) {
   }
   if (f.instructions) f.mean_fan_out = static_cast<double>(fan_out_sum) / static_cast<double>(f.instructions);
   if (tensors) f.mean_tensor_elements = tensor_elements_sum / static_cast<double>(tensors);
-  entry_paths(m, f);
+  entry_paths(m, shape_bytes_of, f);
   return f;
 }
 

@@ -176,6 +176,7 @@ InstrId Module::add_clone(CompId c, InstrId source, std::span<const InstrId> ope
       base.find_first_not_of("0123456789", dot + 1) == std::string_view::npos)
     base = base.substr(0, dot);
   payload->name = unique_name(base.empty() ? ir::name(instrs_[source].opcode) : base);
+  payload->content_hash.set(instrs_[source].payload->content_hash.get());  // the name is not part of it
   return append(c, instrs_[source].opcode, std::move(payload), operands);
 }
 
@@ -273,7 +274,9 @@ void Module::remove_instruction(InstrId i) {
 InstrPayload& Module::mutable_payload(InstrId i) {
   auto& p = instrs_[i].payload;
   if (p.use_count() > 1) p = std::make_shared<const InstrPayload>(*p);
-  return const_cast<InstrPayload&>(*p);
+  auto& editable = const_cast<InstrPayload&>(*p);
+  editable.content_hash.reset();  // the caller may change what it covers
+  return editable;
 }
 
 std::string Module::unique_name(std::string_view prefix) {

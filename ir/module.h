@@ -8,6 +8,7 @@
 // it. Cloning a module is therefore a few flat copies plus one reference count per
 // instruction, which the RL environment relies on (it resets by cloning).
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -27,7 +28,30 @@ using InstrId = uint32_t;
 using CompId = uint32_t;
 inline constexpr uint32_t kNoId = UINT32_MAX;
 
+// A payload's content hash for ir::structural_hash (shape, attributes, literal), computed
+// on first use: a payload is shared by every copy of a module and does not change while
+// shared, so a module's hash costs the walk of its graph, not of every attribute again
+// (issue 18: an RL step hashes each new state). A copied payload starts without one, and
+// Module::mutable_payload drops it before handing the payload out for editing. Atomic:
+// states are hashed on several threads (train --workers) and share payloads.
+class PayloadHash {
+ public:
+  PayloadHash() = default;
+  PayloadHash(const PayloadHash&) {}
+  PayloadHash& operator=(const PayloadHash&) {
+    reset();
+    return *this;
+  }
+  uint64_t get() const { return value_.load(std::memory_order_relaxed); }  // 0: not computed
+  void set(uint64_t v) const { value_.store(v, std::memory_order_relaxed); }
+  void reset() { value_.store(0, std::memory_order_relaxed); }
+
+ private:
+  mutable std::atomic<uint64_t> value_{0};
+};
+
 struct InstrPayload {
+  PayloadHash content_hash;  // first: the one field a state hash reads when it is known
   std::string name;
   Shape shape;
   Attributes attrs;

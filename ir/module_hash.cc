@@ -105,6 +105,23 @@ void add_literal(Hasher& k, const Literal& l) {
   for (; i < bytes.size(); ++i) k.add(static_cast<uint8_t>(bytes[i]));
 }
 
+// Shape, attributes and (for a constant) literal of an instruction, cached in its payload
+// (ir/module.h, PayloadHash). The low two bits of the cached value record whether the
+// literal was counted, since that depends on the instruction's opcode, not the payload.
+uint64_t payload_hash(const InstrPayload& p, Opcode op) {
+  const bool constant = op == Opcode::kConstant;
+  const uint64_t cached = p.content_hash.get();
+  const uint64_t tag = constant ? 2 : 1;  // the low bits say which form is cached
+  if (cached != 0 && (cached & 3) == tag) return cached;
+  Hasher k;
+  k.add(p.shape);
+  add_attributes(k, p.attrs);
+  if (constant && p.literal) add_literal(k, *p.literal);
+  const uint64_t h = (k.h & ~uint64_t{3}) | tag;
+  p.content_hash.set(h);
+  return h;
+}
+
 // Hash of one computation, its callees hashed first (memoized in comp_hash; 0 = not yet).
 uint64_t computation_hash(const Module& m, CompId c, std::vector<uint64_t>& comp_hash, std::vector<uint32_t>& local) {
   if (comp_hash[c]) return comp_hash[c];
@@ -116,13 +133,11 @@ uint64_t computation_hash(const Module& m, CompId c, std::vector<uint64_t>& comp
   for (InstrId i : order) {
     local[i] = n++;
     k.add(static_cast<uint64_t>(m.opcode(i)));
-    k.add(m.shape(i));
+    k.add(payload_hash(m.payload(i), m.opcode(i)));
     const auto ops = m.operands(i);
     k.add(ops.size());
     for (InstrId o : ops) k.add(local[o]);
     for (CompId callee : m.called(i)) k.add(comp_hash[callee]);
-    add_attributes(k, m.attrs(i));
-    if (m.opcode(i) == Opcode::kConstant) add_literal(k, m.literal(i));
   }
   const Computation& comp = m.computation(c);
   k.add(comp.root == kNoId ? ~0ull : local[comp.root]);

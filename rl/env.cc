@@ -63,7 +63,10 @@ Env::Env(EnvOptions options)
   need_hardware_ = hardware_reward_ || (cost_obs && options_.target);
   if (needs_hardware(reward_kind_) && !options_.target)
     throw Error("reward '" + options_.reward + "' needs a hardware target (--target fpga|cpu|FILE)");
+  need_graph_wl_ = std::find(obs_kinds_.begin(), obs_kinds_.end(), ObservationKind::kGraphWl) != obs_kinds_.end();
+  if (options_.memo_instructions < 0) throw Error("the transition memo's instruction budget must be >= 0");
   cache_ = std::make_shared<MetricsCache>(options_.target.get(), options_.estimate);
+  memo_ = std::make_shared<TransitionMemo>(options_.memo_instructions);
   default_costs_ = std::make_shared<DefaultCosts>();
   refusals_ = std::make_shared<Refusals>();
 }
@@ -73,8 +76,10 @@ const std::string& Env::action_name(int action) { return actions().at(static_cas
 
 void Env::unshare_passes() { passes_ = std::make_shared<std::vector<passes::PassPtr>>(actions().size()); }
 
-std::shared_ptr<const Metrics> Env::measure(const ir::Module& m, uint64_t hash) const {
-  return cache_->get(m, hash, need_hardware_);
+// `for_observation`: the state may be observed (an episode's state), so the graph-wl counts
+// are wanted too; a module only costed (the default order's result) needs no counts.
+std::shared_ptr<const Metrics> Env::measure(const ir::Module& m, uint64_t hash, bool for_observation) const {
+  return cache_->get(m, hash, {need_hardware_, need_graph_wl_ && for_observation});
 }
 
 double Env::cost_of(const Metrics& m) const {
@@ -112,12 +117,12 @@ std::string Env::unknown_cost(const Metrics& m) const {
 }
 
 std::optional<double> Env::cost_of_module(const ir::Module& m) const {
-  const auto metrics = measure(m, ir::structural_hash(m));
+  const auto metrics = measure(m, ir::structural_hash(m), false);
   if (!unknown_cost(*metrics).empty()) return std::nullopt;
   return cost_of(*metrics);
 }
 
-std::string Env::uncostable(const ir::Module& m) const { return unknown_cost(*measure(m, ir::structural_hash(m))); }
+std::string Env::uncostable(const ir::Module& m) const { return unknown_cost(*measure(m, ir::structural_hash(m), false)); }
 
 double Env::potential(const Metrics& m) const {
   const auto& f0 = initial_metrics_->features;
@@ -126,12 +131,20 @@ double Env::potential(const Metrics& m) const {
 }
 
 std::vector<double> Env::reset(const ir::Module& design, const std::string& design_id, uint64_t seed) {
+  auto copy = std::make_shared<const ir::Module>(design);
+  const uint64_t hash = ir::structural_hash(*copy);
+  return reset(std::move(copy), hash, design_id, seed);
+}
+
+std::vector<double> Env::reset(std::shared_ptr<const ir::Module> design, uint64_t design_hash,
+                               const std::string& design_id, uint64_t seed) {
   design_id_ = design_id;
   seed_ = seed;
-  initial_ = design;
-  current_ = design;
-  hash_ = ir::structural_hash(current_);
-  metrics_ = initial_metrics_ = measure(current_, hash_);
+  initial_ = std::move(design);
+  current_ = initial_;
+  owned_ = false;
+  initial_hash_ = hash_ = design_hash;
+  metrics_ = initial_metrics_ = measure(*current_, hash_);
   if (const std::string why = unknown_cost(*initial_metrics_); !why.empty())
     throw Error(fmt::format("design '{}' has no hardware cost for the reward '{}' (the model would have to guess): {}",
                             design_id, options_.reward, why));
@@ -147,7 +160,7 @@ std::vector<double> Env::reset(const ir::Module& design, const std::string& desi
       if (auto it = default_costs_->cost.find(hash_); it != default_costs_->cost.end()) default_cost = it->second;
     }
     if (!default_cost) {  // outside the lock: another thread may compute the same, equal cost
-      ir::Module d = design;
+      ir::Module d = *initial_;
       passes::make_default_order()->run(d);
       default_cost = cost_of_module(d);
       std::lock_guard<std::mutex> lock(default_costs_->mu);
@@ -170,26 +183,20 @@ StepResult Env::step(int action) {
   StepResult r;
   r.info.pass = pass->name();
   const std::shared_ptr<const Metrics> before = metrics_;
-  const uint64_t before_hash = hash_;
   if (hardware_reward_) r.info.refusal = refusals_->find(hash_, action);
   if (!r.info.refusal.empty()) {
     r.info.refused = true;  // known from an earlier visit: the pass is not run again
-  } else {
-    r.info.changed = pass->run(current_);
-  }
-  if (r.info.changed) {
-    hash_ = ir::structural_hash(current_);
-    metrics_ = measure(current_, hash_);
-    if (std::string why = unknown_cost(*metrics_); !why.empty()) {
-      refusals_->add(before_hash, action, why);
-      restore(before_hash);
-      metrics_ = before;
-      r.info.changed = false;
-      r.info.refused = true;
-      r.info.refusal = std::move(why);
-    } else {
+  } else if (const std::optional<TransitionMemo::Outcome> known = memo_->find(hash_, action)) {
+    if (known->changed) {  // the pass's result, as it was when first run (never a refused one)
+      current_ = known->next;
+      owned_ = false;
+      hash_ = known->next_hash;
+      metrics_ = measure(*current_, hash_);
+      r.info.changed = true;
       reassociated_ |= pass->reassociates_floats();
     }
+  } else {
+    run_pass(action, *pass, r);
   }
   if (r.info.refused) cache_->count_refused_step();
   ++steps_;
@@ -210,16 +217,51 @@ StepResult Env::step(int action) {
   return r;
 }
 
+// A step the memo does not know: the pass runs on the current module when this env owns it
+// alone, else on a copy (the states the memo, a fork or the graph set hold never change).
+void Env::run_pass(int action, passes::Pass& pass, StepResult& r) {
+  const std::shared_ptr<const Metrics> before = metrics_;
+  const uint64_t before_hash = hash_;
+  const bool in_place = owned_ && current_.use_count() == 1;
+  // const_cast is sound: an owned module was made by this env as a mutable ir::Module.
+  const std::shared_ptr<ir::Module> work =
+      in_place ? std::const_pointer_cast<ir::Module>(current_) : std::make_shared<ir::Module>(*current_);
+  r.info.changed = pass.run(*work);
+  if (!r.info.changed) {
+    memo_->add_unchanged(before_hash, action);
+    return;
+  }
+  const uint64_t next_hash = ir::structural_hash(*work);
+  std::shared_ptr<const Metrics> next = measure(*work, next_hash);
+  if (std::string why = unknown_cost(*next); !why.empty()) {
+    refusals_->add(before_hash, action, why);
+    if (in_place) restore(before_hash);  // a copy leaves the current module as it was
+    metrics_ = before;
+    r.info.changed = false;
+    r.info.refused = true;
+    r.info.refusal = std::move(why);
+    return;
+  }
+  current_ = work;
+  owned_ = true;
+  hash_ = next_hash;
+  metrics_ = std::move(next);
+  reassociated_ |= pass.reassociates_floats();
+  memo_->add_changed(before_hash, action, hash_, current_);
+}
+
 // Back to the state before a refused step: the episode's applied passes replayed on
 // the initial module (passes are deterministic; refusals are rare and then cached).
 void Env::restore(uint64_t expected_hash) {
-  current_ = initial_;
+  auto m = std::make_shared<ir::Module>(*initial_);
   for (int a : actions_) {
     auto& pass = (*passes_)[static_cast<size_t>(a)];
     if (!pass) pass = actions()[static_cast<size_t>(a)].make();
-    pass->run(current_);
+    pass->run(*m);
   }
-  hash_ = ir::structural_hash(current_);
+  current_ = m;
+  owned_ = true;
+  hash_ = ir::structural_hash(*current_);
   if (hash_ != expected_hash)
     throw Error(fmt::format("internal error: replaying the episode of '{}' did not reproduce its state", design_id_));
 }
@@ -256,7 +298,7 @@ EnvState Env::state() const {
 std::vector<double> Env::replay(const EnvState& s) {
   if (s.design != design_id_)
     throw Error("state of design '" + s.design + "' replayed on an environment of design '" + design_id_ + "'");
-  reset(ir::Module(initial_), design_id_, seed_);
+  reset(initial_, initial_hash_, design_id_, seed_);
   for (const auto& p : s.passes) step(p);
   return observation();
 }
@@ -265,7 +307,7 @@ passes::EquivalenceResult Env::validate(const passes::EquivalenceOptions& o) con
   passes::EquivalenceOptions opts = o;
   opts.seed = seed_;
   opts.float_tolerance = opts.float_tolerance || reassociated_;
-  return passes::check_equivalence(initial_, current_, opts);
+  return passes::check_equivalence(*initial_, *current_, opts);
 }
 
 int Env::observation_size() const { return static_cast<int>(observation().size()); }
@@ -304,8 +346,7 @@ void Env::append_observation(ObservationKind k, std::vector<double>& out) const 
       for (int c : histogram_) out.push_back(static_cast<double>(c) / options_.max_steps);
       break;
     case ObservationKind::kGraphWl: {
-      std::vector<double> counts;
-      graph_wl_counts(current_, counts);
+      const std::vector<double>& counts = m.graph_wl;
       const double n0 = std::max(1.0, m0.instructions());
       for (int i = 0; i < kGraphWlSize; ++i) out.push_back(counts[static_cast<size_t>(i)] / (i == kWlDepthIndex ? kWlDepthScale : n0));
       break;

@@ -47,6 +47,7 @@
 #include "passes/pass.h"
 #include "rl/metrics.h"
 #include "rl/spaces.h"
+#include "rl/transition_memo.h"
 
 namespace hlsgym::rl {
 
@@ -65,6 +66,9 @@ struct EnvOptions {
   double gamma = 0.99;
   // Needed by the hardware rewards and the hardware part of the cost observation.
   std::shared_ptr<const hwmodel::Target> target;
+  // Instructions the transition memo (rl/transition_memo.h) may hold in the next states it
+  // remembers (~0.5 kB each); 0 turns it off. It changes the speed, never a result.
+  int64_t memo_instructions = 4'000'000;
   hwmodel::EstimateOptions estimate = [] {
     hwmodel::EstimateOptions o;
     o.lenient = true;  // real HLO has ops without a cost model; cost them as moves
@@ -104,6 +108,10 @@ class Env {
   // Starts an episode on `design` (copied; the id is what state() reports). `seed` feeds
   // validate()'s random inputs.
   std::vector<double> reset(const ir::Module& design, const std::string& design_id, uint64_t seed = 1);
+  // The same on a shared, immutable design whose structural hash the caller knows (a
+  // training set resets on the same graphs thousands of times: no copy, no hash).
+  std::vector<double> reset(std::shared_ptr<const ir::Module> design, uint64_t design_hash, const std::string& design_id,
+                            uint64_t seed = 1);
   StepResult step(int action);
   StepResult step(const std::string& pass_name);
   // An independent copy in the current state (sharing only the thread-safe caches).
@@ -120,8 +128,8 @@ class Env {
   // This env's actions, 0..available_actions()-1 (EnvOptions::actions).
   int available_actions() const { return available_actions_; }
   int observation_size() const;
-  const ir::Module& module() const { return current_; }
-  const ir::Module& initial_module() const { return initial_; }
+  const ir::Module& module() const { return *current_; }
+  const ir::Module& initial_module() const { return *initial_; }
   const Metrics& metrics() const { return *metrics_; }
   const Metrics& initial_metrics() const { return *initial_metrics_; }
   double cost() const { return cost_of(*metrics_); }
@@ -138,6 +146,7 @@ class Env {
   std::vector<double> observation() const;
   const EnvOptions& options() const { return options_; }
   const MetricsCache& cache() const { return *cache_; }
+  const TransitionMemo& memo() const { return *memo_; }
 
  private:
   double cost_of(const Metrics& m) const;
@@ -145,7 +154,8 @@ class Env {
   std::string unknown_cost(const Metrics& m) const;  // empty: the reward space can cost m
   bool hardware_reward_ = false;
   double potential(const Metrics& m) const;
-  std::shared_ptr<const Metrics> measure(const ir::Module& m, uint64_t hash) const;
+  std::shared_ptr<const Metrics> measure(const ir::Module& m, uint64_t hash, bool for_observation = true) const;
+  void run_pass(int action, passes::Pass& pass, StepResult& r);
   void append_observation(ObservationKind k, std::vector<double>& out) const;
   void restore(uint64_t expected_hash);
 
@@ -154,7 +164,9 @@ class Env {
   RewardKind reward_kind_;
   int available_actions_;
   bool need_hardware_;
+  bool need_graph_wl_ = false;
   std::shared_ptr<MetricsCache> cache_;
+  std::shared_ptr<TransitionMemo> memo_;  // shared by forks
   // The default order's cost per initial state (normalize_by_default): running the default
   // order on every reset of a 40k-instruction graph would cost ~0.3 s a reset. Shared by
   // forks, which may run on other threads, hence the lock.
@@ -182,8 +194,11 @@ class Env {
 
   std::string design_id_;
   uint64_t seed_ = 1;
-  ir::Module initial_, current_;
-  uint64_t hash_ = 0;
+  // Immutable states, shared with the memo, the caller's graph set and forks; current_ is
+  // changed in place only when this env made it and nobody else holds it (owned_).
+  std::shared_ptr<const ir::Module> initial_, current_;
+  bool owned_ = false;
+  uint64_t initial_hash_ = 0, hash_ = 0;
   std::shared_ptr<const Metrics> metrics_, initial_metrics_;
   std::vector<int> actions_;  // applied or no-op steps (refused ones are left out)
   int steps_ = 0;             // every step, refused ones included

@@ -3,15 +3,29 @@
 #include <cmath>
 
 #include "ir/error.h"
+#include "ir/module_hash.h"
 #include "rl/gnn.h"
 
 namespace hlsgym::rl {
 
+namespace {
+std::vector<GraphTrainEnv::Graph> share(std::vector<std::pair<std::string, ir::Module>> graphs) {
+  std::vector<GraphTrainEnv::Graph> out;
+  out.reserve(graphs.size());
+  for (auto& [id, m] : graphs) {
+    auto shared = std::make_shared<const ir::Module>(std::move(m));
+    const uint64_t hash = ir::structural_hash(*shared);
+    out.push_back({std::move(id), std::move(shared), hash});
+  }
+  return out;
+}
+}  // namespace
+
 GraphTrainEnv::GraphTrainEnv(std::vector<std::pair<std::string, ir::Module>> graphs, EnvOptions o)
-    : graphs_(std::make_shared<const std::vector<std::pair<std::string, ir::Module>>>(std::move(graphs))),
-      env_(std::move(o)) {
+    : graphs_(std::make_shared<const std::vector<Graph>>(share(std::move(graphs)))), env_(std::move(o)) {
   if (graphs_->empty()) throw Error("no graphs to train on");
-  observation_size_ = static_cast<int>(env_.reset((*graphs_)[0].second, (*graphs_)[0].first).size());
+  const Graph& g = (*graphs_)[0];
+  observation_size_ = static_cast<int>(env_.reset(g.module, g.hash, g.id).size());
 }
 
 std::unique_ptr<GraphTrainEnv> GraphTrainEnv::worker_copy() const {
@@ -21,9 +35,9 @@ std::unique_ptr<GraphTrainEnv> GraphTrainEnv::worker_copy() const {
 }
 
 std::vector<double> GraphTrainEnv::reset(uint64_t seed) {
-  const auto& [id, g] = (*graphs_)[seed % graphs_->size()];
-  graph_ = id;
-  return env_.reset(g, id, seed);
+  const Graph& g = (*graphs_)[seed % graphs_->size()];
+  graph_ = g.id;
+  return env_.reset(g.module, g.hash, g.id, seed);
 }
 
 TrainEnv::Step GraphTrainEnv::step(int action) {

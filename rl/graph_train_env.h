@@ -35,11 +35,21 @@ class GraphTrainEnv final : public TrainEnv {
   std::unique_ptr<GraphTrainEnv> worker_copy() const;
   // The state caches shared with worker copies (uncostable states, refused steps).
   const MetricsCache& cache() const { return env_.cache(); }
+  // The transitions shared with worker copies (rl/transition_memo.h).
+  const TransitionMemo& memo() const { return env_.memo(); }
+
+  // Each graph once, shared with the environment's episodes (reset copies nothing), with
+  // its structural hash computed once.
+  struct Graph {
+    std::string id;
+    std::shared_ptr<const ir::Module> module;
+    uint64_t hash = 0;
+  };
 
  private:
   GraphTrainEnv(const GraphTrainEnv&) = default;
 
-  std::shared_ptr<const std::vector<std::pair<std::string, ir::Module>>> graphs_;
+  std::shared_ptr<const std::vector<Graph>> graphs_;
   Env env_;
   int observation_size_ = 0;
   std::string graph_;  // the episode's graph

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "ir/error.h"
+#include "rl/graph_wl.h"
 
 namespace hlsgym::rl {
 
@@ -39,15 +40,16 @@ HardwareCost hardware_cost(const ir::Module& m, const hwmodel::Target& t, const 
   return c;
 }
 
-std::shared_ptr<const Metrics> MetricsCache::get(const ir::Module& m, uint64_t hash, bool need_hardware) {
+std::shared_ptr<const Metrics> MetricsCache::get(const ir::Module& m, uint64_t hash, Needs needs) {
   std::shared_ptr<Metrics> found;
   {
     std::lock_guard lock(mu_);
     auto it = map_.find(hash);
     if (it != map_.end()) found = it->second;
   }
-  const bool hw = need_hardware && target_ != nullptr;
-  if (found && (found->has_hardware || !hw)) {
+  const bool hw = needs.hardware && target_ != nullptr;
+  const auto complete = [&](const Metrics& x) { return (x.has_hardware || !hw) && (x.has_graph_wl || !needs.graph_wl); };
+  if (found && complete(*found)) {
     ++hits_;
     return found;
   }
@@ -56,16 +58,22 @@ std::shared_ptr<const Metrics> MetricsCache::get(const ir::Module& m, uint64_t h
   // are identical, the first stored wins.
   auto fresh = std::make_shared<Metrics>(found ? *found : Metrics{});
   if (!found) fresh->features = ir::extract_features(m);
-  if (hw) {
+  if (hw && !fresh->has_hardware) {
     fresh->hardware = hardware_cost(m, *target_, options_);
     fresh->has_hardware = true;
   }
+  if (needs.graph_wl && !fresh->has_graph_wl) {
+    graph_wl_counts(m, fresh->graph_wl);
+    fresh->has_graph_wl = true;
+  }
   std::lock_guard lock(mu_);
   auto& slot = map_[hash];
-  if (!slot || (!slot->has_hardware && fresh->has_hardware)) {
-    if (fresh->has_hardware && !fresh->hardware.known()) ++uncostable_;
-    slot = fresh;
-  }
+  if (slot && complete(*slot)) return slot;
+  const bool counted = slot && slot->has_hardware;  // its uncostable state was counted when stored
+  if (slot && slot->has_hardware && !fresh->has_hardware) fresh->hardware = slot->hardware, fresh->has_hardware = true;
+  if (slot && slot->has_graph_wl && !fresh->has_graph_wl) fresh->graph_wl = slot->graph_wl, fresh->has_graph_wl = true;
+  if (fresh->has_hardware && !fresh->hardware.known() && !counted) ++uncostable_;
+  slot = fresh;
   return slot;
 }
 

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "hwmodel/estimate.h"
 #include "ir/features.h"
@@ -31,6 +32,11 @@ struct Metrics {
   ir::Features features;
   bool has_hardware = false;
   HardwareCost hardware;
+  // rl/graph_wl.h's raw counts, when the graph-wl observation asked for them: a function
+  // of the state like the rest, so a revisited state (a pass that changed nothing, a
+  // memoized transition) is not walked again.
+  bool has_graph_wl = false;
+  std::vector<double> graph_wl;
   double instructions() const { return static_cast<double>(features.instructions); }
 };
 
@@ -39,7 +45,12 @@ class MetricsCache {
  public:
   // `target` null: hardware costs are never computed.
   MetricsCache(const hwmodel::Target* target, hwmodel::EstimateOptions options);
-  std::shared_ptr<const Metrics> get(const ir::Module& m, uint64_t hash, bool need_hardware);
+  // What is computed on a miss: the features always, the hardware cost and the graph-wl
+  // counts when asked for (a hit that lacks one computes it and stores it).
+  struct Needs {
+    bool hardware = false, graph_wl = false;
+  };
+  std::shared_ptr<const Metrics> get(const ir::Module& m, uint64_t hash, Needs needs);
   size_t size() const;
   int64_t hits() const { return hits_; }
   int64_t misses() const { return misses_; }

@@ -68,5 +68,34 @@ TEST(StructuralHash, SurvivesCloneAndPrintParseOfRandomModules) {
   }
 }
 
+// The payload caches its part of the hash (PayloadHash): an edit through mutable_payload,
+// in place or on a copy that shared the payload, must be seen, and the other copy keep its hash.
+TEST(StructuralHash, SeesPayloadEditsAfterItWasComputed) {
+  Module m = frontend::parse_hlo(std::string("HloModule t\n\n") + kBase, "t.hlo");
+  const uint64_t before = structural_hash(m);
+  InstrId t = kNoId, c = kNoId;
+  for (InstrId i = 0; i < m.instruction_slots(); ++i) {
+    if (m.opcode(i) == Opcode::kTranspose) t = i;
+    if (m.opcode(i) == Opcode::kConstant) c = i;
+  }
+  ASSERT_NE(t, kNoId);
+  ASSERT_NE(c, kNoId);
+  const Module copy = m;  // shares every payload with m
+  m.mutable_payload(t).attrs.dimensions = {0, 1};
+  const uint64_t edited = structural_hash(m);
+  EXPECT_NE(before, edited);
+  EXPECT_EQ(before, structural_hash(copy));
+  // A module that holds its payloads alone is edited in place.
+  Module alone = frontend::parse_hlo(std::string("HloModule t\n\n") + kBase, "t.hlo");
+  EXPECT_EQ(before, structural_hash(alone));
+  ASSERT_EQ(alone.opcode(c), Opcode::kConstant);
+  alone.mutable_payload(c).literal = std::make_shared<const Literal>(Literal::scalar_int(ElementType::kS32, 8));
+  EXPECT_NE(before, structural_hash(alone));
+  // A renamed clone of an instruction keeps the cached hash, which does not cover names.
+  Module cloned = copy;
+  const InstrId k = cloned.add_clone(cloned.entry(), c, {});
+  EXPECT_EQ(cloned.payload(k).content_hash.get(), copy.payload(c).content_hash.get());
+}
+
 }  // namespace
 }  // namespace hlsgym::ir
