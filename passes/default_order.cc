@@ -79,6 +79,15 @@ std::vector<std::string> default_order_names() {
   return out;
 }
 
+std::vector<std::string> default_fixed_point_names() {
+  std::vector<std::string> out;
+  for (const OrderStage& stage : xla_cpu_default_stages())
+    if (stage.fixed_point)
+      for (const auto& n : stage.passes)
+        if (in_order(n) && std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+  return out;
+}
+
 std::vector<std::string> default_order_missing() {
   std::vector<std::string> out;
   for (const OrderStage& stage : xla_cpu_default_stages())

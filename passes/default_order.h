@@ -27,6 +27,10 @@ PassPtr make_default_order();
 // The passes of the default order, flattened in run order (a fixed-point stage's passes
 // once each), only those hlsgym has.
 std::vector<std::string> default_order_names();
+// The passes of the default order's fixed-point stages (XLA's HloPassFix pipelines: the
+// simplification pipeline and the one after layout assignment), in run order, each once:
+// the passes XLA itself runs to a fixed point, only those hlsgym has.
+std::vector<std::string> default_fixed_point_names();
 // XLA's passes of the order that hlsgym does not have (target-dependent ones and a few
 // linear-algebra expanders), for reports.
 std::vector<std::string> default_order_missing();

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <memory>
 #include <numeric>
+#include <unordered_set>
 
 #include "ir/error.h"
+#include "passes/default_order.h"
 #include "rl/action_mask.h"
 #include "rl/search.h"
 
@@ -33,6 +35,7 @@ int64_t fixed_point_rounds(Env& best, const std::vector<int>& round, int64_t bud
   // A fixed point as soon as every pass of the round has changed nothing on the current
   // state (what HloPassFix's last round finds, without running the rest of that round).
   size_t unchanged = 0;
+  std::unordered_set<uint64_t> visited{cur.state_hash()};
   for (size_t i = 0; !round.empty() && unchanged < round.size() && runs < budget; i = (i + 1) % round.size()) {
     const int a = round[i];
     const uint64_t here = cur.state_hash();
@@ -51,10 +54,21 @@ int64_t fixed_point_rounds(Env& best, const std::vector<int>& round, int64_t bud
     }
     unchanged = 0;
     memory.seen.insert(next.state_hash());
+    // Back in a state of these rounds (passes that undo each other, like the HLS unroll
+    // directives): a cycle that never reaches a fixed point, so the rest of the budget
+    // goes to the beam instead.
+    if (!visited.insert(next.state_hash()).second) break;
     cur = std::move(next);
     if (cur.cost() < best.cost()) best = cur.fork();
   }
   return runs;
+}
+
+std::vector<int> with_xla_fixed_point_passes(std::vector<int> round, int available_actions) {
+  for (const std::string& name : passes::default_fixed_point_names())
+    for (int a = 0; a < available_actions; ++a)
+      if (Env::action_name(a) == name && std::find(round.begin(), round.end(), a) == round.end()) round.push_back(a);
+  return round;
 }
 
 GuidedResult guided_order(PolicyFile& p, const ir::Module& graph, const EnvOptions& env_base, const GuidedOptions& o) {
@@ -91,9 +105,9 @@ GuidedResult guided_order(PolicyFile& p, const ir::Module& graph, const EnvOptio
     return ranked;
   };
   // Three phases on one memory: a beam with half of what is left, fixed-point rounds of the
-  // passes that changed the cost (the policy's and the beam's) from its best state, and a
-  // beam from the best state after them with the rest (the memory sends it to actions not
-  // tried yet where the first beam was).
+  // passes that changed the cost (the policy's and the beam's) from its best state, then
+  // with XLA's fixed-point passes added, and a beam from the best state after them with the
+  // rest (the memory sends it to actions not tried yet where the first beam was).
   Env best = end.fork();
   int64_t spent = 0;
   auto beam = [&](int64_t budget) {
@@ -112,6 +126,11 @@ GuidedResult guided_order(PolicyFile& p, const ir::Module& graph, const EnvOptio
     for (int a : *list)
       if (std::find(round.begin(), round.end(), a) == round.end()) round.push_back(a);
   spent += fixed_point_rounds(best, round, left - spent, *memory);
+  // From that fixed point, the rounds again with XLA's own fixed-point passes added: the
+  // chains the default order reaches need passes neither the episode nor a small beam ran
+  // (ResNet-50: reshape-mover, which first adds instructions). After the cheaper rounds,
+  // so a chain those reach is not slowed by the extra passes' runs.
+  spent += fixed_point_rounds(best, with_xla_fixed_point_passes(round, end.available_actions()), left - spent, *memory);
   beam(left - spent);
   const size_t before = end.state().passes.size();  // the episode's steps, no-ops included
   const std::vector<std::string>& steps = best.state().passes;

@@ -6,7 +6,9 @@
 //      lead to new states (tried best-scored first; the no-ops met on the way count)
 //   2. fixed-point rounds (XLA's HloPassFix) from the best state, of every pass that changed
 //      the cost in the episode or the beam: chains whose cost rises before it falls, which
-//      a small beam ranked by cost misses (fixed_point_rounds below)
+//      a small beam ranked by cost misses (fixed_point_rounds below); from their fixed
+//      point, rounds of those passes and XLA's own fixed-point passes
+//      (with_xla_fixed_point_passes), for chains that need a pass neither ran
 //   3. the beam again, from the best state, with the rest.
 // Evaluations (pass runs) are counted for the policy's episode and the search together, so
 // a budget compares with plain beam search's --budget-steps at equal cost.
@@ -53,7 +55,15 @@ GuidedResult guided_order(PolicyFile& p, const ir::Module& graph, const EnvOptio
 // and ranks by cost (ResNet-50 of the test split: reshape-mover, cse and algsimp remove 426
 // reshapes over four rounds, the first adding 47 instructions).
 // Pairs (state, pass) `memory` knows to change nothing, and passes the opcode counts show
-// cannot, cost no run; every run is recorded in `memory`. Returns the pass runs spent.
+// cannot, cost no run; every run is recorded in `memory`. Rounds that come back to a state
+// they passed (a cycle, no fixed point) stop there. Returns the pass runs spent.
 int64_t fixed_point_rounds(Env& best, const std::vector<int>& round, int64_t budget, SearchMemory& memory);
+
+// `round` followed by the passes of XLA's default order's fixed-point pipelines
+// (passes::default_fixed_point_names: algsimp, reshape-mover, constant_folding, dce, cse, the
+// while-loop simplifiers, ...) it lacks, in XLA's order, among the first `available_actions`.
+// Passes the state's opcode counts show cannot act cost the rounds nothing, so most of them
+// are free on a graph without whiles, conditionals, sorts or gathers.
+std::vector<int> with_xla_fixed_point_passes(std::vector<int> round, int available_actions);
 
 }  // namespace hlsgym::rl

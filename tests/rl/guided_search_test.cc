@@ -7,6 +7,7 @@
 
 #include "frontend/load.h"
 #include "ir/error.h"
+#include "passes/default_order.h"
 #include "passes/order.h"
 #include "rl/action_mask.h"
 #include "rl/agent.h"
@@ -186,6 +187,47 @@ TEST(GuidedSearch, FixedPointRoundsStayWithinTheBudgetAndNeverLoseTheStart) {
     EXPECT_LE(fixed_point_rounds(best, round, budget, memory), budget);
     EXPECT_LE(best.cost(), start.cost());  // reshape-mover alone raises it: best stays at the start
   }
+}
+
+TEST(GuidedSearch, XlasFixedPointPassesAreAddedOnceAfterTheRound) {
+  const std::vector<int> round = {action("reshape-mover"), action("cse")};
+  const std::vector<int> more = with_xla_fixed_point_passes(round, Env::action_count());
+  ASSERT_GE(more.size(), 2u);
+  EXPECT_EQ(std::vector<int>(more.begin(), more.begin() + 2), round) << "the round's own passes first, in its order";
+  for (const std::string& n : passes::default_fixed_point_names())
+    EXPECT_EQ(std::count(more.begin(), more.end(), action(n)), 1) << n;
+  EXPECT_EQ(more.size(), passes::default_fixed_point_names().size()) << "nothing else (both of the round's are XLA's)";
+  // A policy written for fewer actions never gets a later one.
+  for (int a : with_xla_fixed_point_passes({}, 10)) EXPECT_LT(a, 10);
+}
+
+TEST(GuidedSearch, XlasFixedPointPassesReachAChainTheSearchsOwnPassesMiss) {
+  // A policy whose episode and first beam never ran reshape-mover (seed 2 of the README's
+  // table on ResNet-50): rounds of their passes stop at once, where the default order goes
+  // on to 1,129; with XLA's fixed-point passes added they reach it.
+  const Env start = resnet_after_policy();
+  const std::vector<int> round = {action("cse"), action("algsimp"), action("constant_folding")};
+  SearchMemory memory;
+  Env own = start.fork();
+  fixed_point_rounds(own, round, 80, memory);
+  EXPECT_EQ(own.cost(), start.cost());
+  Env best = start.fork();
+  EXPECT_LE(fixed_point_rounds(best, with_xla_fixed_point_passes(round, Env::action_count()), 80, memory), 80);
+  EXPECT_LE(best.cost(), 1129) << "the default order's count";
+  EXPECT_EQ(cost_after(start.initial_module(), best.state().passes), best.cost());
+}
+
+TEST(GuidedSearch, FixedPointRoundsStopOnACycle) {
+  // unroll-x2 and unroll-halve undo each other: rounds of the two never reach a fixed point
+  // and, without the cycle check, would spend the whole budget toggling.
+  Env e(EnvOptions{.max_steps = 200});
+  e.reset(testutil::design("fir8"), "fir8");
+  SearchMemory memory;
+  Env best = e.fork();
+  const int64_t runs = fixed_point_rounds(best, {action("unroll-x2"), action("unroll-halve")}, 100, memory);
+  EXPECT_GE(runs, 2);
+  EXPECT_LE(runs, 4);
+  EXPECT_LE(best.cost(), e.cost());
 }
 
 TEST(GuidedSearch, BeamsSharingAMemoryNeverPayTwiceForAPair) {
