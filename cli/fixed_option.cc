@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "ir/error.h"
+#include "ir/verifier.h"
+#include "passes/registry.h"
 
 namespace hlsgym::cli {
 namespace {
@@ -32,7 +34,14 @@ std::optional<rtl::QuantizedModule> quantized_design(const frontend::Design& d, 
   if (!floats && !fixed_flag.empty())
     throw Error("--fixed " + fixed_flag + " quantizes floats, and the design has none (drop --fixed)", {d.path});
   if (!floats) return std::nullopt;
-  return rtl::quantize_module(d.module, rtl::parse_fixed(spec));
+  rtl::QuantizedModule q = rtl::quantize_module(d.module, rtl::parse_fixed(spec));
+  fuse_integer_chains(q.module);
+  return q;
+}
+
+void fuse_integer_chains(ir::Module& m) {
+  passes::Registry::global().create("fusion")->run(m);
+  ir::verify(m);
 }
 
 }  // namespace hlsgym::cli

@@ -72,6 +72,10 @@ class Builder {
 
  private:
   ir::InstrId round_off(Fx& x, int s, ir::FixedRounding mode, ir::InstrId sticky);
+  // `shifted` (x shifted right, exact) in the container of its `bits` when that is
+  // narrower than x's: a product's 64-bit container need not carry the rounding's add,
+  // the clamp and the value on to the next op (the convert is wiring, chaining.h).
+  ir::InstrId fit(const Fx& x, ir::InstrId shifted, int bits);
   ir::InstrId narrow(Fx y, const ir::FixedFormat& to);
 
   ir::Module& m_;

@@ -103,13 +103,19 @@ Fx Builder::align(Fx x, int k, const ir::FixedFormat& to) {
   return r;
 }
 
+InstrId Builder::fit(const Fx& x, InstrId shifted, int bits) {
+  // a modular value is right only modulo its container: its high bits cannot go
+  if (x.modular || ir::bit_width(ir::fixed_container(std::max(bits, 1))) >= container_width(shifted)) return shifted;
+  return cast(shifted, ir::fixed_container(std::max(bits, 1)));
+}
+
 InstrId Builder::round_off(Fx& x, int s, ir::FixedRounding mode, InstrId sticky) {
   using ir::FixedRounding;
-  if (mode == FixedRounding::kTruncate) return shift_right(x.id, s);
+  if (mode == FixedRounding::kTruncate) return fit(x, shift_right(x.id, s), x.bits - s);
   if (mode == FixedRounding::kRound) {
     // floor(x / 2^s + 1/2) = ((x >> (s - 1)) + 1) >> 1: the + 1 needs a bit only when s = 1
     if (s == 1) x = widen(x, x.bits + 1);
-    return shift_right(add_const(shift_right(x.id, s - 1), 1), 1);
+    return shift_right(add_const(fit(x, shift_right(x.id, s - 1), x.bits - s + 2), 1), 1);
   }
   // ties to even: u = x >> s, guard g = bit s - 1, sticky = any lower bit (or the caller's)
   x = widen(x, std::max(x.bits + 1, s + 2));

@@ -3,12 +3,16 @@
 // ap_fixed format goes to RTL with 0 mismatches against the interpreter on the quantized
 // module and measured == estimated cycles (8 vectors), and its accuracy against the float
 // design (rtl/fixed_accuracy.h) is what the README's table says, with no value leaving
-// its format on the vectors.
+// its format on the vectors. The quantized module is built as `rtl --fixed` builds it:
+// its integer chains fused (cli/fixed_option.h, fuse_integer_chains), and every design
+// fits the FPGA target without `lenient`.
 #include <fmt/core.h>
 
 #include <cmath>
 #include <map>
 
+#include "ir/verifier.h"
+#include "passes/registry.h"
 #include "rtl/fixed_accuracy.h"
 #include "rtl/fixed_point.h"
 #include "tests/rtl/rtl_test_util.h"
@@ -18,8 +22,7 @@ namespace {
 
 struct Choice {
   const char* format;
-  double min_snr_db;     // the accuracy the README states, rounded down (row_sum_max is exact: inf)
-  bool lenient = false;  // over the target's LUTs by the estimate (emitted anyway)
+  double min_snr_db;  // the accuracy the README states, rounded down (row_sum_max is exact: inf)
 };
 
 // The per-design formats of the README table (float/ designs by file stem).
@@ -30,7 +33,7 @@ const std::map<std::string, Choice>& choices() {
       {"layernorm", {"ap_fixed<20,8,AP_RND,AP_SAT>", 54}},
       {"gelu", {"ap_fixed<16,6,AP_RND,AP_SAT>", 63}},
       {"attention_head", {"ap_fixed<18,8,AP_RND,AP_SAT>", 50}},
-      {"black_scholes", {"ap_fixed<18,9,AP_RND,AP_SAT>", 30, true}},
+      {"black_scholes", {"ap_fixed<18,9,AP_RND,AP_SAT>", 30}},
       {"conv_pool_f32", {"ap_fixed<18,8,AP_RND,AP_SAT>", 84}},
       {"elementwise_bf16", {"ap_fixed<20,10,AP_RND,AP_SAT>", 40}},
       {"row_sum_max", {"ap_fixed<20,11,AP_RND,AP_SAT>", 300}},
@@ -53,6 +56,14 @@ std::vector<std::string> bar_designs() {
   return names;
 }
 
+// As `rtl --fixed` quantizes (cli/fixed_option.cc): the integer chains as loop fusions.
+rtl::QuantizedModule quantized(const ir::Module& m, const std::string& format) {
+  rtl::QuantizedModule q = rtl::quantize_module(m, rtl::parse_fixed(format));
+  passes::Registry::global().create("fusion")->run(q.module);
+  ir::verify(q.module);
+  return q;
+}
+
 class FixedDesign : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(FixedDesign, CosimulatesExactlyWithItsAccuracy) {
@@ -61,11 +72,9 @@ TEST_P(FixedDesign, CosimulatesExactlyWithItsAccuracy) {
   ASSERT_TRUE(choices().count(stem)) << name << " has no chosen format: add it here and to README.md's table";
   const Choice& choice = choices().at(stem);
   const frontend::Design d = rtl_design(name);
-  const rtl::QuantizedModule q = rtl::quantize_module(d.module, rtl::parse_fixed(choice.format));
+  const rtl::QuantizedModule q = quantized(d.module, choice.format);
   EXPECT_TRUE(integer_only(q.module));
-  rtl::EmitOptions eo;
-  eo.estimate.lenient = choice.lenient;
-  const rtl::EmittedDesign e = rtl::emit(q.module, rtl_fpga(), eo);
+  const rtl::EmittedDesign e = rtl::emit(q.module, rtl_fpga(), {});  // not lenient: it fits
   rtl::SimOptions o;
   o.vectors = 8;
   o.seed = 1;
@@ -90,10 +99,8 @@ INSTANTIATE_TEST_SUITE_P(Designs, FixedDesign, ::testing::ValuesIn(bar_designs()
 // pricer of designs/fixed/, which per-op formats make 48 dB more accurate than one format (78 vs 30 dB).
 TEST(FixedDesignPrecision, BlackScholesApFixedCosimulates) {
   const frontend::Design d = rtl_design("fixed/black_scholes_ap_fixed");
-  const rtl::QuantizedModule q = rtl::quantize_module(d.module, rtl::parse_fixed(d.precision));
-  rtl::EmitOptions eo;
-  eo.estimate.lenient = true;
-  const rtl::EmittedDesign e = rtl::emit(q.module, rtl_fpga(), eo);
+  const rtl::QuantizedModule q = quantized(d.module, d.precision);
+  const rtl::EmittedDesign e = rtl::emit(q.module, rtl_fpga(), {});  // not lenient: it fits
   rtl::SimOptions o;
   o.vectors = 8;
   o.seed = 1;
