@@ -229,7 +229,8 @@ TEST(Estimate, LoopStateFlipFlopsAreThoseSynthesisKeeps) {
 
 // rtl instantiates each float unit in its `_chain` form (rtl/float_units.h): no result
 // register, the reader's register or the memory write holds it; Yosys counts the row's FF
-// less the result's bits on every unit (hwmodel/README.md). A compare's result is 1 bit.
+// less the result's bits on every unit (hwmodel/README.md). A compare's result is 1 bit; a
+// reduction's result sits in its accumulator registers, priced as such.
 TEST(Estimate, FloatUnitsArePricedInTheirChainForm) {
   auto unit_ff = [](const std::string& op, const std::string& type) {
     const ir::Module m = frontend::parse_hlo("HloModule f\nENTRY main {\n  x = f32[8] parameter(0)\n  y = f32[8] parameter(1)\n"
@@ -244,6 +245,18 @@ TEST(Estimate, FloatUnitsArePricedInTheirChainForm) {
   EXPECT_DOUBLE_EQ(unit_ff("add", "f32"), t.float_unit("fadd", ir::ElementType::kF32)->ff - 32);
   EXPECT_DOUBLE_EQ(unit_ff("multiply", "f32"), t.float_unit("fmul", ir::ElementType::kF32)->ff - 32);
   EXPECT_DOUBLE_EQ(unit_ff("compare", "pred"), t.float_unit("fcmp_lt", ir::ElementType::kF32)->ff - 1);
+  // a float reduction's result register is its accumulators: 8 outputs on one lane through
+  // an fadd of depth A = 4 keep g = min(8, 4) partial sums (timing.h), 4 x 32 FF
+  const ir::Module r = frontend::parse_hlo(
+      "HloModule r\nadd {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT s = f32[] add(a, b)\n}\n"
+      "ENTRY main {\n  x = f32[8,16] parameter(0)\n  z = f32[] constant(0)\n"
+      "  ROOT y = f32[8] reduce(x, z), dimensions={1}, to_apply=add\n}\n", "r.hlo");
+  EstimateOptions o;
+  o.keep_details = true;
+  const Estimate e = estimate(r, t, o);
+  ASSERT_EQ(t.float_unit("fadd", ir::ElementType::kF32)->latency, 4);
+  ASSERT_EQ(e.details->graph.tasks.back().lanes, 1);
+  EXPECT_DOUBLE_EQ(e.details->binding.unit_area.ff, t.float_unit("fadd", ir::ElementType::kF32)->ff - 32 + 4 * 32);
 }
 
 TEST(Estimate, UnknownTripCountIsAnErrorUnlessLenient) {
