@@ -173,8 +173,10 @@ void bind_buffers(const TaskGraph& g, const Schedule& s, const Target& tgt, cons
 
 // The flip-flops of each register-file track: word i is as wide as the widest buffer
 // that reaches it (rtl stores a narrower one zero-extended, and synthesis drops the
-// constant bits), so the words x widest-bits box overcounts mixed tracks.
-std::vector<int64_t> register_storage_bits(const TaskGraph& g, const Binding& b) {
+// constant bits), so the words x widest-bits box overcounts mixed tracks. `widest`: per
+// track, the widest value stored (the bits of its read registers: a pred is 1 bit, not
+// its storage byte).
+std::vector<int64_t> register_storage_bits(const TaskGraph& g, const Binding& b, std::vector<int>& widest_of) {
   std::vector<std::vector<std::pair<int64_t, int>>> held(b.tracks.size());  // (words, bits)
   for (size_t t = 0; t < g.size(); ++t) {
     const uint32_t track = b.track_of_task[t];
@@ -182,6 +184,7 @@ std::vector<int64_t> register_storage_bits(const TaskGraph& g, const Binding& b)
       held[track].emplace_back(elements_of(g.tasks[t]), std::max(1, g.tasks[t].value_bits));
   }
   std::vector<int64_t> bits(b.tracks.size(), 0);
+  widest_of.assign(b.tracks.size(), 0);
   for (size_t k = 0; k < held.size(); ++k) {
     auto& h = held[k];
     std::sort(h.begin(), h.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
@@ -191,6 +194,7 @@ std::vector<int64_t> register_storage_bits(const TaskGraph& g, const Binding& b)
       const int64_t below = i + 1 < h.size() ? h[i + 1].first : 0;
       bits[k] += (h[i].first - below) * widest;
     }
+    widest_of[k] = widest;
   }
   return bits;
 }
@@ -247,7 +251,8 @@ void size_tracks(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s
       add(t, deps[q], s.start[t], s.start[t] + p.busy[t], k.lanes * reads[q],
           g.tasks[deps[q]].alias ? 0 : elements_of(g.tasks[deps[q]]));
   }
-  const std::vector<int64_t> storage_bits = register_storage_bits(g, b);
+  std::vector<int> widest;
+  const std::vector<int64_t> storage_bits = register_storage_bits(g, b, widest);
   for (size_t k = 0; k < b.tracks.size(); ++k) {
     auto& ev = events[k];
     std::sort(ev.begin(), ev.end());  // ends (-1) before starts at the same cycle
@@ -260,7 +265,7 @@ void size_tracks(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s
     tr.read_ports = std::max(one_word ? 1 : tr.registers || pipelined ? readers : peak, 1);
     if (tr.registers) {
       // a port per reader, each multiplexing the words its address reaches
-      tr.area.ff = static_cast<double>(storage_bits[k]) + static_cast<double>(tr.read_ports) * tr.bits;
+      tr.area.ff = static_cast<double>(storage_bits[k]) + static_cast<double>(tr.read_ports) * (widest[k] > 0 ? widest[k] : tr.bits);
       tr.area.lut = tgt.register_file.decode(tr.words);
       if (!one_word)
         for (int64_t depth : port_depths[k]) tr.area.lut += tgt.register_file.port_luts(depth, tr.bits);

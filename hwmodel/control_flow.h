@@ -50,6 +50,9 @@ struct StateLeaf {
   std::vector<int64_t> path;  // tuple indices from the loop value to the leaf
   bool copy_back = true;      // the body's result leaf is not the parameter's own leaf
   int readers = 0;            // tasks reading it (condition, body, the loop's users)
+  // Copied in from a one-value constant (chaining.h splat_source): rtl's copy lane carries
+  // a literal, whose value registers synthesis removes.
+  bool literal_init = false;
 };
 
 // The leaves of loop `w`'s state in depth-first order, with types, sizes and copy_back

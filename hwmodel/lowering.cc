@@ -242,6 +242,19 @@ class Lowerer {
       if (d.latency + stream > tm.latency) tm.latency = tm.busy = d.latency + stream;
     }
     finish(w, k, tm);
+    if (w.form == Form::kAccumulate && ir::is_floating(w.type)) k.area.ff += float_accumulator_ff(w, tm);
+  }
+
+  // A float reduction, dot or convolution keeps its partial sums in accumulator registers
+  // (timing.h: per lane g = min(p, A) for its p outputs and adder depth A; a split
+  // reduction one partial per lane). The float rows' FF count a result register, which the
+  // `_chain` units rtl instantiates do not have (unit_model.h float_lane_area): the
+  // accumulator is that result's register, priced here (Yosys on softmax keeps 160 FF of
+  // accumulators, 4 x 32 on its fadd lane and 32 on its fmax lane).
+  int64_t float_accumulator_ff(const Work& w, const Timing& tm) const {
+    const int64_t lanes = std::max<int64_t>(1, tm.lanes_used);
+    const int64_t slots = lanes <= w.n ? std::min<int64_t>(ceil_div(w.n, lanes), std::max<int64_t>(1, w.depth)) : 1;
+    return lanes * slots * datapath_bits(w.type);
   }
 
   void time_cpu(const Work& w, Task& k) {

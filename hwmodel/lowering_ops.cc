@@ -235,7 +235,7 @@ Work WorkModel::elementwise(InstrId i, UnitClass c, ElementType type) {
   w.ports = static_cast<int>(std::min<size_t>(3, m_.operands(i).size()));
   if (const FloatUnitCost* f = float_cost(i)) {  // the IEEE-754 unit rtl instantiates
     w.depth = f->latency;
-    w.lane_area = float_lane_area(*f);
+    w.lane_area = float_lane_area(*f, datapath_bits(array_type(m_.shape(i))));
     w.float_unit = float_unit_id(f);
   }
   if (c == UnitClass::kIntMul && m_.opcode(i) == Opcode::kMultiply && t_.is_fpga())
@@ -312,8 +312,8 @@ Work WorkModel::contraction(InstrId i, int64_t outputs, int64_t terms) {
   if (fm && fa) {
     w.mul_depth = fm->latency;
     w.depth = fa->latency;
-    w.lane_area = float_lane_area(*fm);
-    w.lane_area += float_lane_area(*fa);
+    w.lane_area = float_lane_area(*fm, datapath_bits(result));
+    w.lane_area += float_lane_area(*fa, datapath_bits(result));
   }
   if (mac == UnitClass::kIntMac && t_.is_fpga() && m_.operands(i).size() >= 2)
     w.lane_area.dsp = mac_dsp_slices(t_, stored_type(m_, m_.operand(i, 0)), stored_type(m_, m_.operand(i, 1)),

@@ -51,7 +51,7 @@ Area lane_area(const Target& t, UnitClass c, ir::ElementType e);
 // those the target measured for `op` when it lists it (Target::alu_op_luts).
 Area op_lane_area(const Target& t, UnitClass c, ir::Opcode op, ir::ElementType e);
 // One lane of an IEEE-754 unit of the target's float_units table (Yosys' count of it).
-inline Area float_lane_area(const FloatUnitCost& f) { return {f.dsp, f.lut, f.ff, 0}; }
+inline Area float_lane_area(const FloatUnitCost& f, int result_bits) { return {f.dsp, f.lut, std::max(0.0, f.ff - result_bits), 0}; }
 // Energy of one operation in pJ, target factors applied.
 double op_energy_pj(const Target& t, UnitClass c, ir::ElementType e);
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "frontend/hlo_parser.h"
+#include "hwmodel/control_flow.h"
 #include "hwmodel/estimate.h"
 #include "hwmodel/lowering.h"
 #include "hwmodel/schedule_verifier.h"
@@ -199,6 +200,63 @@ TEST(Estimate, CountedWhileLoop) {
   EXPECT_EQ(p.ii, p.cycles);
   EXPECT_EQ(p.area.dsp, 2);
   EXPECT_EQ(estimate(loop_module("4"), fpga_target()).cycles, 18 + 5 * 16 + 19);
+}
+
+// The loop's state memories and copy lanes (control_flow.h state_area) as Yosys keeps them:
+// a copy lane is its value register (read stage + memory latency 2: one, D - 2) and nothing
+// else (its valid bits, index tags and element counter are the control inventory's, which
+// counts every lane of the plan), and a copy-in of a one-value constant carries a literal
+// whose value register synthesis removes (mixed_state, cordic, zero_trip: 32 FF per s32).
+TEST(Estimate, LoopStateFlipFlopsAreThoseSynthesisKeeps) {
+  const ir::Module m = loop_module("0");
+  const ir::InstrId w = m.operand(m.computation(m.entry()).root, 0);
+  const Target& t = fpga_target();
+  WhileLoop l = while_loop(m, w, t, 10, 2, 19, 0);
+  ASSERT_EQ(l.leaves.size(), 2u);
+  EXPECT_TRUE(l.leaves[0].literal_init);   // i = constant(0)
+  EXPECT_FALSE(l.leaves[1].literal_init);  // v = the parameter x
+  const Area sequential = state_area(t, l);
+  l.ii = 16;  // pipelined: no copy-back lanes
+  const Area pipelined = state_area(t, l);
+  EXPECT_DOUBLE_EQ(sequential.ff - pipelined.ff, 32 + 32);  // one value register per leaf's copy-back lane
+  l.leaves[0].literal_init = false;
+  EXPECT_DOUBLE_EQ(state_area(t, l).ff - pipelined.ff, 32);  // i's copy-in now carries a value
+  // the scalar i alone: its word and its read register, a literal copy-in, a copy-back
+  WhileLoop scalar = while_loop(m, w, t, 10, 2, 19, 0);
+  scalar.leaves.resize(1);
+  EXPECT_DOUBLE_EQ(state_area(t, scalar).ff, 32 + 32 + 0 + 32);
+}
+
+// rtl instantiates each float unit in its `_chain` form (rtl/float_units.h): no result
+// register, the reader's register or the memory write holds it; Yosys counts the row's FF
+// less the result's bits on every unit (hwmodel/README.md). A compare's result is 1 bit; a
+// reduction's result sits in its accumulator registers, priced as such.
+TEST(Estimate, FloatUnitsArePricedInTheirChainForm) {
+  auto unit_ff = [](const std::string& op, const std::string& type) {
+    const ir::Module m = frontend::parse_hlo("HloModule f\nENTRY main {\n  x = f32[8] parameter(0)\n  y = f32[8] parameter(1)\n"
+                                             "  ROOT z = " + type + "[8] " + op + "(x, y)" +
+                                             (type == "pred" ? ", direction=LT" : "") + "\n}\n", "f.hlo");
+    EstimateOptions o;
+    o.keep_details = true;
+    return estimate(m, fpga_target(), o).details->binding.unit_area.ff;
+  };
+  const Target& t = fpga_target();
+  ASSERT_NE(t.float_unit("fadd", ir::ElementType::kF32), nullptr);
+  EXPECT_DOUBLE_EQ(unit_ff("add", "f32"), t.float_unit("fadd", ir::ElementType::kF32)->ff - 32);
+  EXPECT_DOUBLE_EQ(unit_ff("multiply", "f32"), t.float_unit("fmul", ir::ElementType::kF32)->ff - 32);
+  EXPECT_DOUBLE_EQ(unit_ff("compare", "pred"), t.float_unit("fcmp_lt", ir::ElementType::kF32)->ff - 1);
+  // a float reduction's result register is its accumulators: 8 outputs on one lane through
+  // an fadd of depth A = 4 keep g = min(8, 4) partial sums (timing.h), 4 x 32 FF
+  const ir::Module r = frontend::parse_hlo(
+      "HloModule r\nadd {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT s = f32[] add(a, b)\n}\n"
+      "ENTRY main {\n  x = f32[8,16] parameter(0)\n  z = f32[] constant(0)\n"
+      "  ROOT y = f32[8] reduce(x, z), dimensions={1}, to_apply=add\n}\n", "r.hlo");
+  EstimateOptions o;
+  o.keep_details = true;
+  const Estimate e = estimate(r, t, o);
+  ASSERT_EQ(t.float_unit("fadd", ir::ElementType::kF32)->latency, 4);
+  ASSERT_EQ(e.details->graph.tasks.back().lanes, 1);
+  EXPECT_DOUBLE_EQ(e.details->binding.unit_area.ff, t.float_unit("fadd", ir::ElementType::kF32)->ff - 32 + 4 * 32);
 }
 
 TEST(Estimate, UnknownTripCountIsAnErrorUnlessLenient) {
