@@ -13,11 +13,11 @@
 #            inner pair's ticks (no other logic reads the address flip-flops' pairs).
 # Why: maxpool's 64 x 16 read tree is 592 LUT in the design (scripts/yosys_lut_attribution.py)
 # where the row prices 394. Measured (Yosys 0.23): 16 x 16 input 96, counter 150; 16 x 32
-# 176, 209; 64 x 16 480, 524, window 696; 64 x 32 878, 844, window 1293: the window's
-# out-of-order address costs 1.45x the row at both widths. A register of the read port's
-# own loaded with the next address does not avoid it: its D inputs are the counters', and
-# Yosys merges it into them (window again, 696 / 1293). Not part of the estimate: see the
-# README ("RTL: the estimate as hardware").
+# 176, 209; 64 x 16 480, 524, window 673, in order 442, free ticks 461; 64 x 32 878, 844,
+# window 1277: the window's out-of-order address with its own ticks costs 1.45x the row at
+# both widths. A register of the read port's own loaded with the next address does not
+# avoid it: its D inputs are the counters', and Yosys merges it into them (the window's
+# count again). Not part of the estimate: see the README ("RTL: the estimate as hardware").
 #   scripts/calibrate_read_address.sh
 set -euo pipefail
 command -v yosys > /dev/null || { echo "error: yosys not found (Debian package yosys)" >&2; exit 1; }
