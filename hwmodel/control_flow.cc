@@ -37,16 +37,26 @@ void collect_leaves(const ir::Shape& s, std::vector<int64_t>& path, std::vector<
   out.push_back(std::move(l));
 }
 
+// The entry computation's root: the design's outputs.
+bool is_output(const ir::Module& m, InstrId i) {
+  return m.computation_of(i) == m.entry() && m.is_root(i);
+}
+
 // Tasks reading the leaf at `path` of `value`: followed through get-tuple-element and the
-// ops that alias their operand; any other user reads it (or the whole tuple) once.
+// ops that alias their operand; any other user reads it (or the whole tuple) once. A leaf
+// that is one of the design's outputs (the entry's root, or an operand of its root tuple)
+// is read once more: rtl reads an output array through a port of its own after the
+// schedule (dus_loop: the loop's 24-word state is the output, its second read port 409 LUT
+// in Yosys).
 int readers(const ir::Module& m, InstrId value, std::span<const int64_t> path) {
-  int n = 0;
+  int n = is_output(m, value) ? 1 : 0;
   for (InstrId u : m.users(value)) {
     switch (m.opcode(u)) {
       case Opcode::kGetTupleElement:
         if (!path.empty() && m.attrs(u).tuple_index == path.front()) n += readers(m, u, path.subspan(1));
         break;
       case Opcode::kTuple:  // re-packed (a body's result): read by the copy-back, not from this memory
+        if (is_output(m, u)) ++n;  // an output leaf: its read port
         break;
       case Opcode::kReshape: case Opcode::kBitcast: case Opcode::kOptimizationBarrier:
         n += readers(m, u, path);
