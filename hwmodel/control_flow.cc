@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "hwmodel/binding.h"
+#include "hwmodel/chaining.h"
 #include "hwmodel/timing.h"
 #include "hwmodel/unit_model.h"
 #include "ir/error.h"
@@ -114,6 +115,8 @@ WhileLoop while_loop(const ir::Module& m, InstrId w, const Target& t, int64_t tr
   const ir::Computation& body = m.computation(called[1]);
   const InstrId body_param = body.params.empty() ? ir::kNoId : body.params[0];
   for (StateLeaf& s : l.leaves) {
+    const auto [init, rest] = leaf_source(m, m.operand(w, 0), s.path);
+    s.literal_init = rest.empty() && splat_source(m, init).has_value();
     s.readers = readers(m, w, s.path);
     if (body_param != ir::kNoId) s.readers += readers(m, body_param, s.path);
     l.copy_in = std::max(l.copy_in, state_copy_cycles(t, s.elements));
@@ -148,10 +151,11 @@ Area leaf_memory(const Target& t, const StateLeaf& s) {
 // One copy lane as rtl builds it (a `mem` stream of depth D = read stage + memory
 // latency): the value rides D - 2 pipeline registers after the port's read register, with
 // a valid bit and the element index at each of the D - 1 stages, and an element counter
-// (its adder is the lane's logic).
-Area copy_lane(const Target& t, const StateLeaf& s) {
+// (its adder is the lane's logic). A lane copying a literal carries a constant, whose
+// registers synthesis removes.
+Area copy_lane(const Target& t, const StateLeaf& s, bool literal) {
   const int d = state_copy_depth(t);
-  const int bits = datapath_bits(s.type);
+  const int bits = literal ? 0 : datapath_bits(s.type);
   const int index = s.elements > 1 ? ceil_log2(s.elements) : 0;
   Area a;
   a.ff = static_cast<double>(bits) * (d - 2) + static_cast<double>(d - 1) * (index + 1) + index;
@@ -160,8 +164,13 @@ Area copy_lane(const Target& t, const StateLeaf& s) {
 }
 
 // The write port of a memory with `writers` copy lanes (never active at once): a
-// `writers`:1 multiplexer on its data, as the binding prices a shared unit's inputs.
-double write_mux_luts(const StateLeaf& s, int writers) {
+// `writers`:1 multiplexer on its data, as the binding prices a shared unit's inputs. A
+// one-word memory whose other writer writes a literal (a loop's constant copy-in) has
+// none: synthesis makes that write the word's synchronous set/reset, one LUT for its
+// condition (scripts/calibrate_write_port.sh: 1 x 32 with a literal writer 1 LUT, two
+// writers of values 32; from 6 words the literal saves nothing).
+double write_mux_luts(const StateLeaf& s, int writers, bool literal_writer) {
+  if (writers == 2 && literal_writer && s.elements == 1) return 1;
   return writers > 1 ? datapath_bits(s.type) * std::ceil((writers - 1) / 3.0) : 0;
 }
 
@@ -174,10 +183,9 @@ Area state_area(const Target& t, const WhileLoop& loop) {
   Area a;
   for (const StateLeaf& s : loop.leaves) {
     a += leaf_memory(t, s);
-    const Area lane = copy_lane(t, s);
-    a += lane;                                   // copy-in
-    if (s.copy_back && loop.ii == 0) a += lane;  // copy-back (pipelined: the body's writer)
-    a.lut += write_mux_luts(s, s.copy_back ? 2 : 1);
+    a += copy_lane(t, s, s.literal_init);                             // copy-in
+    if (s.copy_back && loop.ii == 0) a += copy_lane(t, s, false);  // copy-back (pipelined: the body's writer)
+    a.lut += write_mux_luts(s, s.copy_back ? 2 : 1, s.literal_init);
   }
   return a;
 }
@@ -214,9 +222,9 @@ Area result_area(const Target& t, const Conditional& c) {
   Area a;
   for (const StateLeaf& s : c.leaves) {
     a += leaf_memory(t, s);
-    const Area lane = copy_lane(t, s);
+    const Area lane = copy_lane(t, s, false);
     for (size_t k = 0; k < c.branches.size(); ++k) a += lane;  // each branch's copy-out
-    a.lut += write_mux_luts(s, static_cast<int>(c.branches.size()));
+    a.lut += write_mux_luts(s, static_cast<int>(c.branches.size()), false);
   }
   return a;
 }

@@ -50,6 +50,7 @@ struct StateLeaf {
   std::vector<int64_t> path;  // tuple indices from the loop value to the leaf
   bool copy_back = true;      // the body's result leaf is not the parameter's own leaf
   int readers = 0;            // tasks reading it (condition, body, the loop's users)
+  bool literal_init = false;  // a loop's copy-in writes a literal (the operand's leaf is a one-value constant)
 };
 
 // The leaves of loop `w`'s state in depth-first order, with types, sizes and copy_back
