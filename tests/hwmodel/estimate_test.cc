@@ -286,8 +286,8 @@ TEST(Estimate, DetailsHoldAVerifiedSchedule) {
 
 // A shift by a run-time amount is a barrel shifter (the target's calibrated
 // variable_shift_luts, scripts/calibrate_shift.sh); by a literal, or a broadcast constant
-// (its words only ever hold that value, which synthesis folds), it is wiring: the lane
-// costs what the target measured for a shift by a literal (int_alu_literal_luts).
+// (its words only ever hold that value, which synthesis folds), it is wiring and costs the
+// int_alu lane like any op.
 TEST(Estimate, ShiftByARunTimeAmountIsABarrelShifter) {
   auto unit_luts = [](const std::string& amount) {
     const ir::Module m = frontend::parse_hlo("HloModule s\nENTRY main {\n  x = s32[8] parameter(0)\n  " + amount +
@@ -299,46 +299,13 @@ TEST(Estimate, ShiftByARunTimeAmountIsABarrelShifter) {
   const Target& t = fpga_target();
   ASSERT_FALSE(t.variable_shift.bits.empty());
   EXPECT_DOUBLE_EQ(unit_luts("k = s32[8] parameter(1)"), t.variable_shift.luts_for(32));
-  const std::optional<double> literal = t.alu_literal_ops.luts_for(ir::Opcode::kShiftRightArithmetic, 32);
-  ASSERT_TRUE(literal.has_value());
-  EXPECT_DOUBLE_EQ(unit_luts("k = s32[8] constant({3, 3, 3, 3, 3, 3, 3, 3})"), *literal);
-  // a broadcast of a constant is that constant, a literal (no mem task)
+  const double alu = t.unit(UnitClass::kIntAlu).lut;
+  EXPECT_DOUBLE_EQ(unit_luts("k = s32[8] constant({3, 3, 3, 3, 3, 3, 3, 3})"), alu);
+  // a broadcast of a constant is that constant, a literal (no mem task): a plain int_alu lane
   const double broadcast = unit_luts("c = s32[] constant(3)\n  k = s32[8] broadcast(c), dimensions={}");
-  EXPECT_DOUBLE_EQ(broadcast, *literal);
+  EXPECT_DOUBLE_EQ(broadcast, alu);
   EXPECT_DOUBLE_EQ(t.variable_shift.luts_for(12), t.variable_shift.luts_for(16));  // the next row up
   EXPECT_DOUBLE_EQ(t.variable_shift.luts_for(128), 2 * t.variable_shift.luts_for(64));
-}
-
-// An int_alu op with a literal operand costs the form the target measured
-// (int_alu_literal_luts, scripts/calibrate_datapath.sh: an add of a literal is its carry
-// chain alone, a compare with one a few LUTs); with two run-time operands the int_alu row
-// (an add) or the op's own row (int_alu_op_luts: a compare); negate is `0 - x` in the
-// Verilog, a subtract from a literal, whatever its operand.
-TEST(Estimate, AnIntAluOpWithALiteralOperandCostsItsMeasuredForm) {
-  auto unit_luts = [](const std::string& other, const std::string& op) {
-    const ir::Module m = frontend::parse_hlo("HloModule a\nENTRY main {\n  x = s16[8] parameter(0)\n  " + other +
-                                             "\n  ROOT y = " + op + "\n}\n", "a.hlo");
-    EstimateOptions o;
-    o.keep_details = true;
-    return estimate(m, fpga_target(), o).details->binding.unit_area.lut;
-  };
-  const Target& t = fpga_target();
-  const std::string literal = "c = s16[] constant(7)\n  k = s16[8] broadcast(c), dimensions={}";
-  const std::string run_time = "k = s16[8] parameter(1)";
-  const auto add_literal = t.alu_literal_ops.luts_for(ir::Opcode::kAdd, 16);
-  const auto compare_literal = t.alu_literal_ops.luts_for(ir::Opcode::kCompare, 16);
-  ASSERT_TRUE(add_literal && compare_literal);
-  EXPECT_DOUBLE_EQ(unit_luts(literal, "s16[8] add(x, k)"), *add_literal);
-  EXPECT_DOUBLE_EQ(unit_luts(literal, "s16[8] add(k, x)"), *add_literal);
-  EXPECT_DOUBLE_EQ(unit_luts(run_time, "s16[8] add(x, k)"), t.unit(UnitClass::kIntAlu).lut * 16 / 32);
-  EXPECT_DOUBLE_EQ(unit_luts(literal, "pred[8] compare(x, k), direction=LT"), *compare_literal);
-  EXPECT_DOUBLE_EQ(unit_luts(run_time, "pred[8] compare(x, k), direction=LT"),
-                   t.alu_op_luts.at(ir::Opcode::kCompare) * 16 / 32);
-  EXPECT_LT(*compare_literal, t.alu_op_luts.at(ir::Opcode::kCompare) * 16 / 32);
-  EXPECT_DOUBLE_EQ(unit_luts(run_time, "s16[8] negate(x)"), *t.alu_literal_ops.luts_for(ir::Opcode::kNegate, 16));
-  // rows between the listed widths are linear, beyond the last in proportion
-  EXPECT_DOUBLE_EQ(*t.alu_literal_ops.luts_for(ir::Opcode::kCompare, 64), 2 * *t.alu_literal_ops.luts_for(ir::Opcode::kCompare, 32));
-  EXPECT_FALSE(t.alu_literal_ops.luts_for(ir::Opcode::kMultiply, 32).has_value());
 }
 
 // A loop whose state scalar starts at a literal: the copy-in carries a constant (its value
