@@ -108,6 +108,12 @@ std::optional<uint64_t> splat_constant(const ir::Module& m, InstrId v) {
   return m.literal(*c).get_bits(0);
 }
 
+bool has_literal_operand(const ir::Module& m, InstrId i) {
+  for (InstrId o : m.operands(i))
+    if (splat_source(m, o)) return true;
+  return false;
+}
+
 ElementType stored_type(const ir::Module& m, InstrId v) {
   if (chained_convert(m, v)) return m.shape(m.operand(v, 0)).element_type();
   return m.shape(v).element_type();

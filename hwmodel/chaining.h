@@ -43,6 +43,8 @@ bool fused_index_op(ir::Opcode op);
 std::optional<ir::InstrId> splat_source(const ir::Module& m, ir::InstrId v);
 // Its raw bits.
 std::optional<uint64_t> splat_constant(const ir::Module& m, ir::InstrId v);
+// Whether one of `i`'s operands is such a constant: a literal in i's Verilog expression.
+bool has_literal_operand(const ir::Module& m, ir::InstrId i);
 
 // The element type a reader of `v` reads from memory: the chained convert's source type
 // when `v` is one, else v's own.

@@ -172,8 +172,13 @@ Area copy_lane(const Target& t, const StateLeaf& s, bool from_literal) {
 }
 
 // The write port of a memory with `writers` copy lanes (never active at once): a
-// `writers`:1 multiplexer on its data, as the binding prices a shared unit's inputs.
-double write_mux_luts(const StateLeaf& s, int writers) {
+// `writers`:1 multiplexer on its data, as the binding prices a shared unit's inputs. A
+// one-word memory whose other writer writes a literal (a loop's constant copy-in) has
+// none: synthesis makes that write the word's synchronous set/reset, one LUT for its
+// condition (scripts/calibrate_write_port.sh: 1 x 32 with a literal writer 1 LUT, two
+// writers of values 32; from 6 words the literal saves nothing).
+double write_mux_luts(const StateLeaf& s, int writers, bool literal_writer) {
+  if (writers == 2 && literal_writer && s.elements == 1) return 1;
   return writers > 1 ? datapath_bits(s.type) * std::ceil((writers - 1) / 3.0) : 0;
 }
 
@@ -186,9 +191,9 @@ Area state_area(const Target& t, const WhileLoop& loop) {
   Area a;
   for (const StateLeaf& s : loop.leaves) {
     a += leaf_memory(t, s);
-    a += copy_lane(t, s, s.literal_init);                               // copy-in
+    a += copy_lane(t, s, s.literal_init);                             // copy-in
     if (s.copy_back && loop.ii == 0) a += copy_lane(t, s, false);  // copy-back (pipelined: the body's writer)
-    a.lut += write_mux_luts(s, s.copy_back ? 2 : 1);
+    a.lut += write_mux_luts(s, s.copy_back ? 2 : 1, s.literal_init);
   }
   return a;
 }
@@ -227,7 +232,7 @@ Area result_area(const Target& t, const Conditional& c) {
     a += leaf_memory(t, s);
     const Area lane = copy_lane(t, s, false);
     for (size_t k = 0; k < c.branches.size(); ++k) a += lane;  // each branch's copy-out
-    a.lut += write_mux_luts(s, static_cast<int>(c.branches.size()));
+    a.lut += write_mux_luts(s, static_cast<int>(c.branches.size()), false);
   }
   return a;
 }

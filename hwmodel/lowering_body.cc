@@ -81,7 +81,8 @@ BodyInfo WorkModel::analyze(ir::CompId c) {
       d += lat;
       ++b.ops;
       b.energy_pj += op_energy_pj(t_, *unit, type);
-      Area a = f ? float_lane_area(*f, datapath_bits(m_.shape(i).element_type())) : op_lane_area(t_, *unit, op, type);
+      Area a = f ? float_lane_area(*f, datapath_bits(m_.shape(i).element_type()))
+                 : op_lane_area(t_, *unit, op, type, has_literal_operand(m_, i));
       if (*unit == UnitClass::kIntMul && op == Opcode::kMultiply && t_.is_fpga())
         a.dsp = multiply_dsp_slices(i, true);
       b.lane_area += a;

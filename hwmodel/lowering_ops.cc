@@ -230,7 +230,9 @@ Work WorkModel::elementwise(InstrId i, UnitClass c, ElementType type) {
   w.n = m_.shape(i).element_count();
   w.depth = unit_depth(t_, c);
   w.energy_per_item = cost.energy_pj;
-  w.lane_area = t_.alu_op_luts.empty() ? cost.lane_area : op_lane_area(t_, c, m_.opcode(i), type);
+  w.lane_area = t_.alu_op_luts.empty() && t_.alu_literal_ops.luts.empty()
+                    ? cost.lane_area
+                    : op_lane_area(t_, c, m_.opcode(i), type, has_literal_operand(m_, i));
   w.cpu_cycles_per_vector = t_.unit(c).cycles_per_vector;
   w.ports = static_cast<int>(std::min<size_t>(3, m_.operands(i).size()));
   if (const FloatUnitCost* f = float_cost(i)) {  // the IEEE-754 unit rtl instantiates

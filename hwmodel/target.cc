@@ -134,12 +134,21 @@ double on_polyline(const std::vector<double>& xs, const std::vector<double>& ys,
   return ys[k - 1] + (x - x0) / (x1 - x0) * (ys[k] - ys[k - 1]);
 }
 double identity(double x) { return x; }
-}  // namespace
 
-double ControlCost::at(const std::vector<double>& row, int width) const {
+// A per-width row: linear between the listed widths, in proportion beyond the last.
+double per_width(const std::vector<double>& bits, const std::vector<double>& row, int width) {
   if (bits.empty()) return 0;
   if (bits.size() == 1 || width >= bits.back()) return row.back() * width / bits.back();
   return std::max(0.0, on_polyline(bits, row, width, identity));
+}
+}  // namespace
+
+double ControlCost::at(const std::vector<double>& row, int width) const { return per_width(bits, row, width); }
+
+std::optional<double> LiteralOpCost::luts_for(ir::Opcode op, int width) const {
+  const auto it = luts.find(op);
+  if (it == luts.end()) return std::nullopt;
+  return per_width(bits, it->second, width);
 }
 
 // Word multiplexers grow by one level per doubling: interpolate in log2(words).

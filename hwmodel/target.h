@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -109,6 +110,19 @@ struct ControlCost {
   double at(const std::vector<double>& row, int width) const;
 };
 
+// LUTs of one int_alu lane whose operation has a literal operand, per op and bit width
+// (scripts/calibrate_datapath.sh): rtl prints a one-value constant as a literal, which
+// synthesis folds into the op (an add of a literal is its carry chain alone, a compare
+// with one about a LUT per four bits, a select of one a flip-flop's set/reset); negate
+// (`0 - a`) and not (`~a`) are written against a literal too. Linear between rows, in
+// proportion beyond the last. Empty: such ops cost the int_alu row like any op.
+struct LiteralOpCost {
+  std::vector<double> bits;
+  std::map<ir::Opcode, std::vector<double>> luts;  // one entry per bits row
+  // The op's LUTs at `width`, or nullopt when the target does not list it.
+  std::optional<double> luts_for(ir::Opcode op, int width) const;
+};
+
 // Register-to-register delays of the part's fabric (hwmodel/clock.h composes them into the
 // critical path), measured with nextpnr on microbenchmarks by scripts/calibrate_timing.py.
 // Empty (no `timing:` in the target): the clock is not modeled and the report says so.
@@ -181,6 +195,7 @@ struct Target {
   // int_alu row's add (scripts/calibrate_datapath.sh: a maximum is a compare and a select,
   // a shift by a literal is wiring); scaled with the width as the row is. Optional.
   std::map<ir::Opcode, double> alu_op_luts;
+  LiteralOpCost alu_literal_ops;  // fpga: an int_alu op with a literal operand (optional)
   PnrDevice pnr;
   TimingModel timing;
   // float_units[unit][format]: the unit as rtl::float_unit_key names it (fadd, fcmp_lt,

@@ -277,6 +277,21 @@ void read_fpga(const Reader& r, const YAML::Node& root, Target& t) {
       t.alu_op_luts[*op] = r.number(ops, "int_alu_op_luts", name.c_str(), 0, 1e6);
     }
   }
+  if (const YAML::Node lo = root["int_alu_literal_luts"]) {  // {bits: [...], OP: [one per bits], ...}
+    if (!lo.IsMap()) r.fail(lo, "int_alu_literal_luts must map bits and op names to lists");
+    LiteralOpCost c;
+    c.bits = number_list(r, lo, "int_alu_literal_luts", "bits", true);
+    for (const auto& kv : lo) {
+      const std::string name = kv.first.as<std::string>();
+      if (name == "bits") continue;
+      const auto op = ir::opcode_from_name(name);
+      if (!op) r.fail(kv.first, "int_alu_literal_luts: unknown op '" + name + "'");
+      c.luts[*op] = number_list(r, lo, "int_alu_literal_luts", name.c_str(), false);
+      if (c.luts[*op].size() != c.bits.size())
+        r.fail(kv.second, "int_alu_literal_luts: '" + name + "' must have one entry per bits");
+    }
+    t.alu_literal_ops = std::move(c);
+  }
   if (const YAML::Node cc = root["control"]) {
     const char* rows[] = {"bits", "counter_luts", "counter_ffs", "compare_luts", "adder_luts", "scale_luts"};
     r.expect_fields(cc, "control", {rows[0], rows[1], rows[2], rows[3], rows[4], rows[5]});
@@ -364,7 +379,7 @@ Target parse_target(const std::string& yaml_text, const std::filesystem::path& f
     const std::string kind = r.text(root, "", "kind");
     if (kind != "fpga" && kind != "cpu") r.fail(root["kind"], "field 'kind' must be fpga or cpu, got '" + kind + "'");
     t.kind = kind == "fpga" ? TargetKind::kFpga : TargetKind::kCpu;
-    if (t.is_fpga()) r.expect_fields(root, "", kFpgaTop, {"register_file", "pnr", "variable_shift_luts", "control", "timing", "float_units", "int_alu_op_luts"});
+    if (t.is_fpga()) r.expect_fields(root, "", kFpgaTop, {"register_file", "pnr", "variable_shift_luts", "control", "timing", "float_units", "int_alu_op_luts", "int_alu_literal_luts"});
     else r.expect_fields(root, "", kCpuTop);
     t.name = r.text(root, "", "target");
     t.description = r.text(root, "", "description");

@@ -116,9 +116,15 @@ Area lane_area(const Target& t, UnitClass c, ElementType e) {
   return {dsps(t, c, e), u.lut * scale, u.ff * scale, 0};
 }
 
-Area op_lane_area(const Target& t, UnitClass c, ir::Opcode op, ElementType e) {
+Area op_lane_area(const Target& t, UnitClass c, ir::Opcode op, ElementType e, bool literal_operand) {
   Area a = lane_area(t, c, e);
   if (c != UnitClass::kIntAlu) return a;
+  // rtl/verilog_ops.cc: negate is `0 - a`, not is `~a`
+  if (literal_operand || op == ir::Opcode::kNegate || op == ir::Opcode::kNot)
+    if (const std::optional<double> luts = t.alu_literal_ops.luts_for(op, datapath_bits(e))) {
+      a.lut = *luts;
+      return a;
+    }
   if (const auto it = t.alu_op_luts.find(op); it != t.alu_op_luts.end()) a.lut = it->second * datapath_bits(e) / 32.0;
   return a;
 }

@@ -48,8 +48,11 @@ UnitClass mac_multiplier(UnitClass mac);
 // Area of one lane of the unit for elements of type `e` (FPGA; zero on a CPU).
 Area lane_area(const Target& t, UnitClass c, ir::ElementType e);
 // The lane area of operation `op` on class `c`: lane_area, with an int_alu lane's LUTs
-// those the target measured for `op` when it lists it (Target::alu_op_luts).
-Area op_lane_area(const Target& t, UnitClass c, ir::Opcode op, ir::ElementType e);
+// those the target measured for `op` when it lists it (Target::alu_op_luts), or, when
+// `literal_operand` (one of its operands is a literal in the Verilog) or the op is one rtl
+// writes against a literal (negate, not), those measured for that form
+// (Target::alu_literal_ops).
+Area op_lane_area(const Target& t, UnitClass c, ir::Opcode op, ir::ElementType e, bool literal_operand = false);
 // One lane of an IEEE-754 unit of the target's float_units table (Yosys' count of it).
 inline Area float_lane_area(const FloatUnitCost& f, int result_bits) { return {f.dsp, f.lut, std::max(0.0, f.ff - result_bits), 0}; }
 // Energy of one operation in pJ, target factors applied.

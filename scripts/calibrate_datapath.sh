@@ -51,6 +51,46 @@ for w in 8 16 32; do
        "max $(lane '(a > b) ? a : b' $w), select $(lane 'c ? a : b' $w), compare $(lane "{$((w - 1))'d0, a < b}" $w 1)," \
        "mem $(mem_lane $w)  (LUT FF)"
 done
+# An int_alu lane whose operand is a literal: rtl prints a one-value constant as a literal
+# (its read register holds a constant, which synthesis folds), and negate (`0 - a`) and not
+# (`~a`) are written against one. The LUTs of each op, the mean over the forms listed (a
+# compare's result is one bit), at 8 and 32 bits (linear between): the int_alu_literal_luts
+# row. Not in it yet: maximum and minimum (by a literal Yosys gave 8 and 32 LUT at 8 bits,
+# 11 and 12 at 32: they keep the int_alu_op_luts / int_alu rows), a logical shift right.
+literal_forms() {  # OP W: the forms measured for OP
+  local z="$(($2 - 1))'d0"
+  case $1 in
+    add) echo 'a + 1|a + 12345' ;;
+    subtract) echo 'a - 3|7 - a' ;;
+    compare) echo "{$z, a < 7}|{$z, a < 100}|{$z, a <= 7}|{$z, a > 3}|{$z, a == 7}|{$z, a != 0}|{$z, a >= 12345}" ;;
+    and) echo 'a & 15' ;;
+    or) echo 'a | 9' ;;
+    xor) echo 'a ^ 5' ;;
+    select) echo 'c ? a : 7|c ? 5 : a' ;;
+    shift-left) echo 'a << 3' ;;
+    shift-right-arithmetic) echo 'a >>> 2' ;;
+    negate) echo '-a' ;;
+    not) echo '~a' ;;
+  esac
+}
+literal_row() {  # OP: "[LUT at 8, LUT at 32]"
+  local out=() w e sum n l
+  for w in 8 32; do
+    sum=0 n=0
+    IFS='|' read -r -a forms <<< "$(literal_forms "$1" $w)"
+    for e in "${forms[@]}"; do
+      if [[ $1 == compare ]]; then read -r l _ <<< "$(lane "$e" $w 1)"; else read -r l _ <<< "$(lane "$e" $w)"; fi
+      sum=$((sum + l)) n=$((n + 1))
+    done
+    out+=("$(awk -v s="$sum" -v n="$n" 'BEGIN {printf "%.1f", s / n}')")
+  done
+  echo "[${out[0]}, ${out[1]}]"
+}
+entries=()
+for op in add subtract compare and or xor select shift-left shift-right-arithmetic negate not; do
+  entries+=("$op: $(literal_row "$op")")
+done
+echo "int_alu_literal_luts: {bits: [8, 32], $(IFS=,; echo "${entries[*]}" | sed 's/,/, /g')}"
 read -r alu_lut alu_ff <<< "$(lane 'a + b' 32)"
 read -r mem_lut mem_ff <<< "$(mem_lane 32)"
 echo "units: int_alu: {lut: $alu_lut, ff: $alu_ff}  mem: {lut: $mem_lut, ff: $mem_ff}   (one lane at 32 bits)"

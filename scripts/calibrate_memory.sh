@@ -6,11 +6,15 @@
 # The 64-word row (24.6 LUT per port bit, decode 91) is priced between 32 and 64 words by
 # the line between the two rows (register_file.interpolate_from): Yosys builds 36 x 16 in
 # 292 LUT and 48 x 16 in 377, about linear, where the next larger row would give 485.
+# Below 32 words the cost jumps past 16 (a 16:1 word multiplexer is one LUT6 level with
+# MUXF7/F8), so 18, 20 and 24 words are rows of their own (a file between rows takes the
+# next larger). A row: mux_luts_per_bit = (LUT(D, 32, 1) - LUT(D, 8, 1)) / 24,
+# decode_luts = LUT(D, 32, 1) - 32 x mux_luts_per_bit (18: 306 and 90 LUT -> 9.0, 18).
 set -euo pipefail
 command -v yosys > /dev/null || { echo "error: yosys not found (Debian package yosys)" >&2; exit 1; }
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-for d in 2 4 8 16 32 64; do
+for d in 2 4 8 16 18 20 24 32 64; do
   aw=1
   while ((1 << aw < d)); do aw=$((aw + 1)); done
   for w in 8 32; do

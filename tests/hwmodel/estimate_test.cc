@@ -365,6 +365,47 @@ TEST(Estimate, ShiftByARunTimeAmountIsABarrelShifter) {
   EXPECT_DOUBLE_EQ(t.variable_shift.luts_for(128), 2 * t.variable_shift.luts_for(64));
 }
 
+// A loop whose state scalar starts at a literal: the copy-in carries a constant (its value
+// registers are trimmed) and its write into the one-word state memory is the word's
+// set/reset, not a multiplexer against the copy-back (scripts/calibrate_write_port.sh).
+TEST(Estimate, ALiteralCopyInIsTheStateWordsSetReset) {
+  const ir::Module m = frontend::parse_hlo(R"(HloModule z
+cond {
+  s = (s32[], s32[]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(7)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  s = (s32[], s32[]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  x = s32[] get-tuple-element(s), index=1
+  one = s32[] constant(1)
+  i1 = s32[] add(i, one)
+  x1 = s32[] add(x, x)
+  ROOT t = (s32[], s32[]) tuple(i1, x1)
+}
+ENTRY main {
+  x = s32[] parameter(0)
+  z = s32[] constant(0)
+  init = (s32[], s32[]) tuple(z, x)
+  w = (s32[], s32[]) while(init), condition=cond, body=body
+  ROOT r = s32[] get-tuple-element(w), index=1
+}
+)", "z.hlo");
+  const ir::InstrId w = m.operand(m.computation(m.entry()).root, 0);
+  const Target& t = fpga_target();
+  WhileLoop loop = while_loop(m, w, t, 7, 3, 4);
+  ASSERT_EQ(loop.leaves.size(), 2u);
+  EXPECT_TRUE(loop.leaves[0].literal_init);   // i starts at the literal 0
+  EXPECT_FALSE(loop.leaves[1].literal_init);  // x at a parameter
+  const Area literal = state_area(t, loop);
+  loop.leaves[0].literal_init = false;
+  const Area value = state_area(t, loop);
+  EXPECT_DOUBLE_EQ(value.lut - literal.lut, 32 - 1);  // a 32-bit write multiplexer against the set/reset's LUT
+  EXPECT_DOUBLE_EQ(value.ff - literal.ff, 32 * (state_copy_depth(t) - 2));  // the copy lane's value registers
+}
+
 // FPGA: a broadcast (or slice, transpose, ...) of a one-value constant is a literal in its
 // readers, as rtl prints it: no memory track, no task time; a CPU still moves it.
 TEST(Estimate, BroadcastOfAConstantIsALiteral) {

@@ -114,7 +114,9 @@ TEST(Target, RegisterFileLutsMatchYosysMeasurements) {
     double lut;
   };
   for (const Row& r : {Row{2, 8, 1, 10}, {2, 32, 2, 66}, {4, 32, 1, 36}, {4, 8, 2, 20}, {8, 32, 1, 110}, {8, 32, 2, 206},
-                       {16, 8, 1, 56}, {16, 32, 1, 176}, {32, 8, 1, 149}, {32, 32, 1, 478}, {32, 32, 2, 906},
+                       {16, 8, 1, 56}, {16, 32, 1, 176}, {18, 8, 1, 90}, {18, 8, 2, 162}, {18, 32, 1, 306},
+                       {18, 32, 2, 594}, {20, 8, 1, 96}, {20, 8, 2, 179}, {20, 32, 1, 339}, {20, 32, 2, 659},
+                       {24, 8, 1, 126}, {24, 8, 2, 225}, {24, 32, 1, 432}, {24, 32, 2, 845}, {32, 8, 1, 149}, {32, 32, 1, 478}, {32, 32, 2, 906},
                        {64, 8, 1, 288}, {64, 8, 2, 487}, {64, 32, 1, 878}, {64, 32, 2, 1660}})
     EXPECT_NEAR(t.register_file.luts(r.words, r.bits, r.ports), r.lut, 0.02 * r.lut)
         << r.words << " x " << r.bits << ", " << r.ports << " read ports";
@@ -122,16 +124,16 @@ TEST(Target, RegisterFileLutsMatchYosysMeasurements) {
 }
 
 // Between 32 and 64 words the line between the two rows (Yosys synth_xilinx, one read port:
-// 36 x 16 292 LUT, 48 x 16 377); below 32 words the next larger row (24 x 16: the 32-word
-// row's 16 x 13.7 + 39 = 258.2, where the line from 16 to 32 words would give 16 x 9.35 +
-// 27.5 = 177.1).
+// 36 x 16 292 LUT, 48 x 16 377); below 32 words the next larger row (22 x 16: the 24-word
+// row's 16 x 12.75 + 24 = 228; 28 x 16: the 32-word row's 16 x 13.7 + 39 = 258.2).
 TEST(Target, RegisterFileBetweenRows) {
   const Target& t = fpga_target();
   EXPECT_NEAR(t.register_file.luts(36, 16, 1), 292, 0.02 * 292);
   EXPECT_NEAR(t.register_file.luts(48, 16, 1), 377, 0.02 * 377);
   // 36 words: 16 x (13.7 + 10.9 x 4 / 32) + 39 + 52 x 4 / 32
   EXPECT_NEAR(t.register_file.luts(36, 16, 1), 16 * (13.7 + 10.9 / 8) + 39 + 52.0 / 8, 1e-9);
-  EXPECT_NEAR(t.register_file.luts(24, 16, 1), 16 * 13.7 + 39, 1e-9);
+  EXPECT_NEAR(t.register_file.luts(22, 16, 1), 16 * 12.75 + 24, 1e-9);
+  EXPECT_NEAR(t.register_file.luts(28, 16, 1), 16 * 13.7 + 39, 1e-9);
   // beyond the last row: the 64-word row scaled by the depth
   EXPECT_NEAR(t.register_file.luts(128, 16, 1), 2 * (16 * 24.6 + 91), 1e-9);
 }
