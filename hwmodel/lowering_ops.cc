@@ -317,9 +317,11 @@ Work WorkModel::contraction(InstrId i, int64_t outputs, int64_t terms) {
     w.lane_area = float_lane_area(*fm, datapath_bits(result));
     w.lane_area += float_lane_area(*fa, datapath_bits(result));
   }
-  if (mac == UnitClass::kIntMac && t_.is_fpga() && m_.operands(i).size() >= 2)
+  if (mac == UnitClass::kIntMac && t_.is_fpga() && m_.operands(i).size() >= 2) {
     w.lane_area.dsp = mac_dsp_slices(t_, stored_type(m_, m_.operand(i, 0)), stored_type(m_, m_.operand(i, 1)),
                                      array_type(m_.shape(i)));
+    w.lane_area.lut = int_mac_luts(t_, w.lane_area.dsp, type);
+  }
   return w;
 }
 

@@ -36,6 +36,11 @@ struct UnitSpec {
   double energy_pj = 0;            // one element op at 32 bits, 45 nm ASIC (Horowitz)
   double cycles_per_vector = 0;    // cpu: reciprocal throughput of one SIMD instruction
   int instances = 0;               // fpga: instances the scheduler may use (its limit)
+  // fpga int_mac (scripts/calibrate_datapath.sh): the LUTs that sum a product cut over
+  // several DSP slices, at 32 bits; its lane is then int_alu's adder (the accumulator,
+  // its clear a flip-flop reset) plus these when the product takes more than one slice.
+  // Absent: the lane is int_mul + int_alu.
+  std::optional<double> split_product_lut;
 };
 
 // A level of the memory hierarchy, smallest first: fpga {on_chip, dram}; cpu {l1, l2, dram}.

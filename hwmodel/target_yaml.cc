@@ -126,9 +126,12 @@ const Keys kCpuTop = {"target", "kind", "description", "clock_mhz", "static_mw",
                       "simd_bits", "overhead_cycles", "memory", "units"};
 
 void read_fpga_unit(const Reader& r, const YAML::Node& n, const std::string& path, UnitClass c, UnitSpec& u) {
-  if (is_mac(c)) {  // a multiplier feeding an adder: only the instance count is its own
-    r.expect_fields(n, path, {"instances"});
+  if (is_mac(c)) {  // a multiplier feeding an adder: the instance count is its own, and
+    // an int_mac's LUTs summing a product cut over several DSP slices when measured
+    if (c == UnitClass::kIntMac) r.expect_fields(n, path, {"instances"}, {"split_product_lut"});
+    else r.expect_fields(n, path, {"instances"});
     u.instances = static_cast<int>(r.integer(n, path, "instances", 1, 1'000'000));
+    if (n["split_product_lut"]) u.split_product_lut = r.number(n, path, "split_product_lut", 0, kHuge);
     return;
   }
   r.expect_fields(n, path, {"latency", "lut", "ff", "dsp", "energy_pj", "instances"});

@@ -1,6 +1,7 @@
 #include "hwmodel/unit_model.h"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 namespace hlsgym::hwmodel {
@@ -109,11 +110,19 @@ Area lane_area(const Target& t, UnitClass c, ElementType e) {
   if (is_mac(c)) {
     Area a = lane_area(t, mac_multiplier(c), e);
     a += lane_area(t, mac_adder(c), e);
+    if (c == UnitClass::kIntMac) a.lut = int_mac_luts(t, a.dsp, e);
     return a;
   }
   const UnitSpec& u = t.unit(c);
   const double scale = datapath_bits(e) / 32.0;
   return {dsps(t, c, e), u.lut * scale, u.ff * scale, 0};
+}
+
+double int_mac_luts(const Target& t, double dsp, ElementType e) {
+  const double scale = datapath_bits(e) / 32.0, adder = t.unit(UnitClass::kIntAlu).lut * scale;
+  const std::optional<double> split = t.unit(UnitClass::kIntMac).split_product_lut;
+  if (!split) return t.unit(UnitClass::kIntMul).lut * scale + adder;
+  return adder + (dsp > 1 ? *split * scale : 0);
 }
 
 Area op_lane_area(const Target& t, UnitClass c, ir::Opcode op, ElementType e, bool literal_operand) {

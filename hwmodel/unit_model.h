@@ -47,6 +47,10 @@ UnitClass mac_multiplier(UnitClass mac);
 
 // Area of one lane of the unit for elements of type `e` (FPGA; zero on a CPU).
 Area lane_area(const Target& t, UnitClass c, ir::ElementType e);
+// An int_mac lane's LUTs when its product takes `dsp` slices (at e's width), as the RTL
+// builds it: int_alu's adder accumulating, plus the target's split_product_lut when the
+// product is cut over several slices; int_mul + int_alu where the target has no such row.
+double int_mac_luts(const Target& t, double dsp, ir::ElementType e);
 // The lane area of operation `op` on class `c`: lane_area, with an int_alu lane's LUTs
 // those the target measured for `op` when it lists it (Target::alu_op_luts), or, when
 // `literal_operand` (one of its operands is a literal in the Verilog) or the op is one rtl

@@ -10,7 +10,8 @@
 //
 // A mac lane has one multiplier and one accumulator adder shared by all its tasks: the
 // product travels to stage `mul_depth` (read + multiplier), then adds to the partial sum
-// of its slot (an accumulator register; zero for the first term), and the sum travels the
+// of its slot (an accumulator register: an integer one cleared the cycle before an output's first
+// term arrives, a float one replaced by zero for it), and the sum travels the
 // adder's depth to the write. A reduce's accumulator leaf reads the same registers.
 //
 // A reduction split over more lanes than outputs (TaskPlan::split) accumulates in one
@@ -911,7 +912,19 @@ class UnitEmitter {
       const std::string v = tp.split > 1 ? sig(q, "pacc") : slot_value(q, m);  // the lane's partial sum, or the slot's
       s += fmt::format("    if ({}) {} = {};\n", is_task(tp, q, m), sig(q, "acc"), v);
     }
-    s += fmt::format("    if ({}) {} = {};\n", sig(q, "f", m), sig(q, "acc"), sized(lw(q), 0));
+    // A split task's first term starts its chunk from zero here, and a float lane's every
+    // first term; an integer slot's register is cleared the cycle before instead
+    // (clear_slots), so the adder's operand is the register itself.
+    if (float_mac_) {
+      s += fmt::format("    if ({}) {} = {};\n", sig(q, "f", m), sig(q, "acc"), sized(lw(q), 0));
+    } else if (lane_used(q, true)) {
+      std::string split;
+      for (int t : u_.tasks)
+        if (on_lane(task(t), q) && task(t).split > 1) split += fmt::format("{}{}", split.empty() ? "" : " || ", is_task(task(t), q, m));
+      s += fmt::format("    if ({} && ({})) {} = {};\n", sig(q, "f", m), split, sig(q, "acc"), sized(lw(q), 0));
+    } else {
+      e_.unused.insert(sig(q, "f", m));
+    }
     if (float_mac_) {  // the IEEE-754 adder; a padding term adds -0, which leaves every sum as it is
       e_.text.line(s + "  end");
       const std::string negative_zero = sized(lw(q), uint64_t{1} << (lw(q) - 1));
@@ -977,7 +990,38 @@ class UnitEmitter {
                          slots_ > 1 ? fmt::format(" && {} == {}", sig(q, "sl", tp.depth - 1), sized(slb_, static_cast<uint64_t>(k))) : "",
                          id_, q, k, value);
     }
+    if (u_.mac && !float_mac_) s += clear_slots(q);
     if (!s.empty()) e_.text.line("  always @(posedge clk) begin  // accumulator registers, one per slot\n" + s + "  end");
+  }
+
+  // A mac's first term of an output finds its slot's register at zero: the register is
+  // cleared the cycle before that term reaches the adder (at stage mul_depth - 1, the
+  // last statement, so it wins over a write in the same cycle: the slot's previous
+  // output, whose sum the pipeline carries to its write on its own). Synthesis builds the
+  // clear as the flip-flops' synchronous reset, and the accumulator as its adder alone:
+  // clearing the operand in front of the adder instead (`(first ? 0 : acc) + p`) cost
+  // Yosys one LUT per bit more whenever it made the cleared operand the carry chain's
+  // DI input, which its operand order (alumacc sorts the two addends by signal) decides
+  // (fir256 106 LUT, matmul_64x64 81 with the same Verilog but for widths; 73 and 78 so).
+  // A float lane keeps the select in front of its IEEE-754 adder: cleared so, mlp_layer's
+  // slot registers took Yosys 146 LUT more (3,894 -> 4,040).
+  std::string clear_slots(int q) {
+    const int before = u_.mul_depth - 1;
+    std::string when = sig(q, "f", before);
+    if (lane_used(q, true)) {  // a split task's first term clears its partial sum, not a slot
+      std::string tasks;
+      for (int t : u_.tasks)
+        if (on_lane(task(t), q) && task(t).split == 1)
+          tasks += fmt::format("{}{}", tasks.empty() ? "" : " || ", is_task(task(t), q, before));
+      if (tasks.empty()) return "";
+      when += " && (" + tasks + ")";
+    }
+    std::string s;
+    for (int k = 0; k < slots_; ++k)
+      s += fmt::format("    if ({}{}) u{}_q{}_accr{} <= {};  // its next output's first term is one stage away\n", when,
+                       slots_ > 1 ? fmt::format(" && {} == {}", sig(q, "sl", before), sized(slb_, static_cast<uint64_t>(k))) : "",
+                       id_, q, k, sized(lw(q), 0));
+    return s;
   }
 
   void emit_writes(int t, int q) {

@@ -8,7 +8,10 @@
 # - int_alu, depth 2 (read + 1): the operation is combinational between the read registers
 #   and the write (an add of two w-bit values: the row's op; and, xor, max, select,
 #   compare printed beside it);
-# - mem, depth 3 (read + 2): the value travels one pipeline register (v2) to the write.
+# - mem, depth 3 (read + 2): the value travels one pipeline register (v2) to the write;
+# - int_mac: a product through the multiplier's stages into the accumulator, its clear
+#   the slot register's reset (rtl/verilog_units.cc clear_slots), at 8 ... 32-bit factors
+#   (one DSP slice up to 18 bits, then several, whose partial products LUTs sum).
 # LUTs counted as `hlsgym rtl --synth` counts them (rtl/yosys.cc: LUT1..6, SRL, RAM; not
 # CARRY4 or MUXF7/8). Prints the rows for designs/targets/fpga.yaml (units: at 32 bits).
 #   scripts/calibrate_datapath.sh
@@ -44,6 +47,29 @@ endmodule
 V
   synth_one
   echo "$(cells "$lut_re") $(($(cells '^FD') - w))"
+}
+
+# the int_mac lane: an n x n product (read registers a, b: ports) through the multiplier's
+# stages into the accumulator as rtl writes it (the slot register cleared, as a flip-flop
+# reset, the cycle before an output's first term; its tags f3/ok4 are ports, priced by the
+# control), the sum into the write register y; prints "LUT FF DSP" (FF less y's 32)
+mac_lane() {
+  local n=$1 m=$(($1 - 1))
+  cat > "$work/s.v" <<V
+module s(input wire clk, input wire signed [$m:0] a, input wire signed [$m:0] b, input wire f3, input wire ok4, output reg [31:0] y);
+  reg [31:0] p2, p3, p4, accr;
+  wire [31:0] p1 = \$signed({{$((32 - n)){a[$m]}}, a}) * \$signed({{$((32 - n)){b[$m]}}, b});
+  wire [31:0] sum = accr + p4;
+  always @(posedge clk) begin
+    p2 <= p1; p3 <= p2; p4 <= p3;
+    if (ok4) accr <= sum;
+    if (f3) accr <= 32'd0;
+    y <= sum;
+  end
+endmodule
+V
+  synth_one
+  echo "$(cells "$lut_re") $(($(cells '^FD') - 32)) $(cells '^DSP48E1')"
 }
 
 for w in 8 16 32; do
@@ -94,3 +120,9 @@ echo "int_alu_literal_luts: {bits: [8, 32], $(IFS=,; echo "${entries[*]}" | sed 
 read -r alu_lut alu_ff <<< "$(lane 'a + b' 32)"
 read -r mem_lut mem_ff <<< "$(mem_lane 32)"
 echo "units: int_alu: {lut: $alu_lut, ff: $alu_ff}  mem: {lut: $mem_lut, ff: $mem_ff}   (one lane at 32 bits)"
+for n in 8 16 18 24 32; do echo "int_mac lane, $n x $n -> 32 bits: $(mac_lane "$n")  (LUT FF DSP)"; done
+read -r one_lut _ one_dsp <<< "$(mac_lane 16)"
+read -r split_lut _ split_dsp <<< "$(mac_lane 32)"
+((one_dsp == 1 && split_dsp > 1)) || { echo "error: expected 16 x 16 in one DSP slice, 32 x 32 in several" >&2; exit 1; }
+((one_lut == alu_lut)) || echo "warning: a one-slice mac lane takes $one_lut LUT, the int_alu add $alu_lut" >&2
+echo "units: int_mac: {split_product_lut: $((split_lut - one_lut))}   (the product's slices summed, over the accumulator's adder)"

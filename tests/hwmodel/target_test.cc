@@ -84,6 +84,22 @@ TEST(Target, DspSlicesMatchYosysMeasurements) {
     EXPECT_EQ(hwmodel::dsp_slices(t, r.n, r.n, r.out), r.dsp) << r.n << "x" << r.n << " -> " << r.out;
 }
 
+// An int_mac lane as rtl builds it (scripts/calibrate_datapath.sh mac_lane, Yosys 0.23):
+// 8 x 8, 16 x 16 and 18 x 18 products into a 32-bit accumulator take 32 LUT (the adder; the
+// first term's clear is the slot register's reset), 24 x 24 and 32 x 32 (several slices)
+// 49. The ice40 target has no such row: int_mul + int_alu.
+TEST(Target, IntMacLaneLutsMatchYosysMeasurements) {
+  const Target& t = fpga_target();
+  EXPECT_EQ(t.unit(hwmodel::UnitClass::kIntMac).split_product_lut, 17);
+  EXPECT_EQ(hwmodel::int_mac_luts(t, 1, ir::ElementType::kS32), 32);
+  EXPECT_EQ(hwmodel::int_mac_luts(t, 2, ir::ElementType::kS32), 49);
+  EXPECT_EQ(hwmodel::int_mac_luts(t, 3, ir::ElementType::kS32), 49);
+  EXPECT_EQ(hwmodel::int_mac_luts(t, 1, ir::ElementType::kS16), 16);
+  const Target ice40 = hwmodel::load_target("ice40", target_dirs());
+  EXPECT_FALSE(ice40.unit(hwmodel::UnitClass::kIntMac).split_product_lut.has_value());
+  EXPECT_EQ(hwmodel::int_mac_luts(ice40, 1, ir::ElementType::kS32), 72);
+}
+
 // The signed form (a MAC's narrow operands, unit_model.h): $signed(a) * $signed(b) kept to
 // `out` bits, measured with Yosys synth_xilinx 0.23 the same way; a signed operand uses
 // the full 25 and 18 bits of a slice.
