@@ -162,7 +162,8 @@ void bind_buffers(const TaskGraph& g, const Schedule& s, const Target& tgt, cons
     BufferTrack& tr = b.tracks[track];
     ++tr.buffers;
     tr.bytes = std::max(tr.bytes, k.footprint);
-    const int bits = std::max(k.elem_bits, 1);
+    // a word's bits: its element's, or fewer when its value range needs fewer (value_bits.h)
+    const int bits = k.stored_bits > 0 ? k.stored_bits : std::max(k.elem_bits, 1);
     tr.bits = std::max(tr.bits, bits);
     tr.words = std::max(tr.words, elements_of(k));
     if (!regs) tr.bram18k = std::max(tr.bram18k, bram_blocks(tgt, k.footprint, k.elem_bits, k.lanes));
