@@ -114,6 +114,7 @@ class Lowerer {
       k.stored_sign = value_bits_.sign(i);
       k.value_bits = narrow;
     }
+    k.operand_bits = static_cast<uint8_t>(value_bits_.demanded(i));
     if (w.form == Form::kFree) return k;
     k.unit = static_cast<uint8_t>(w.unit);
     k.ports = static_cast<uint8_t>(w.ports);

@@ -42,11 +42,12 @@ class Pass {
     r_.range.assign(m.instruction_slots(), ValueRange{});
     r_.stored_bits.assign(m.instruction_slots(), 0);
     r_.sign_extend.assign(m.instruction_slots(), 0);
+    r_.operand_bits.assign(m.instruction_slots(), 0);
   }
 
   ValueBits run() {
     const std::vector<InstrId> order = m_.post_order(m_.entry());
-    for (InstrId i : order) r_.range[i] = transfer(i);
+    for (InstrId i : order) r_.range[i] = transfer(i), r_.operand_bits[i] = demanded(i);
     decide_storage(order);
     return std::move(r_);
   }
@@ -151,6 +152,36 @@ class Pass {
     }
   }
 
+  // An integer `and` with a constant operand whose values are all non-negative (a mask)
+  // depends on the low bits of the mask's width of the other operand only.
+  int demanded(InstrId i) const {
+    if (m_.opcode(i) != Opcode::kAnd || m_.shape(i).is_tuple()) return 0;
+    const ElementType t = m_.shape(i).element_type();
+    if (!ir::is_integral(t) || ir::bit_width(t) > 32) return 0;
+    for (InstrId o : m_.operands(i)) {
+      const ValueRange r = r_.range[o];
+      if (!r.known || r.lo < 0 || !constant_value(o)) continue;
+      bool sign = false;
+      const int bits = range_bits(r, &sign);
+      if (bits < ir::bit_width(t)) return bits;
+    }
+    return 0;
+  }
+
+  // A constant, or data movement of one (a broadcast mask).
+  bool constant_value(InstrId i) const {
+    while (m_.opcode(i) != Opcode::kConstant) {
+      switch (m_.opcode(i)) {
+        case Opcode::kBroadcast: case Opcode::kReshape: case Opcode::kBitcast: case Opcode::kCopy:
+        case Opcode::kSlice: case Opcode::kTranspose: case Opcode::kReverse:
+          i = m_.operand(i, 0);
+          break;
+        default: return false;
+      }
+    }
+    return true;
+  }
+
   // Ops whose result carries its operands' bits (or their sign-extension) unchanged, so a
   // reader of the result sees how narrow the operands are.
   static bool passes_width(Opcode op) {
@@ -165,6 +196,16 @@ class Pass {
     }
   }
 
+  // Whether operand k's bits reach the result (not a start index or a select's predicate).
+  static bool carries_data(Opcode op, size_t k) {
+    switch (op) {
+      case Opcode::kDynamicSlice: case Opcode::kGather: return k == 0;
+      case Opcode::kDynamicUpdateSlice: return k < 2;
+      case Opcode::kSelect: return k > 0;
+      default: return true;
+    }
+  }
+
   static bool product(Opcode op) {
     return op == Opcode::kMultiply || op == Opcode::kDot || op == Opcode::kConvolution;
   }
@@ -175,8 +216,12 @@ class Pass {
       const InstrId i = *it;
       const Opcode op = m_.opcode(i);
       // called computations (fusions, reduces, loops, ...): their insides are not analysed
-      if (product(op) || !m_.called(i).empty() || (keep[i] && passes_width(op)))
-        for (InstrId o : m_.operands(i)) keep[o] = 1;
+      const auto ops = m_.operands(i);
+      if (product(op) || !m_.called(i).empty()) {
+        for (InstrId o : ops) keep[o] = 1;
+      } else if (keep[i] && passes_width(op)) {
+        for (size_t k = 0; k < ops.size(); ++k) keep[ops[k]] |= carries_data(op, k);
+      }
     }
     for (InstrId i : order) {
       const Opcode op = m_.opcode(i);

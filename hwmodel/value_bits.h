@@ -42,7 +42,12 @@ struct ValueBits {
   // (not narrowed); `sign_extend` how a read widens it back.
   std::vector<uint8_t> stored_bits;
   std::vector<uint8_t> sign_extend;
+  // By InstrId: the low bits of its operands its result depends on, 0 when all (an `and`
+  // with a non-negative constant mask reads only the mask's bits): a read port's register
+  // keeps only those, synthesis drops the rest with their multiplexer.
+  std::vector<uint8_t> operand_bits;
   int stored(ir::InstrId i) const { return i < stored_bits.size() ? stored_bits[i] : 0; }
+  int demanded(ir::InstrId i) const { return i < operand_bits.size() ? operand_bits[i] : 0; }
   bool sign(ir::InstrId i) const { return i < sign_extend.size() && sign_extend[i] != 0; }
 };
 

@@ -79,6 +79,16 @@ TEST(ValueBits, RangesAndStoredWords) {
   EXPECT_EQ(v.stored(named(m, "k")), 0);
 }
 
+// A gather's start indices do not reach its result: the ids masked to 0..15 narrow though
+// the gathered rows are multiplied.
+TEST(ValueBits, GatherStartIndicesNarrow) {
+  const ir::Module m = frontend::load_design((source_dir() / "designs" / "indexing" / "embedding.hlo").string()).module;
+  const ValueBits v = analyze_value_bits(m);
+  EXPECT_EQ(v.stored(named(m, "ids")), 4);
+  EXPECT_FALSE(v.sign(named(m, "ids")));
+  EXPECT_EQ(v.stored(named(m, "rows")), 0);
+}
+
 TEST(ValueBits, EstimatePricesNarrowedWords) {
   const ir::Module m = load_yaml(kSaturating);
   EstimateOptions o;
@@ -95,6 +105,8 @@ TEST(ValueBits, EstimatePricesNarrowedWords) {
   }
   EXPECT_TRUE(seen);
 }
+
+int64_t total_checked = 0;
 
 // Every value the interpreter computes in the entry lies in the range claimed for it.
 void check_ranges(const ir::Module& m, const std::vector<ir::Literal>& args, const std::string& what) {
@@ -122,7 +134,7 @@ void check_ranges(const ir::Module& m, const std::vector<ir::Literal>& args, con
   } catch (const ir::EvalBudgetExceeded&) {
     return;
   }
-  EXPECT_GE(checked, 0);
+  total_checked += checked;
 }
 
 // Arguments whose integers take any value of their type (random_inputs keeps them small).
@@ -146,6 +158,7 @@ TEST(ValueBits, RandomGraphValuesLieInTheirRanges) {
     check_ranges(m, whole_type_inputs(m, seed), "random graph (whole-type inputs) " + std::to_string(seed));
     if (HasFatalFailure()) return;
   }
+  EXPECT_GT(total_checked, 50000);  // 77,844 elements today: the check is not vacuous
 }
 
 TEST(ValueBits, DesignValuesLieInTheirRanges) {
