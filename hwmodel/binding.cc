@@ -162,7 +162,8 @@ void bind_buffers(const TaskGraph& g, const Schedule& s, const Target& tgt, cons
     BufferTrack& tr = b.tracks[track];
     ++tr.buffers;
     tr.bytes = std::max(tr.bytes, k.footprint);
-    const int bits = std::max(k.elem_bits, 1);
+    // a word's bits: its element's, or fewer when its value range needs fewer (value_bits.h)
+    const int bits = k.stored_bits > 0 ? k.stored_bits : std::max(k.elem_bits, 1);
     tr.bits = std::max(tr.bits, bits);
     tr.words = std::max(tr.words, elements_of(k));
     if (!regs) tr.bram18k = std::max(tr.bram18k, bram_blocks(tgt, k.footprint, k.elem_bits, k.lanes));
@@ -199,6 +200,38 @@ std::vector<int64_t> register_storage_bits(const TaskGraph& g, const Binding& b,
   return bits;
 }
 
+// Per register track, its buffers' (words, word bits) as the track's `bits` counts them
+// (Task::stored_bits, else the element's bits), widest first.
+std::vector<std::vector<std::pair<int64_t, int>>> word_bands(const TaskGraph& g, const Binding& b) {
+  std::vector<std::vector<std::pair<int64_t, int>>> held(b.tracks.size());
+  for (size_t t = 0; t < g.size(); ++t) {
+    const uint32_t track = b.track_of_task[t];
+    if (track == kNoInstance || !b.tracks[track].registers) continue;
+    const Task& k = g.tasks[t];
+    held[track].emplace_back(elements_of(k), k.stored_bits > 0 ? k.stored_bits : std::max(k.elem_bits, 1));
+  }
+  for (auto& h : held) std::sort(h.begin(), h.end(), [](const auto& x, const auto& y) { return x.second > y.second; });
+  return held;
+}
+
+// The word multiplexer of a read port reaching `depth` words, per band of bits: bits that
+// only narrower buffers' words hold are constant in every other word (rtl zero-extends a
+// narrower value), which synthesis drops, so bits above a buffer's width are multiplexed
+// over the words of the buffers as wide as them.
+double banded_port_luts(const Target& tgt, const std::vector<std::pair<int64_t, int>>& widest_first, int64_t depth,
+                        int bits) {
+  if (widest_first.empty()) return tgt.register_file.port_luts(depth, bits);
+  double luts = 0;
+  int64_t words = 0;
+  for (size_t i = 0; i < widest_first.size(); ++i) {
+    words = std::max(words, widest_first[i].first);
+    const int top = i == 0 ? std::max(bits, std::min(bits, widest_first[0].second)) : std::min(bits, widest_first[i].second);
+    const int below = i + 1 < widest_first.size() ? widest_first[i + 1].second : 0;
+    if (top > below) luts += tgt.register_file.port_luts(std::min(depth, words), top - below);
+  }
+  return luts;
+}
+
 // Read ports per track and the tracks' area: block RAM, the most readers in one cycle (a
 // port serves readers one after another); a register file, one port per reader (a shared
 // port's address multiplexer makes synthesis build a larger read tree than a second port,
@@ -211,21 +244,35 @@ void size_tracks(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s
   b.alias_tracks = tracks_through_aliases(g, b);
   const std::vector<std::vector<uint32_t>>& via = b.alias_tracks;
   std::vector<std::vector<std::pair<int64_t, int>>> events(b.tracks.size());
-  std::vector<std::vector<int64_t>> port_depths(b.tracks.size());  // register files: words each reader reaches
+  // register files, per port: the words its reader reaches and the bits it reads (a narrowed
+  // buffer's words, value_bits.h; 0: the track's). Bits above them are unused at the port's
+  // register, which synthesis drops with the multiplexer feeding them.
+  std::vector<std::vector<std::pair<int64_t, int>>> port_depths(b.tracks.size());
   std::vector<uint32_t> stamp(b.tracks.size(), kNoInstance);
   // `reach`: the words the reader's address reaches (0: the whole track).
   // `reads`: the reader's read ports on the track (one per lane and address it reads).
   auto add = [&](uint32_t reader, uint32_t d, int64_t from, int64_t to, int reads, int64_t reach = 0) {
     if (reads == 0) return;
+    // an alias of one buffer (a reshape or bitcast of it) reads that buffer's words
+    if (g.tasks[d].alias) {
+      while (g.tasks[d].alias && g.deps_of(d).size() == 1) d = g.deps_of(d)[0];
+      if (!g.tasks[d].alias && reach == 0) reach = elements_of(g.tasks[d]);
+    }
+    int bits = 0;
     auto one = [&](uint32_t track) {
       if (track == kNoInstance || stamp[track] == reader) return;
       stamp[track] = reader;
       events[track].emplace_back(from, reads);
       events[track].emplace_back(to, -reads);
       const int64_t words = b.tracks[track].words;
-      port_depths[track].insert(port_depths[track].end(), static_cast<size_t>(reads), reach > 0 ? std::min(reach, words) : words);
+      port_depths[track].insert(port_depths[track].end(), static_cast<size_t>(reads),
+                                {reach > 0 ? std::min(reach, words) : words, bits});
     };
-    if (!g.tasks[d].alias) one(b.track_of_task[d]);
+    const Task& dk = g.tasks[d];
+    if (!dk.alias && dk.stored_bits > 0) bits = dk.stored_bits;
+    if (reader < g.size() && g.tasks[reader].operand_bits > 0)  // the reader keeps only these bits
+      bits = bits > 0 ? std::min<int>(bits, g.tasks[reader].operand_bits) : g.tasks[reader].operand_bits;
+    if (!dk.alias) one(b.track_of_task[d]);
     else
       for (uint32_t track : via[d]) one(track);
   };
@@ -251,8 +298,9 @@ void size_tracks(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s
       add(t, deps[q], s.start[t], s.start[t] + p.busy[t], k.lanes * reads[q],
           g.tasks[deps[q]].alias ? 0 : elements_of(g.tasks[deps[q]]));
   }
-  std::vector<int> widest;
+  std::vector<int> widest;  // the widest value a track stores (a pred: 1 bit)
   const std::vector<int64_t> storage_bits = register_storage_bits(g, b, widest);
+  const auto bands = word_bands(g, b);
   for (size_t k = 0; k < b.tracks.size(); ++k) {
     auto& ev = events[k];
     std::sort(ev.begin(), ev.end());  // ends (-1) before starts at the same cycle
@@ -265,11 +313,18 @@ void size_tracks(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s
     tr.read_ports = std::max(one_word ? 1 : tr.registers || pipelined ? readers : peak, 1);
     if (tr.registers) {
       // a port per reader, each multiplexing the words its address reaches
-      tr.area.ff = static_cast<double>(storage_bits[k]) + static_cast<double>(tr.read_ports) * (widest[k] > 0 ? widest[k] : tr.bits);
+      tr.area.ff = static_cast<double>(storage_bits[k]);
+      // a port's read register is as wide as what its reader keeps, at most the widest value stored
+      const auto read_register_bits = [&](int bits) { return widest[k] > 0 ? std::min(bits, widest[k]) : bits; };
       tr.area.lut = tgt.register_file.decode(tr.words);
       if (!one_word)
-        for (int64_t depth : port_depths[k]) tr.area.lut += tgt.register_file.port_luts(depth, tr.bits);
-      if (one_word || port_depths[k].empty()) tr.area.lut += tgt.register_file.port_luts(tr.words, tr.bits);
+        for (const auto& [depth, read_bits] : port_depths[k]) {
+          const int bits = read_bits > 0 ? std::min(read_bits, tr.bits) : tr.bits;
+          tr.area.lut += banded_port_luts(tgt, bands[k], depth, bits);
+          tr.area.ff += read_register_bits(bits);
+        }
+      if (one_word || port_depths[k].empty()) tr.area.ff += static_cast<double>(tr.read_ports) * read_register_bits(tr.bits);
+      if (one_word || port_depths[k].empty()) tr.area.lut += banded_port_luts(tgt, bands[k], tr.words, tr.bits);
       b.register_area += tr.area;
     } else {
       tr.area.bram18k = tr.bram18k * tr.read_ports;

@@ -31,7 +31,7 @@ class Lowerer {
  public:
   Lowerer(const ir::Module& m, ir::CompId c, const Target& t, const LoweringOptions& o, const SubCoster& sub,
           LoweringCache::Impl& cache)
-      : m_(m), t_(t), o_(o), sub_(sub), work_(cache.work), value_task_(cache.value_task) {
+      : m_(m), t_(t), o_(o), sub_(sub), work_(cache.work), value_task_(cache.value_task), value_bits_(cache.value_bits) {
     const size_t expect = m.computation(c).order.size();  // calls inlined add more
     g_.tasks.reserve(expect);
     g_.dep_offset.reserve(expect + 1);
@@ -109,6 +109,12 @@ class Lowerer {
     k.elem_bits = out.is_array() ? ir::byte_width(out.element_type()) * 8 : 8;
     k.scalar = out.is_array() && out.rank() == 0;
     k.value_bits = out.is_array() ? datapath_bits(out.element_type()) : 8;
+    if (const int narrow = value_bits_.stored(i); narrow > 0 && !w.input) {  // value_bits.h
+      k.stored_bits = static_cast<uint8_t>(narrow);
+      k.stored_sign = value_bits_.sign(i);
+      k.value_bits = narrow;
+    }
+    k.operand_bits = static_cast<uint8_t>(value_bits_.demanded(i));
     if (w.form == Form::kFree) return k;
     k.unit = static_cast<uint8_t>(w.unit);
     k.ports = static_cast<uint8_t>(w.ports);
@@ -376,6 +382,7 @@ class Lowerer {
   const SubCoster& sub_;
   WorkModel& work_;
   std::vector<uint32_t>& value_task_;  // shared with nested lowerings (disjoint entries)
+  const ValueBits& value_bits_;
   std::vector<uint32_t> deps_;
   std::vector<uint8_t> reads_;  // aligned with deps_ (set_dep_reads)
   std::vector<uint32_t> dep_storage_;  // set_dep_reads' scratch: each dependence's storage task

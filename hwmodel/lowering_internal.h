@@ -8,6 +8,7 @@
 
 #include "hwmodel/lowering.h"
 #include "hwmodel/unit_model.h"
+#include "hwmodel/value_bits.h"
 
 namespace hlsgym::hwmodel::lowering_detail {
 
@@ -111,8 +112,10 @@ ir::ElementType deciding_type(const ir::Module& m, ir::InstrId i);
 
 namespace hlsgym::hwmodel {
 struct LoweringCache::Impl {
-  Impl(const ir::Module& m, const Target& t) : work(m, t), value_task(m.instruction_slots(), UINT32_MAX) {}
+  Impl(const ir::Module& m, const Target& t)
+      : work(m, t), value_task(m.instruction_slots(), UINT32_MAX), value_bits(t.is_fpga() ? analyze_value_bits(m) : ValueBits{}) {}
   lowering_detail::WorkModel work;
   std::vector<uint32_t> value_task;  // instruction -> task of the graph being built
+  ValueBits value_bits;              // FPGA: the entry's value ranges and narrowed words, once per module
 };
 }  // namespace hlsgym::hwmodel

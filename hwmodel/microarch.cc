@@ -257,6 +257,8 @@ class Planner {
     b.elements = s.element_count();
     b.track = literal ? -1 : track_base_ + static_cast<int>(track);
     b.instr = i;
+    b.stored_bits = d_->graph.tasks[t].stored_bits;
+    b.stored_sign = d_->graph.tasks[t].stored_sign;
     if (origin == Buffer::kParameter) b.param = static_cast<int>(m_.attrs(i).parameter_number);
     if (origin == Buffer::kConstant && own_values) {
       if (m_.literal(i).elided()) c_.refuse(i, "elided constants ({...}) have no values to put in hardware");

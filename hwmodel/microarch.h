@@ -171,6 +171,11 @@ struct Buffer {
   int param = -1;                   // kParameter: parameter number
   ir::InstrId instr = ir::kNoId;    // kConstant: the constant; kTask: the producer
   std::vector<uint64_t> init;       // kConstant: element bits (a ROM in the Verilog)
+  // Bits each word holds when its value range needs fewer than the type (hwmodel/value_bits.h,
+  // the estimate's Task::stored_bits), 0 when not narrowed; a read sign- or zero-extends.
+  int stored_bits = 0;
+  bool stored_sign = false;
+  int word_bits() const { return stored_bits > 0 ? stored_bits : datapath_width(type); }
 };
 
 struct Track {

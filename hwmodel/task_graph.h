@@ -49,6 +49,12 @@ struct Task {
   int64_t scratch = 0;            // bytes live only while it runs (a loop body's buffers)
   int32_t elem_bits = 0;          // element width of its buffer (BRAM geometry)
   int32_t value_bits = 0;         // datapath bits of one element (pred 1): a register word's live bits
+  // FPGA: the bits its buffer's words hold when its value range needs fewer than its type
+  // (value_bits.h; then value_bits too), 0 when not narrowed; how a read widens them back.
+  uint8_t stored_bits = 0;
+  bool stored_sign = false;
+  // FPGA: the low bits of its operands it depends on (value_bits.h), 0 when all.
+  uint8_t operand_bits = 0;
   bool dram = false;              // its buffer lives in DRAM (too big for on-chip memory)
   double compute_pj = 0, onchip_pj = 0, dram_pj = 0;
   Area area;                      // one unit instance able to run it (all lanes)

@@ -77,6 +77,7 @@ class Emitter {
   std::vector<bool> track_read;             // some logic reads the track
   std::set<int> roms_read;                   // constant buffers some logic reads
   int rom_reads_ = 0;                        // read registers of ROMs so far (names)
+  int narrow_writes_ = 0;                    // truncated write values so far (names)
   // Memory ports. A port serves users that are never active in the same cycle (their
   // conditions exclude each other): one write port per writing lane, and read ports
   // shared by readers whose issue windows do not overlap (interval partitioning), so a
@@ -93,6 +94,10 @@ class Emitter {
 
   // `name` resized like resize(); bits a truncation drops are recorded in `unused`.
   std::string narrow(const std::string& name, int from_width, bool is_signed, int to);
+  // A word of `word` bits (`name`, a signal or an array element) holding buffer `b`'s value
+  // in its low Buffer::word_bits() bits (hwmodel/value_bits.h), widened back (sign- or
+  // zero-extended) or cut to `to` bits. `sink`: record the word's unread bits in `unused`.
+  std::string widen(const Buffer& b, const std::string& name, int word, int to, bool sink);
 
   // The Verilog array holding buffer `b` and the address bits of its words.
   std::string array_of(int buffer) const;

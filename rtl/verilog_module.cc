@@ -31,12 +31,21 @@ std::string Emitter::narrow(const std::string& name, int from, bool is_signed, i
   return resize(name, from, is_signed, to);
 }
 
+std::string Emitter::widen(const Buffer& b, const std::string& name, int word, int to, bool sink) {
+  const int stored = std::min(word, b.origin == Buffer::kConstant ? datapath_width(b.type) : b.word_bits());
+  if (to <= stored) return sink ? narrow(name, word, false, to) : resize(name, word, false, to);
+  if (sink && stored < word) unused.insert(stored + 1 == word ? fmt::format("{}[{}]", name, word - 1) : fmt::format("{}[{}:{}]", name, word - 1, stored));
+  const std::string low = stored == word ? name : stored == 1 ? name + "[0]" : fmt::format("{}[{}:0]", name, stored - 1);
+  const std::string fill = b.stored_sign ? fmt::format("{}[{}]", name, stored - 1) : "1'b0";
+  return fmt::format("{{{{{}{{{}}}}}, {}}}", to - stored, fill, low);
+}
+
 Emitter::Emitter(const Plan& p)
     : plan(p), track_width(p.tracks.size(), 1), track_depth(p.tracks.size(), 1), track_read(p.tracks.size(), false),
       write_ports(p.tracks.size()), read_ports(p.tracks.size()) {
   for (const Buffer& b : p.buffers) {
     if (b.track < 0) continue;
-    track_width[b.track] = std::max(track_width[b.track], datapath_width(b.type));
+    track_width[b.track] = std::max(track_width[b.track], b.word_bits());
     track_depth[b.track] = std::max(track_depth[b.track], b.elements);
   }
 }
@@ -58,8 +67,8 @@ std::string Emitter::read(int buffer, ir::ElementType type, const std::string& a
   else roms_read.insert(buffer);
   const int w = datapath_width(type);
   const std::string at = fmt::format("{}[{}]", array_of(buffer), addr);
-  if (w >= word) return w == word ? at : resize(at, word, false, w);
-  return w == 1 ? at + "[0]" : fmt::format("{}[{}:0]", at, w - 1);
+  if (w < word && w <= b.word_bits()) return w == 1 ? at + "[0]" : fmt::format("{}[{}:0]", at, w - 1);
+  return widen(b, at, word, w, false);
 }
 
 std::string Emitter::address(int buffer, const std::string& index_signal) {
@@ -75,7 +84,15 @@ void Emitter::write(int buffer, int port, const std::string& cond, const std::st
   const Buffer& b = plan.buffers[buffer];
   auto& ports = write_ports[b.track];
   if (ports.size() <= static_cast<size_t>(port)) ports.resize(static_cast<size_t>(port) + 1);
-  ports[port].push_back({cond, addr, resize(value, datapath_width(b.type), false, track_width[b.track]), comment, 0, 0});
+  const int from = datapath_width(b.type), stored = b.word_bits();
+  std::string v = value;
+  if (stored < from) {  // a narrowed value (hwmodel/value_bits.h): its low bits through a wire
+    const std::string wire = fmt::format("trk{}_narrow{}", b.track, narrow_writes_++);
+    text.decl(fmt::format("  wire {}{};", range(from), wire));
+    text.line(fmt::format("  assign {} = {};", wire, value));
+    v = narrow(wire, from, false, stored);
+  }
+  ports[port].push_back({cond, addr, resize(v, std::min(from, stored), false, track_width[b.track]), comment, 0, 0});
 }
 
 std::string Emitter::read_port(int buffer, ir::ElementType type, const std::string& cond, const std::string& addr,
@@ -118,7 +135,7 @@ std::string Emitter::read_port(int buffer, ir::ElementType type, const std::stri
   } else {
     ports[p].push_back({cond, addr, "", "", from, to, reader});
   }
-  return narrow(fmt::format("trk{}_rd{}", b.track, p), track_width[b.track], false, w);
+  return widen(b, fmt::format("trk{}_rd{}", b.track, p), track_width[b.track], w, true);
 }
 
 std::string start_of(const Plan& p, int parent, int64_t start) {
