@@ -16,11 +16,7 @@
 # CARRY4 or MUXF7/8). Prints the rows for designs/targets/fpga.yaml (units: at 32 bits).
 #   scripts/calibrate_datapath.sh
 set -euo pipefail
-command -v yosys > /dev/null || { echo "error: yosys not found (Debian package yosys)" >&2; exit 1; }
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-lut_re='^(LUT[1-6]|SRL.*|RAM.*)$'
-cells() { awk -v re="$1" '$1 ~ /^\$?[A-Za-z_0-9]+$/ && $1 ~ re && $2 ~ /^[0-9]+$/ {s += $2} END {print s + 0}' "$work/stat.txt"; }
+source "$(dirname "$0")/lib/yosys_microbench.sh"
 synth_one() { (cd "$work" && yosys -q -p "read_verilog s.v; synth_xilinx -noiopad -top s; tee -q -o stat.txt stat" > /dev/null); }
 
 # lane EXPR W [OUT]: the operation on read registers a, b (ports) into the write register

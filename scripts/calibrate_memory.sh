@@ -11,12 +11,9 @@
 # next larger). A row: mux_luts_per_bit = (LUT(D, 32, 1) - LUT(D, 8, 1)) / 24,
 # decode_luts = LUT(D, 32, 1) - 32 x mux_luts_per_bit (18: 306 and 90 LUT -> 9.0, 18).
 set -euo pipefail
-command -v yosys > /dev/null || { echo "error: yosys not found (Debian package yosys)" >&2; exit 1; }
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/lib/yosys_microbench.sh"
 for d in 2 4 8 16 18 20 24 32 64; do
-  aw=1
-  while ((1 << aw < d)); do aw=$((aw + 1)); done
+  aw=$(address_bits "$d")
   for w in 8 32; do
     for r in 1 2; do
       {
@@ -30,7 +27,7 @@ for d in 2 4 8 16 18 20 24 32 64; do
         echo "  end"
         echo "endmodule"
       } > "$work/m.v"
-      (cd "$work" && yosys -q -p "read_verilog m.v; synth_xilinx -noiopad -top m; tee -q -o stat.txt stat" > /dev/null)
+      synth_m
       lut=$(awk '/LUT[0-9]/ {s += $2} END {print s + 0}' "$work/stat.txt")
       ff=$(awk '/FD/ {s += $2} END {print s + 0}' "$work/stat.txt")
       echo "$d $w $r $lut $ff"

@@ -20,14 +20,10 @@
 # count again). Not part of the estimate: see the README ("RTL: the estimate as hardware").
 #   scripts/calibrate_read_address.sh
 set -euo pipefail
-command -v yosys > /dev/null || { echo "error: yosys not found (Debian package yosys)" >&2; exit 1; }
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-lut_re='^(LUT[1-6]|SRL.*|RAM.*)$'  # as hlsgym rtl --synth counts LUTs (rtl/yosys.cc)
-cells() { awk -v re="$1" '$1 ~ re && $2 ~ /^[0-9]+$/ {s += $2} END {print s + 0}' "$work/stat.txt"; }
+source "$(dirname "$0")/lib/yosys_microbench.sh"
 emit() {  # D W mode
-  local d=$1 w=$2 mode=$3 aw=1
-  while ((1 << aw < d)); do aw=$((aw + 1)); done
+  local d=$1 w=$2 mode=$3 aw
+  aw=$(address_bits "$1")
   echo "module m(input wire clk, input wire start, input wire we, input wire [$((aw - 1)):0] wa, input wire [$((w - 1)):0] wd,"
   echo "  input wire [$((aw - 1)):0] ra_in, output reg [$((w - 1)):0] rd);"
   echo "  (* ram_style = \"logic\" *) reg [$((w - 1)):0] mem [0:$((d - 1))];"
@@ -60,7 +56,7 @@ for d in 16 64; do
     ((d == 64)) && modes="$modes window window_in_order window_free_ticks"
     for mode in $modes; do
       emit "$d" "$w" "$mode" > "$work/m.v"
-      (cd "$work" && yosys -q -p "read_verilog m.v; synth_xilinx -noiopad -top m; tee -q -o stat.txt stat" > /dev/null)
+      synth_m
       echo "$d $w $mode $(cells "$lut_re") $(cells '^FD')"
     done
   done

@@ -8,14 +8,9 @@
 # estimate as hardware") for why. Then a literal writer against a value writer (below).
 #   scripts/calibrate_write_port.sh
 set -euo pipefail
-command -v yosys > /dev/null || { echo "error: yosys not found (Debian package yosys)" >&2; exit 1; }
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-lut_re='^(LUT[1-6]|SRL.*|RAM.*)$'  # as hlsgym rtl --synth counts LUTs (rtl/yosys.cc)
-cells() { awk -v re="$1" '$1 ~ re && $2 ~ /^[0-9]+$/ {s += $2} END {print s + 0}' "$work/stat.txt"; }
+source "$(dirname "$0")/lib/yosys_microbench.sh"
 for d in 16 64; do
-  aw=1
-  while ((1 << aw < d)); do aw=$((aw + 1)); done
+  aw=$(address_bits "$d")
   for w in 16 32; do
     base=0
     for s in 1 2 3 4; do
@@ -40,7 +35,7 @@ for d in 16 64; do
         echo "  end"
         echo "endmodule"
       } > "$work/m.v"
-      (cd "$work" && yosys -q -p "read_verilog m.v; synth_xilinx -noiopad -top m; tee -q -o stat.txt stat" > /dev/null)
+      synth_m
       lut=$(cells "$lut_re")
       ((s == 1)) && base=$lut
       echo "$d $w $s $lut $(cells '^FD') $((lut - base))"
@@ -54,8 +49,7 @@ done
 # (1 LUT for its condition instead of a W-bit multiplexer: hwmodel/control_flow.cc,
 # write_mux_luts); from a few words the per-word enables absorb the multiplexer alike.
 for d in 1 6 16; do
-  aw=1
-  while ((1 << aw < d)); do aw=$((aw + 1)); done
+  aw=$(address_bits "$d")
   for w in 8 32; do
     row="$d $w"
     for lit in 1 0; do
@@ -77,7 +71,7 @@ for d in 1 6 16; do
         echo "  end"
         echo "endmodule"
       } > "$work/m.v"
-      (cd "$work" && yosys -q -p "read_verilog m.v; synth_xilinx -noiopad -top m; tee -q -o stat.txt stat" > /dev/null)
+      synth_m
       row="$row $(cells "$lut_re")"
     done
     echo "$row"

@@ -1,0 +1,13 @@
+# Shared by the scripts/calibrate_*.sh microbenchmarks (sourced, not run): a scratch
+# directory removed on exit, Yosys' cell counts read from its `stat`, and the address width
+# of a D-word file.
+command -v yosys > /dev/null || { echo "error: yosys not found (Debian package yosys)" >&2; exit 1; }
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+lut_re='^(LUT[1-6]|SRL.*|RAM.*)$'  # as hlsgym rtl --synth counts LUTs on Xilinx (rtl/yosys.cc)
+# cells REGEX: the number of cells whose type matches REGEX in the last stat ($work/stat.txt)
+cells() { awk -v re="$1" '$1 ~ /^\$?[A-Za-z_0-9]+$/ && $1 ~ re && $2 ~ /^[0-9]+$/ {s += $2} END {print s + 0}' "$work/stat.txt"; }
+# synth_m: synth_xilinx -noiopad on $work/m.v (top module m), its stat in $work/stat.txt
+synth_m() { (cd "$work" && yosys -q -p "read_verilog m.v; synth_xilinx -noiopad -top m; tee -q -o stat.txt stat" > /dev/null); }
+# address_bits D: bits of an address over D words (at least 1)
+address_bits() { local aw=1; while ((1 << aw < $1)); do aw=$((aw + 1)); done; echo "$aw"; }
