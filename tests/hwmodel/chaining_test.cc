@@ -10,13 +10,6 @@ namespace hlsgym::testing {
 namespace {
 using namespace hwmodel;
 
-ir::InstrId named(const ir::Module& m, const std::string& name) {
-  for (ir::InstrId i : m.instructions(m.entry()))
-    if (m.name(i) == name) return i;
-  ADD_FAILURE() << "no instruction " << name;
-  return ir::kNoId;
-}
-
 constexpr const char* kMatmul = R"(design: mm
 inputs: {A: "s16[4,4]", B: "u8[4,4]"}
 ops:

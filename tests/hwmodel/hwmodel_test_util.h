@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "frontend/load.h"
 #include "hwmodel/estimate.h"
 #include "hwmodel/target.h"
@@ -27,5 +29,13 @@ inline ir::Module load_named_design(const std::string& name) {
 }
 
 inline ir::Module load_yaml(const std::string& text) { return frontend::load_yaml_design(text, "inline.yaml").module; }
+
+// The entry instruction called `name` (a test failure, and kNoId, when there is none).
+inline ir::InstrId named(const ir::Module& m, const std::string& name) {
+  for (ir::InstrId i : m.instructions(m.entry()))
+    if (m.name(i) == name) return i;
+  ADD_FAILURE() << "no instruction " << name;
+  return ir::kNoId;
+}
 
 }  // namespace hlsgym::testing

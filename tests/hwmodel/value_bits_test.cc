@@ -18,13 +18,6 @@ namespace hlsgym::testing {
 namespace {
 using namespace hwmodel;
 
-ir::InstrId named(const ir::Module& m, const std::string& name) {
-  for (ir::InstrId i : m.instructions(m.entry()))
-    if (m.name(i) == name) return i;
-  ADD_FAILURE() << "no instruction " << name;
-  return ir::kNoId;
-}
-
 TEST(ValueBits, RangeBits) {
   bool sign = true;
   EXPECT_EQ(range_bits({true, 0, 15}, &sign), 4);
