@@ -171,7 +171,42 @@ void count_index(const Plan& p, const TaskPlan& tp, ControlInventory& inv) {
       }
 }
 
+// A lane's register-file reads through an address register of their own (next_address_bits).
+void count_next_addresses(const Plan& p, const TaskPlan& tp, ControlInventory& inv) {
+  for (const Leaf& l : tp.leaves)
+    for (const Alt& a : l.alts) {
+      if (a.kind == Alt::kRead && a.buffer >= 0) {
+        const Buffer& b = p.buffers[static_cast<size_t>(a.buffer)];
+        if (b.origin != Buffer::kConstant && b.track >= 0 && !p.tracks[static_cast<size_t>(b.track)].bram)
+          inv.address_registers += next_address_bits(tp, a.index);
+      }
+      if (a.guard.always()) break;  // later alternatives are never built (rtl emit_reads)
+    }
+}
+
 }  // namespace
+
+int next_address_bits(const TaskPlan& tp, int n) {
+  if (tp.lead > 0 || n < 0 || tp.ix[n].kind != IxNode::kLin || tp.ix[n].c != 0) return 0;
+  struct Field { int var, shift, bits; };
+  std::vector<Field> fields;
+  for (const auto& [node, k] : tp.ix[n].terms) {
+    const IxNode& x = tp.ix[node];
+    if (x.kind != IxNode::kVar || !power_of_two(k)) return 0;
+    const int64_t extent = tp.loops.extent(x.var);
+    if (extent <= 1 || !power_of_two(extent)) return 0;
+    fields.push_back({x.var, std::countr_zero(static_cast<uint64_t>(k)), std::countr_zero(static_cast<uint64_t>(extent))});
+  }
+  std::sort(fields.begin(), fields.end(), [](const Field& a, const Field& b) { return a.shift < b.shift; });
+  int top = 0;
+  bool in_order = true;  // lower bits from inner counters (a higher var is nested deeper)
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (fields[i].shift < top) return 0;  // overlapping fields: an adder, not a concatenation
+    top = fields[i].shift + fields[i].bits;
+    if (i > 0 && fields[i].var > fields[i - 1].var) in_order = false;
+  }
+  return fields.size() < 2 || in_order ? 0 : top;
+}
 
 std::vector<bool> reachable_index_nodes(const IxPool& ix, const std::vector<int>& roots) {
   std::vector<bool> used(ix.size(), false);
@@ -211,7 +246,9 @@ ControlInventory control_inventory(const Plan& p) {
     for (int q = 0; q < tp.lanes; ++q) {
       count_loops(tp, q, inv);
       count_index(p, tp, inv);
+      if (tp.lane_count(q) > 0) count_next_addresses(p, tp, inv);
     }
+  inv.register_bits += inv.address_registers;
   return inv;
 }
 

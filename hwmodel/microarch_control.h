@@ -27,6 +27,7 @@ struct ControlInventory {
   int64_t register_bits = 0;   // state bits without their own logic (base registers, FSM flags,
                                // timeline counters, pipeline tags)
   int64_t shift_registers = 0; // tag bits delayed 3+ stages: one SRL16E (a LUT) each
+  int64_t address_registers = 0;  // of register_bits: the next-address registers' (next_address_bits)
   // Index divisions and remainders by a constant that is not a power of two: synthesis
   // builds a divider the component table does not price; the control area is then unknown.
   int dividers = 0;
@@ -37,6 +38,16 @@ std::vector<bool> reachable_index_nodes(const IxPool& ix, const std::vector<int>
 // The index nodes a lane of `tp` builds as wires: everything its leaves, guards and
 // output/term addresses reach.
 std::vector<bool> built_index_nodes(const TaskPlan& tp);
+
+// The bits of the address register of its own that a lane's register-file read at index
+// node `n` of `tp` reads through (rtl/verilog_units.cc: loaded with the next cycle's
+// address, so the read multiplexer selects by flip-flops nothing else reads), or 0 when
+// the read's address is wired from the counters. Built where the address is the lane's
+// loop counters' bits concatenated out of their nesting order (maxpool's 2 x 2 window,
+// {oy, ky, ox, kx}): Yosys covers that read tree in 1.4x the LUTs of one addressed by an
+// input or by the same counters in order (scripts/calibrate_read_address.sh), and the
+// register of its own brings it back (maxpool 822 -> 635 LUT for 2 flip-flops kept).
+int next_address_bits(const TaskPlan& tp, int n);
 
 ControlInventory control_inventory(const Plan& p);
 

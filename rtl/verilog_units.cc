@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <functional>
 #include <optional>
+#include <regex>
 #include <set>
 #include <tuple>
 
@@ -184,12 +185,15 @@ class UnitEmitter {
   std::string slot_name(const TaskPlan& tp, int q) const { return fmt::format("{}_q{}_slot", tp.name, q); }
   std::string round_name(const TaskPlan& tp, int q) const { return fmt::format("{}_q{}_round", tp.name, q); }
   // Index wires over the counters of the current item; while pre_ is set, over the counters
-  // of the item whose start indices are being read (a gather's lead stage).
+  // of the item whose start indices are being read (a gather's lead stage); while next_ is
+  // set, over the counters' values at the next clock edge (next_index).
   std::string ix_name(const TaskPlan& tp, int q, int n) const {
+    if (next_) return fmt::format("{}_q{}_x{}_next", tp.name, q, n);
     return fmt::format("{}_q{}_{}{}", tp.name, q, pre_ ? "p" : "x", n);
   }
   // The counters advance at the lead stage; the issue stage sees them one cycle later.
   std::string issue_var(const TaskPlan& tp, int q, int v) const {
+    if (next_) return var_name(tp, q, v) + "_next";
     return tp.lead > 0 && !pre_ ? var_name(tp, q, v) + "_d" : var_name(tp, q, v);
   }
   std::string ok_name(const TaskPlan& tp, int q) const { return fmt::format("{}_q{}_ok", tp.name, q); }
@@ -332,9 +336,80 @@ class UnitEmitter {
     if (!init.empty() || !advance.empty())
       e_.text.line(fmt::format("  always @(posedge clk) begin  // {} lane {}: loop counters\n    if ({}) begin\n{}    end else if ({}) begin\n{}    end\n  end",
                                tp.name, q, restart(tp), init, act(tp.slot), advance));
+    counter_blocks_[{tp.task, q}] = {restart(tp), act(tp.slot), init, advance};
     e_.text.decl(fmt::format("  wire {} = {};", ok_name(tp, q), ok));
     if (tp.lead > 0) emit_lead(tp, q);
     emit_index_wires(tp, q);
+  }
+
+  // The values lane q's counters of task tp take at the next clock edge, as `<counter>_next`:
+  // the loop-counter block's own statements on them (emit_loops), made blocking assignments
+  // of a combinational block (its statements on other registers dropped), so the two can
+  // not disagree. Emitted once per task and lane, for a next-address register.
+  void emit_next_counters(const TaskPlan& tp, int q) {
+    if (!next_counters_.insert({tp.task, q}).second) return;
+    const CounterBlock& cb = counter_blocks_.at({tp.task, q});
+    std::set<std::string> counters;
+    std::string body;
+    for (int v = 0; v < tp.loops.vars(); ++v)
+      if (tp.loops.extent(v) > 1) {
+        const std::string c = var_name(tp, q, v);
+        counters.insert(c);
+        reg(bits_for(tp.loops.extent(v) - 1), c + "_next");
+        e_.unused.insert(c + "_next");  // a counter no next address reads (synthesis drops it)
+        body += fmt::format("    {}_next = {};\n", c, c);
+      }
+    static const std::regex assignment(R"(^(\s*)(\w+) <= (.*);$)");
+    auto blocking = [&](const std::string& clocked) {
+      std::string out, line;
+      for (size_t at = 0; at < clocked.size();) {
+        const size_t end = clocked.find('\n', at);
+        line = clocked.substr(at, end - at);
+        at = end == std::string::npos ? clocked.size() : end + 1;
+        std::smatch m;
+        if (!std::regex_match(line, m, assignment)) out += line + "\n";
+        else if (counters.count(m[2].str())) out += fmt::format("{}{}_next = {};\n", m[1].str(), m[2].str(), m[3].str());
+      }
+      return out;
+    };
+    e_.text.line(fmt::format("  always @* begin  // {} lane {}: the loop counters' next values\n{}    if ({}) begin\n{}    end else if ({}) begin\n{}    end\n  end",
+                             tp.name, q, body, cb.restart, blocking(cb.init), cb.act, blocking(cb.advance)));
+  }
+
+  // The index node `n` of lane q of task tp over the counters' next values (a wire per node).
+  std::string next_index(const TaskPlan& tp, int q, int n) {
+    emit_next_counters(tp, q);
+    next_ = true;
+    const std::vector<bool> used = hwmodel::reachable_index_nodes(tp.ix, {n});
+    for (size_t k = 0; k < tp.ix.size(); ++k) {
+      if (!used[k] || !next_wires_.insert(ix_name(tp, q, static_cast<int>(k))).second) continue;
+      e_.text.decl(fmt::format("  wire signed [{}:0] {} = {};", kIndexBits - 1, ix_name(tp, q, static_cast<int>(k)),
+                               ix_expr(tp, q, static_cast<int>(k))));
+    }
+    const std::string name = ix_ref(tp, q, n);
+    next_ = false;
+    return name;
+  }
+
+  // The read address of a register-file read at index node `n`: the index wire, or, where
+  // hwmodel::next_address_bits says so, a register of its own loaded with the next cycle's
+  // address, which holds the current address at every edge. Its bits equal counter bits, so
+  // synthesis would merge it into the counters (Yosys opt_merge: maxpool 819 LUT, as without
+  // it); `keep` holds it apart, the read multiplexer's select alone (maxpool 637 LUT).
+  std::string read_address(const TaskPlan& tp, int q, const std::string& ra, int n) {
+    const int bits = hwmodel::next_address_bits(tp, n);
+    if (bits == 0) return ix_ref_wire(tp, q, n);
+    const std::string next = next_index(tp, q, n);
+    e_.unused.insert(ix_ref_wire(tp, q, n));  // the wired address, built with the lane's index wires
+    reg(bits, ra);
+    e_.inv.control_bits += bits;
+    e_.text.line(fmt::format("  (* keep *) always @(posedge clk) {} <= {}[{}:0];  // {} lane {}: the next read address",
+                             ra, next, bits - 1, tp.name, q));
+    e_.unused.insert(bits + 1 == kIndexBits ? fmt::format("{}[{}]", next, kIndexBits - 1)
+                                            : fmt::format("{}[{}:{}]", next, kIndexBits - 1, bits));
+    const std::string wide = ra + "_ix";
+    e_.text.decl(fmt::format("  wire signed [{}:0] {} = $signed({{{}'d0, {}}});", kIndexBits - 1, wide, kIndexBits - bits, ra));
+    return wide;
   }
 
   // A gather's lead stage (hwmodel/microarch.h, DynStart::index): the counters address the start
@@ -483,8 +558,11 @@ class UnitEmitter {
           clocked += fmt::format("    {} <= {};\n", alt_name(tp, q, l, a, "g"), guard_expr(tp, q, alt.guard));
         }
         if (alt.kind == Alt::kRead) {
-          const std::string data = e_.read_port(alt.buffer, leaf.type, issue_ok(tp, q),
-                                                e_.address(alt.buffer, ix_ref_wire(tp, q, alt.index)),
+          const Buffer& b = e_.plan.buffers[static_cast<size_t>(alt.buffer)];
+          const bool register_file = b.origin != Buffer::kConstant && b.track >= 0 && !e_.plan.tracks[static_cast<size_t>(b.track)].bram;
+          const std::string index = register_file ? read_address(tp, q, alt_name(tp, q, l, a, "ra"), alt.index)
+                                                  : ix_ref_wire(tp, q, alt.index);
+          const std::string data = e_.read_port(alt.buffer, leaf.type, issue_ok(tp, q), e_.address(alt.buffer, index),
                                                 e_.window(tp.timeline, tp.start), e_.window(tp.timeline, tp.start + tp.busy),
                                                 tp.task);
           e_.text.decl(fmt::format("  wire {}{} = {};", range(w), alt_name(tp, q, l, a, "rd"), data));
@@ -1131,6 +1209,11 @@ class UnitEmitter {
   std::vector<std::string> pacc_writes_;  // per lane: the clocked block of its partial register
   std::set<std::string> const_wires_;
   bool pre_ = false;  // emitting a gather's lead stage (ix_name, issue_var)
+  bool next_ = false;  // emitting index wires over the counters' next values (next_index)
+  struct CounterBlock { std::string restart, act, init, advance; };
+  std::map<std::pair<uint32_t, int>, CounterBlock> counter_blocks_;  // by (task, lane): emit_loops' block
+  std::set<std::pair<uint32_t, int>> next_counters_;  // (task, lane) whose `_next` values are emitted
+  std::set<std::string> next_wires_;
 };
 
 }  // namespace
