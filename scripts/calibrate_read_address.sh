@@ -16,8 +16,12 @@
 # 176, 209; 64 x 16 480, 524, window 673, in order 442, free ticks 461; 64 x 32 878, 844,
 # window 1277: the window's out-of-order address with its own ticks costs 1.45x the row at
 # both widths. A register of the read port's own loaded with the next address does not
-# avoid it: its D inputs are the counters', and Yosys merges it into them (the window's
-# count again). Not part of the estimate: see the README ("RTL: the estimate as hardware").
+# avoid it here: its D inputs are the counters', and Yosys merges the two (the window's
+# count again, 711 at 64 x 16, with or without (* keep *), whose register then stands for
+# the counters). In rtl the counters load under their task's enable and the register every
+# cycle, so `keep` holds them apart: rtl builds that register for such reads
+# (hwmodel::next_address_bits), maxpool 822 -> 637 LUT, and the estimate prices the port
+# at its register_file row. See the README ("RTL: the estimate as hardware").
 #   scripts/calibrate_read_address.sh
 set -euo pipefail
 source "$(dirname "$0")/lib/yosys_microbench.sh"
