@@ -3,6 +3,8 @@
 // DSP48E1 per lane, exactly as the estimate says; cosim stays exact.
 #include <fmt/core.h>
 
+#include <map>
+
 #include "frontend/yaml_design.h"
 #include "hwmodel/chaining.h"
 #include "tests/hwmodel/hwmodel_test_util.h"
@@ -171,6 +173,20 @@ outputs: [u, r, out, zz]
     o.estimate.lanes = lanes;
     const rtl::EmittedDesign e = rtl::emit(m, rtl_fpga(), o);
     expect_ports_agree(e);
+    // v: o reads it at two addresses (rows, cols), q at one (cols, cols2)
+    const hwmodel::EstimateDetails& d = *e.estimate.details;
+    std::map<std::string, int> reads_of_v;
+    for (uint32_t t = 0; t < d.graph.size(); ++t) {
+      const auto deps = d.graph.deps_of(t);
+      const auto reads = d.graph.dep_reads_of(t);
+      for (size_t q = 0; q < deps.size(); ++q) {
+        uint32_t st = deps[q];  // the storage read, through the chained broadcasts
+        while (d.graph.tasks[st].alias && d.graph.deps_of(st).size() == 1) st = d.graph.deps_of(st)[0];
+        if (m.name(d.graph.tasks[st].instr) == "v") reads_of_v[m.name(d.graph.tasks[t].instr)] += reads[q];
+      }
+    }
+    EXPECT_EQ(reads_of_v["o"], 2);
+    EXPECT_EQ(reads_of_v["q"], 1);
     expect_exact_cosim(m, e, fmt::format("chaining_outer{}", lanes));
   }
 }
