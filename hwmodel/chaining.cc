@@ -35,7 +35,27 @@ bool inline_reader(Opcode op) {
   }
 }
 
+// Elementwise readers whose every element read is a leaf of their own expression at
+// their output index (the index map a chained broadcast composes with).
+bool elementwise_inline_reader(Opcode op) {
+  return inline_reader(op) && !value_mapping(op) && op != Opcode::kReducePrecision;
+}
+
 }  // namespace
+
+bool chained_broadcast(const ir::Module& m, InstrId i) {
+  if (m.opcode(i) != Opcode::kBroadcast || m.operands(i).size() != 1) return false;
+  const ir::Shape& out = m.shape(i);
+  const ir::Shape& in = m.shape(m.operand(i, 0));
+  if (!out.is_array() || !in.is_array() || in.element_count() >= out.element_count()) return false;
+  const ir::CompId c = m.computation_of(i);
+  if (m.computation(c).root == i) return false;
+  const auto users = m.users(i);
+  if (users.empty()) return false;
+  for (InstrId u : users)
+    if (m.computation_of(u) != c || !elementwise_inline_reader(m.opcode(u))) return false;
+  return true;
+}
 
 bool chained_convert(const ir::Module& m, InstrId i) {
   if (!wiring_convert(m, i)) return false;
@@ -50,7 +70,7 @@ bool chained_convert(const ir::Module& m, InstrId i) {
     const Opcode op = m.opcode(u);
     if (op == Opcode::kDot || op == Opcode::kConvolution) {
       // the multiplier extends what it reads: the source must be stored, not chained itself
-      if (!widening || (wiring_convert(m, src) && chained_convert(m, src))) return false;
+      if (!widening || (wiring_convert(m, src) && chained_convert(m, src)) || chained_broadcast(m, src)) return false;
       continue;
     }
     if (!inline_reader(op)) return false;

@@ -21,6 +21,16 @@ namespace hlsgym::hwmodel {
 // this on FPGA targets; make_plan (microarch.h) reads it from the task graph (an alias task).
 bool chained_convert(const ir::Module& m, ir::InstrId i);
 
+// A broadcast whose operand has fewer elements than its result is index wiring when every
+// reader is an elementwise op of its computation that the RTL computes from operand
+// elements (its ExprBuilder expression; not the root, a reduce, dot, loop, tuple, ...):
+// each reader reads the operand through the broadcast's index map (a scalar: word 0), so
+// no buffer holds the copies and no copy lane fills one. saxpy's `broadcast(a)` of a
+// run-time scalar was a 16-word register file with its own copy lane and read tree,
+// every word holding `a`. Like a chained convert it is an alias task (make_plan reads it
+// so); a broadcast of a one-value constant stays a literal (splat_source).
+bool chained_broadcast(const ir::Module& m, ir::InstrId i);
+
 // An integer convert, neither side pred: truncation or sign/zero extension, i.e. wiring.
 bool wiring_convert(const ir::Module& m, ir::InstrId i);
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "hwmodel/chaining.h"
 #include "hwmodel/lowering_internal.h"
@@ -322,14 +323,56 @@ class Lowerer {
     dep_storage_.resize(deps_.size());
     for (size_t q = 0; q < deps_.size(); ++q) dep_storage_[q] = storage_of(deps_[q]);
     std::fill(reads_.begin(), reads_.end(), 0);
+    // an elementwise reader reads one storage once per distinct address: two chained
+    // broadcasts of x along different dimensions are two reads of x
+    const bool by_address = ir::info(m_.opcode(i)).elementwise;
+    dep_addresses_.assign(deps_.size(), {});
     for (size_t a = 0; a < ops.size(); ++a) {
       const uint32_t d = value_task_[source(ops[a])];
       if (d == kNoTask) continue;
       const uint32_t st = storage_of(d);
       const size_t q = static_cast<size_t>(std::find(dep_storage_.begin(), dep_storage_.end(), st) - dep_storage_.begin());
-      const int r = operand_reads(i, a);
+      int r = operand_reads(i, a);
+      if (by_address) {
+        auto& seen = dep_addresses_[q];
+        const Address at = read_address(i, ops[a]);
+        if (std::find(seen.begin(), seen.end(), at) == seen.end()) seen.push_back(at);
+        r = std::max<int>(r, static_cast<int>(seen.size()));
+      }
       reads_[q] = static_cast<uint8_t>(std::min(255, sum ? reads_[q] + r : std::max<int>(reads_[q], r)));
     }
+  }
+
+  // The word of its storage an elementwise reader `i` reads for operand `o` at output
+  // index (c_0, ..., c_n): sum_k a_k c_k, as the (k, a_k) with a_k != 0 and counter k of
+  // more than one trip (a counter of one trip is the constant 0), the linear form rtl's
+  // address takes (index_expr.h), through chained converts and broadcasts (chaining.h).
+  using Address = std::vector<std::pair<int64_t, int64_t>>;
+  Address read_address(InstrId i, InstrId o) const {
+    const ir::Shape& out = m_.shape(i);
+    // per dimension of o: the output counter indexing it (a scalar operand has none)
+    std::vector<int64_t> idx;
+    if (m_.shape(o).rank() == out.rank())
+      for (int64_t k = 0; k < out.rank(); ++k) idx.push_back(k);
+    for (;;) {
+      if (chained_broadcast(m_, o)) {
+        const std::vector<int64_t>& dims = m_.attrs(o).dimensions;
+        std::vector<int64_t> src(dims.size());
+        for (size_t k = 0; k < dims.size(); ++k) src[k] = idx.at(static_cast<size_t>(dims[k]));
+        idx = std::move(src);
+      } else if (!chained_convert(m_, o)) {
+        break;
+      }
+      o = m_.operand(o, 0);
+    }
+    std::map<int64_t, int64_t> terms;
+    const std::vector<int64_t>& dims = m_.shape(o).dims();
+    int64_t stride = 1;
+    for (size_t d = dims.size(); d-- > 0;) {
+      if (d < idx.size() && out.dim(idx[d]) > 1) terms[idx[d]] += stride;
+      stride *= dims[d];
+    }
+    return {terms.begin(), terms.end()};
   }
 
   void inline_call(InstrId i) {
@@ -386,6 +429,7 @@ class Lowerer {
   std::vector<uint32_t> deps_;
   std::vector<uint8_t> reads_;  // aligned with deps_ (set_dep_reads)
   std::vector<uint32_t> dep_storage_;  // set_dep_reads' scratch: each dependence's storage task
+  std::vector<std::vector<Address>> dep_addresses_;  // set_dep_reads' scratch: addresses read per dependence
   TaskGraph g_;
 };
 

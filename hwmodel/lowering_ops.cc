@@ -137,6 +137,12 @@ Work WorkModel::classify(InstrId i) {
     w.input = true;
     return w;
   }
+  // FPGA: a broadcast of a smaller run-time value is index wiring inside its readers
+  // (chaining.h): they read the operand through its index map, no copy is stored
+  if (t_.is_fpga() && chained_broadcast(m_, i)) {
+    w.alias = true;
+    return w;
+  }
   if (auto structured = classify_structured(i)) return *structured;
   if (is_alias_op(op)) {
     w.alias = true;

@@ -32,7 +32,7 @@ int bits_for(int64_t max) {
 namespace plan_detail {
 
 int PlanContext::buffer_of(InstrId value) const {
-  if (chained[value]) refuse(value, "internal: a chained convert has no buffer of its own");
+  if (chained[value]) refuse(value, "internal: a chained convert or broadcast has no buffer of its own");
   const Loc& l = loc[value];
   if (l.tuple || l.buffer < 0) refuse(value, "its value is a tuple or has no storage where an array is needed");
   return l.buffer;
@@ -228,7 +228,8 @@ class Planner {
     if (op == Opcode::kParameter || op == Opcode::kConstant) return place_input(t, i);
     if (k.literal) return place_splat(t, i);
     if (is_alias(op) || hwmodel::identity_reduce_precision(m_, i)) return place_alias(i);
-    if (op == Opcode::kConvert && k.alias) {  // chained into its readers (hwmodel/chaining.h)
+    // a convert or broadcast chained into its readers (hwmodel/chaining.h)
+    if ((op == Opcode::kConvert || op == Opcode::kBroadcast) && k.alias) {
       c_.chained[i] = 1;
       return;
     }

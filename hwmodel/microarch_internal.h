@@ -28,8 +28,9 @@ class PlanContext {
   Plan& plan;
   std::vector<Loc> loc;  // by instruction
   ir::CompId comp = ir::kNoId;  // the computation being planned (the entry, a loop's body)
-  // By instruction: a convert the hardware model chains into its readers (an alias task,
-  // hwmodel/chaining.h): it has no buffer; readers compute it from its operand.
+  // By instruction: a convert or broadcast the hardware model chains into its readers (an
+  // alias task, hwmodel/chaining.h): it has no buffer; readers compute it from its operand
+  // (a broadcast's through its index map, ExprBuilder::remap).
   std::vector<uint8_t> chained;
   mutable std::map<ir::InstrId, int> roms;  // constants inside fused bodies -> their ROM buffer
 

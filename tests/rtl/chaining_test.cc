@@ -3,7 +3,11 @@
 // DSP48E1 per lane, exactly as the estimate says; cosim stays exact.
 #include <fmt/core.h>
 
+#include <map>
+
 #include "frontend/yaml_design.h"
+#include "hwmodel/chaining.h"
+#include "tests/hwmodel/hwmodel_test_util.h"
 #include "passes/registry.h"
 #include "rtl/yosys.h"
 #include "tests/rtl/rtl_test_util.h"
@@ -90,6 +94,101 @@ TEST(RtlChaining, FusionMakesTheSymmetricFirOnePipelinedLoop) {
   EXPECT_TRUE(r.passed()) << (r.first ? rtl::describe(*r.first) : std::string("no mismatch recorded"));
   EXPECT_EQ(r.mismatches, 0);
   EXPECT_EQ(r.measured_cycles, r.estimated_cycles);
+}
+
+}  // namespace
+}  // namespace hlsgym::testing
+
+namespace hlsgym::testing {
+namespace {
+
+// The read ports the Verilog builds on each entry track are the ones the binding prices.
+void expect_ports_agree(const rtl::EmittedDesign& e) {
+  ASSERT_TRUE(e.estimate.details);
+  const auto& tracks = e.estimate.details->binding.tracks;
+  ASSERT_LE(tracks.size(), e.inventory.track_read_ports.size());
+  for (size_t k = 0; k < tracks.size(); ++k)
+    if (const int built = e.inventory.track_read_ports[k]; built > 0)
+      EXPECT_EQ(built, tracks[k].read_ports) << "track " << k;
+}
+
+void expect_exact_cosim(const ir::Module& m, const rtl::EmittedDesign& e, const std::string& dir) {
+  rtl::SimOptions o;
+  o.vectors = 6;
+  const rtl::SimResult r = rtl::cosimulate(m, e, rtl_work_dir(dir), o);
+  EXPECT_TRUE(r.passed()) << (r.first ? rtl::describe(*r.first) : std::string("no mismatch recorded"));
+  EXPECT_EQ(r.mismatches, 0);
+  EXPECT_EQ(r.measured_cycles, r.estimated_cycles);
+}
+
+// saxpy: `ab = broadcast(a)` of the run-time scalar a is read where the multiply reads ab
+// (hwmodel/chaining.h, chained_broadcast): no 16-word copy of a, no copy pass, no track
+// of its own; the estimate and the Verilog agree and cosim stays exact.
+TEST(RtlChaining, ABroadcastScalarIsReadInPlace) {
+  const ir::Module m = rtl_design("float/saxpy").module;
+  const rtl::EmittedDesign e = rtl::emit(m, rtl_fpga());
+  EXPECT_EQ(e.verilog.find("_ab_"), std::string::npos) << "ab has no copy task";
+  ASSERT_TRUE(e.estimate.details);
+  const hwmodel::EstimateDetails& d = *e.estimate.details;
+  for (uint32_t t = 0; t < d.graph.size(); ++t) {
+    if (m.name(d.graph.tasks[t].instr) != "ab") continue;
+    EXPECT_TRUE(d.graph.tasks[t].alias);
+    EXPECT_EQ(d.graph.tasks[t].busy, 0);
+    EXPECT_EQ(d.binding.track_of_task[t], hwmodel::kNoInstance) << "no words hold a's copies";
+  }
+  EXPECT_EQ(e.estimate.cycles, 39) << "the multiply and the add only (57 with the copy pass)";
+  expect_ports_agree(e);
+  expect_exact_cosim(m, e, "chaining_saxpy");
+}
+
+// A vector broadcast along either dimension and a scalar one, read by elementwise ops;
+// the same vector through two index maps is two reads of it (two ports), through the
+// same map one. A broadcast a reduce or the output reads keeps its buffer.
+TEST(RtlChaining, BroadcastsReadThroughTheirIndexMaps) {
+  const ir::Module m = frontend::load_yaml_design(R"(design: outer
+inputs: {v: "s16[4]", w: "s16[4]", s: "s16[]", p: "pred[]", z: "s16[4,4]"}
+ops:
+  - {name: rows, op: broadcast, args: [v], dimensions: [0], type: "s16[4,4]"}
+  - {name: cols, op: broadcast, args: [v], dimensions: [1], type: "s16[4,4]"}
+  - {name: cols2, op: broadcast, args: [v], dimensions: [1], type: "s16[4,4]"}
+  - {name: sb, op: broadcast, args: [s], dimensions: [], type: "s16[4,4]"}
+  - {name: pb, op: broadcast, args: [p], dimensions: [], type: "pred[4,4]"}
+  - {name: o, op: add, args: [rows, cols]}
+  - {name: q, op: multiply, args: [cols, cols2]}
+  - {name: t, op: select, args: [pb, o, sb]}
+  - {name: u, op: subtract, args: [t, q]}
+  - {name: wb, op: broadcast, args: [w], dimensions: [1], type: "s16[4,4]"}
+  - {name: zero, op: constant, value: 0, type: s16}
+  - {name: r, op: reduce, args: [wb, zero], dimensions: [0], to_apply: add}
+  - {name: out, op: broadcast, args: [s], dimensions: [], type: "s16[4,4]"}
+  - {name: zz, op: add, args: [z, z]}
+outputs: [u, r, out, zz]
+)", "outer.yaml").module;
+  for (const char* n : {"rows", "cols", "cols2", "sb", "pb"}) EXPECT_TRUE(hwmodel::chained_broadcast(m, named(m, n))) << n;
+  EXPECT_FALSE(hwmodel::chained_broadcast(m, named(m, "wb")));   // a reduce reads its buffer
+  EXPECT_FALSE(hwmodel::chained_broadcast(m, named(m, "out")));  // an output
+  EXPECT_FALSE(hwmodel::chained_broadcast(m, named(m, "zz")));   // not a broadcast
+  for (int lanes : {1, 2}) {
+    rtl::EmitOptions o;
+    o.estimate.lanes = lanes;
+    const rtl::EmittedDesign e = rtl::emit(m, rtl_fpga(), o);
+    expect_ports_agree(e);
+    // v: o reads it at two addresses (rows, cols), q at one (cols, cols2)
+    const hwmodel::EstimateDetails& d = *e.estimate.details;
+    std::map<std::string, int> reads_of_v;
+    for (uint32_t t = 0; t < d.graph.size(); ++t) {
+      const auto deps = d.graph.deps_of(t);
+      const auto reads = d.graph.dep_reads_of(t);
+      for (size_t q = 0; q < deps.size(); ++q) {
+        uint32_t st = deps[q];  // the storage read, through the chained broadcasts
+        while (d.graph.tasks[st].alias && d.graph.deps_of(st).size() == 1) st = d.graph.deps_of(st)[0];
+        if (m.name(d.graph.tasks[st].instr) == "v") reads_of_v[m.name(d.graph.tasks[t].instr)] += reads[q];
+      }
+    }
+    EXPECT_EQ(reads_of_v["o"], 2);
+    EXPECT_EQ(reads_of_v["q"], 1);
+    expect_exact_cosim(m, e, fmt::format("chaining_outer{}", lanes));
+  }
 }
 
 }  // namespace
