@@ -11,7 +11,9 @@
 
 #include "hwmodel/chaining.h"
 #include "hwmodel/clock_address.h"
+#include "hwmodel/lowering.h"
 #include "hwmodel/timing.h"
+#include "hwmodel/unit_model.h"
 
 namespace hlsgym::hwmodel {
 namespace {
@@ -47,19 +49,21 @@ std::string_view op_kind(const ir::Module& m, ir::InstrId i) {
 
 class PathModel {
  public:
-  PathModel(const ir::Module& m, const TimingModel& tm) : m_(m), tm_(tm) {}
+  PathModel(const ir::Module& m, const Target& t) : m_(m), t_(t), tm_(t.timing) {}
 
-  // Delay of one registered instance of `i`'s operation at `bits`, or < 0 with why_ set.
-  double op(ir::InstrId i, int bits) {
+  // Delay of one registered instance of `i`'s operation at `bits` on `lanes` lanes, or < 0
+  // with why_ set.
+  double op(ir::InstrId i, int bits, int64_t lanes = 1) {
     const ir::Instruction& in = m_.instr(i);
     switch (in.opcode) {
       // rtl computes a fused body in one stage and carries the value through registers
       case Opcode::kFusion: case Opcode::kMap: return chain(in.payload->called[0], bits);
       case Opcode::kReduce: case Opcode::kReduceWindow: {
+        // rtl: the accumulator leaf selects the init value (a read) or the slot's register
         const double c = chain(in.payload->called[0], bits);
         return c < 0 ? c : c + tm_.lut_ns;  // the accumulator's init select
       }
-      case Opcode::kDot: case Opcode::kConvolution: return tm_.op("add", bits) + tm_.lut_ns;
+      case Opcode::kDot: case Opcode::kConvolution: return mac_accumulate(i, bits, lanes);
       default: break;
     }
     const std::string_view k = op_kind(m_, i);
@@ -74,6 +78,24 @@ class PathModel {
   const std::string& why() const { return why_; }
 
  private:
+  // An integer mac's accumulator stage as rtl builds it (rtl/verilog_units.cc
+  // emit_accumulate): the registered product plus the slot's register, which its
+  // flip-flops' reset clears the cycle before an output's first term (clear_slots), so no
+  // init select stands in front of the adder. What does: the select among g slot
+  // registers (a LUT level per select bit) when a lane interleaves g outputs, and the
+  // clear of a split lane's partial sum. A float mac is an IEEE-754 adder: not measured.
+  double mac_accumulate(ir::InstrId i, int bits, int64_t lanes) {
+    const ir::Instruction& in = m_.instr(i);
+    const ir::ElementType type = m_.instr(m_.operand(i, 0)).payload->shape.element_type();
+    if (ir::is_floating(type) || ir::is_complex(type)) {
+      why_ = fmt::format("no measured delay for {} on {}", ir::name(in.opcode), ir::element_type_name(type));
+      return -1;
+    }
+    const AccumulateShape sh = accumulate_shape(in.payload->shape.element_count(), contraction_terms(m_, i), lanes,
+                                                t_.unit(mac_adder(UnitClass::kIntMac)).latency);
+    return tm_.op("add", bits) + tm_.lut_ns * (ceil_log2(sh.group) + (sh.split > 1 ? 1 : 0));
+  }
+
   // No logic of its own in a fused body, as lowering_body.cc prices it.
   bool free_op(ir::InstrId i) const { return fused_index_op(m_.instr(i).opcode) || wiring_convert(m_, i); }
 
@@ -105,6 +127,7 @@ class PathModel {
   }
 
   const ir::Module& m_;
+  const Target& t_;
   const TimingModel& tm_;
   std::string why_;
 };
@@ -174,14 +197,14 @@ ClockEstimate estimate_clock(const ir::Module& m, const TaskGraph& g, const Bind
       for (size_t q = 0; q < ks.size(); ++q) selects[ks[q]] = ks.size() > 1 ? std::max<int64_t>(2, ks.size() - q) : 1;
     }
   }
-  PathModel ops(m, tm);
+  PathModel ops(m, t);
   for (size_t k = 0; k < g.size(); ++k) {
     const Task& task = g.tasks[k];
     const uint32_t u = b.unit_of_task[k];
     if (u == kNoInstance || task.instr == ir::kNoId) continue;
     const Opcode opcode = m.instr(task.instr).opcode;
     const std::string& name = m.instr(task.instr).payload->name;
-    const double d = ops.op(task.instr, task.width);
+    const double d = ops.op(task.instr, task.width, task.lanes);
     if (d < 0) {  // no critical path without every path: the first unpriced op says why
       c.modeled = false;
       c.unmodeled = fmt::format("{} ({})", ops.why(), name);

@@ -5,8 +5,10 @@
 //   buffer's track -> read register. Reductions, windows and dots add the carry chains
 //   their address terms need (clock_address.h); movement ops an adder of the address bits.
 // - a unit stage: read register -> the tasks' select when several tasks share the
-//   instance (a chain in start order: a task passes its own and the later tasks') -> the operation (a fused body: its slowest chain of operations; an
-//   accumulation: its combiner and the accumulator's init select) -> the write-data
+//   instance (a chain in start order: a task passes its own and the later tasks') -> the operation (a fused body: its slowest chain of operations; a
+//   reduction: its combiner and the accumulator's init select; an integer mac: its adder
+//   alone, the slot register cleared by its reset, plus a select of g slot registers or a
+//   split lane's clear where rtl builds one) -> the write-data
 //   select of the destination track when several instances write it -> the word register.
 // - the store: the unit's result net reaches every word register of the destination
 //   track (write_port by words).

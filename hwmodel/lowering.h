@@ -98,4 +98,8 @@ std::optional<int64_t> while_trip_count(const ir::Module& m, ir::InstrId w);
 // Per-instruction lanes from frontend_attributes={lanes="N"}, if given.
 std::optional<int> lanes_attribute(const ir::Module& m, ir::InstrId i);
 
+// The terms each output of a dot (its contracting dimensions) or a convolution (input
+// features times kernel taps) sums: the K of its accumulate (timing.h).
+int64_t contraction_terms(const ir::Module& m, ir::InstrId i);
+
 }  // namespace hlsgym::hwmodel

@@ -167,22 +167,7 @@ std::optional<Work> WorkModel::classify_structured(InstrId i) {
   const ir::Shape& out = m_.shape(i);
   const auto& called = m_.called(i);
   switch (m_.opcode(i)) {
-    case Opcode::kDot: {
-      const ir::Shape& lhs = m_.shape(m_.operand(i, 0));
-      int64_t terms = 1;
-      if (const auto& d = m_.attrs(i).dot_dims)
-        for (int64_t k : d->lhs_contracting) terms *= lhs.dim(k);
-      return contraction(i, out.element_count(), terms);
-    }
-    case Opcode::kConvolution: {
-      const ir::Shape& rhs = m_.shape(m_.operand(i, 1));
-      int64_t terms = 1;
-      if (const auto& d = m_.attrs(i).conv_dims) {
-        terms = rhs.dim(d->kernel_input_feature);
-        for (int64_t k : d->kernel_spatial) terms *= rhs.dim(k);
-      }
-      return contraction(i, out.element_count(), terms);
-    }
+    case Opcode::kDot: case Opcode::kConvolution: return contraction(i, out.element_count(), contraction_terms(m_, i));
     case Opcode::kReduce: {
       if (called.empty()) break;
       const int64_t in = m_.shape(m_.operand(i, 0)).element_count();
@@ -361,3 +346,23 @@ Work WorkModel::through_body(InstrId i, Form f, const BodyInfo& b, int64_t n, in
 }
 
 }  // namespace hlsgym::hwmodel::lowering_detail
+
+namespace hlsgym::hwmodel {
+
+int64_t contraction_terms(const ir::Module& m, ir::InstrId i) {
+  int64_t terms = 1;
+  if (m.opcode(i) == ir::Opcode::kDot) {
+    const ir::Shape& lhs = m.shape(m.operand(i, 0));
+    if (const auto& d = m.attrs(i).dot_dims)
+      for (int64_t k : d->lhs_contracting) terms *= lhs.dim(k);
+  } else if (m.opcode(i) == ir::Opcode::kConvolution) {
+    const ir::Shape& rhs = m.shape(m.operand(i, 1));
+    if (const auto& d = m.attrs(i).conv_dims) {
+      terms = rhs.dim(d->kernel_input_feature);
+      for (int64_t k : d->kernel_spatial) terms *= rhs.dim(k);
+    }
+  }
+  return terms;
+}
+
+}  // namespace hlsgym::hwmodel

@@ -20,28 +20,35 @@ Timing stream_timing(int64_t elements, int64_t lanes, int64_t depth, int64_t lea
   return {lead + depth + issue - 1, lead + issue, ceil_div(elements, issue)};
 }
 
-Timing accumulate_timing(int64_t outputs, int64_t terms, int64_t lanes, int64_t mul_depth, int64_t add_depth) {
-  if (outputs <= 0) return {0, 0, 1};
-  if (terms <= 0) return stream_timing(outputs, lanes, 1);  // just the init value
+AccumulateShape accumulate_shape(int64_t outputs, int64_t terms, int64_t lanes, int64_t add_depth) {
   const int64_t l = std::max<int64_t>(lanes, 1);
   const int64_t a = std::max<int64_t>(add_depth, 1);
-  int64_t per_lane = 1, split = 1, k = terms;
+  AccumulateShape sh;
+  sh.chunk = std::max<int64_t>(terms, 1);
   if (l <= outputs) {
-    per_lane = ceil_div(outputs, l);
-  } else {
-    split = std::min(terms, l / outputs);
-    k = ceil_div(terms, split);
-    split = ceil_div(terms, k);  // chunks with terms: 4 terms on 3 lanes are 2 + 2, the third idles
+    sh.per_lane = ceil_div(outputs, l);
+  } else if (outputs > 0 && terms > 0) {
+    sh.split = std::min(terms, l / outputs);
+    sh.chunk = ceil_div(terms, sh.split);
+    sh.split = ceil_div(terms, sh.chunk);  // chunks with terms: 4 terms on 3 lanes are 2 + 2, the third idles
   }
   // l <= P: groups of g = min(p, A) outputs, rounds of A cycles; l > P: one output per
   // lane (p = 1), so one group.
-  const int64_t group = std::min(per_lane, a);
-  const int64_t issue = ceil_div(per_lane, group) * (k - 1) * a + per_lane;
-  const int64_t tree = static_cast<int64_t>(ceil_log2(split)) * a;
+  sh.group = std::min(sh.per_lane, a);
+  return sh;
+}
+
+Timing accumulate_timing(int64_t outputs, int64_t terms, int64_t lanes, int64_t mul_depth, int64_t add_depth) {
+  if (outputs <= 0) return {0, 0, 1};
+  if (terms <= 0) return stream_timing(outputs, lanes, 1);  // just the init value
+  const int64_t a = std::max<int64_t>(add_depth, 1);
+  const AccumulateShape sh = accumulate_shape(outputs, terms, lanes, add_depth);
+  const int64_t issue = ceil_div(sh.per_lane, sh.group) * (sh.chunk - 1) * a + sh.per_lane;
+  const int64_t tree = static_cast<int64_t>(ceil_log2(sh.split)) * a;
   Timing t;
   t.latency = mul_depth + a + issue - 1 + tree;
   t.busy = t.latency - (mul_depth + a) + 1;
-  t.lanes_used = split > 1 ? outputs * split : ceil_div(outputs, per_lane);  // lanes with work
+  t.lanes_used = sh.split > 1 ? outputs * sh.split : ceil_div(outputs, sh.per_lane);  // lanes with work
   return t;
 }
 

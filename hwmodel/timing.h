@@ -60,6 +60,17 @@ int64_t ceil_div(int64_t a, int64_t b);
 int ceil_log2(int64_t n);
 
 Timing stream_timing(int64_t elements, int64_t lanes, int64_t depth, int64_t lead = 0);
+// How an accumulate spreads over its lanes (above): p outputs per lane in groups of g
+// (g accumulator registers, one slot each), or, with more lanes than outputs, each output's
+// terms in s chunks of k'. The timing, the RTL's loop nests and the clock's accumulator
+// input (a slot select of g registers; a split lane's clear of its partial sum) read it.
+struct AccumulateShape {
+  int64_t per_lane = 1;  // p (1 when split)
+  int64_t split = 1;     // s
+  int64_t chunk = 1;     // k': terms per lane (K when not split)
+  int64_t group = 1;     // g = min(p, A)
+};
+AccumulateShape accumulate_shape(int64_t outputs, int64_t terms, int64_t lanes, int64_t add_depth);
 Timing accumulate_timing(int64_t outputs, int64_t terms, int64_t lanes, int64_t mul_depth, int64_t add_depth);
 // Compare-exchange operations of the bitonic network (energy and op counts).
 int64_t sort_network_ops(int64_t keys, int64_t rows);

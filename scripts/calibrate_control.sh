@@ -13,7 +13,9 @@ case "$family" in
   # LUTs as `hlsgym rtl --synth` counts them (rtl/yosys.cc: LUT1..6, SRL, RAM; a CARRY4 or
   # MUXF7/8 is no LUT), so the estimate and the Yosys column count the same cells
   xilinx) synth="synth_xilinx -noiopad -top s"; lut_re='^(LUT[1-6]|SRL.*|RAM.*)$'; ff_re='^FD' ;;
-  ice40) synth="synth_ice40 -top s"; lut_re='^(SB_LUT4|SB_CARRY)$'; ff_re='^SB_DFF' ;;
+  # LUT4s as `hlsgym rtl --pnr` counts them (SB_LUT4; an SB_CARRY is the logic cell's carry,
+  # no LUT), synthesized as it synthesizes (-dsp: a constant stride may become an SB_MAC16)
+  ice40) synth="synth_ice40 -dsp -top s"; lut_re='^SB_LUT4$'; ff_re='^SB_DFF' ;;
   *) echo "usage: $0 [xilinx|ice40]" >&2; exit 2 ;;
 esac
 command -v yosys > /dev/null || { echo "error: yosys not found (Debian package yosys)" >&2; exit 1; }

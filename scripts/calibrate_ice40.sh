@@ -6,7 +6,11 @@
 #                                (the bram.aspects the binding picks from)
 #   rf   D W R SB_LUT4 FF        a register file (ram_style "logic") of D words x W bits with R
 #                                read ports: LUTs = R x W x mux_luts_per_bit(D) + decode_luts(D)
-#   scripts/calibrate_ice40.sh [dsp|ebr|rf]...   (default: all three)
+#   clamp W LIT SB_LUT4          an int_alu lane's clamp of W bits as rtl writes it (a max,
+#                                then a min, into the write register), its bounds literals
+#                                (LIT 1: int_alu_literal_luts) or read registers (LIT 0:
+#                                int_alu_op_luts, at 32 bits); an add of W bits is W SB_LUT4
+#   scripts/calibrate_ice40.sh [dsp|ebr|rf|clamp]...   (default: all four)
 set -euo pipefail
 command -v yosys > /dev/null || { echo "error: yosys not found (Debian package yosys)" >&2; exit 1; }
 work="$(mktemp -d)"
@@ -17,7 +21,7 @@ synth() {  # prints the stat of m.v after synth_ice40 -dsp
 }
 count() { awk -v c="$1" '$1 ~ c {s += $2} END {print s + 0}'; }
 parts=("$@")
-((${#parts[@]})) || parts=(dsp ebr rf)
+((${#parts[@]})) || parts=(dsp ebr rf clamp)
 for part in "${parts[@]}"; do
   case "$part" in
     dsp)
@@ -73,6 +77,22 @@ V
           done
         done
       done ;;
-    *) echo "error: unknown part '$part' (dsp, ebr, rf)" >&2; exit 1 ;;
+    clamp)
+      for lit in 1 0; do
+        for w in 8 16 32; do
+          m=$((w - 1)); ports=""; lo="-${w}'sd100"; hi="${w}'sd99"  # literals as rtl prints a one-value constant
+          ((lit)) || { ports="input wire signed [$m:0] l, input wire signed [$m:0] h,"; lo=l; hi=h; }
+          cat > "$work/m.v" <<V
+module m(input wire clk, $ports input wire signed [$m:0] a, output reg [$m:0] y);
+  wire signed [$m:0] lo = $lo;
+  wire signed [$m:0] hi = $hi;
+  wire [$m:0] mx = (a > lo) ? a : lo;
+  always @(posedge clk) y <= (\$signed(mx) < hi) ? mx : hi;
+endmodule
+V
+          echo "clamp $w $lit $(synth | count '^SB_LUT4')"
+        done
+      done ;;
+    *) echo "error: unknown part '$part' (dsp, ebr, rf, clamp)" >&2; exit 1 ;;
   esac
 done

@@ -6,18 +6,23 @@ registers are named by the net on their Q pin (the Verilog's reg names: counters
 read registers, accumulators), a block RAM or DSP by its port. Used to find what the
 estimate misses (control, register-file read trees, write decode) per design.
   yosys -p "read_verilog D.v; synth_xilinx -noiopad -top D; write_json net.json"
-  scripts/yosys_lut_attribution.py net.json D [by-name]   (by-name: drop bit indices)"""
-import json, re, sys, collections
+  scripts/yosys_lut_attribution.py net.json D [by-name]   (by-name: drop bit indices)
+An iCE40 netlist (SB_LUT4 through SB_CARRY to SB_DFF*) with ICE40=1 in the environment:
+  yosys -p "read_verilog D.v; synth_ice40 -dsp -top D; write_json net.json"
+  ICE40=1 scripts/yosys_lut_attribution.py net.json D by-name"""
+import json, os, re, sys, collections
 j = json.load(open(sys.argv[1]))
 mod = j['modules'][sys.argv[2]]
+ice40 = os.environ.get('ICE40') == '1'
+ff_prefix = ('SB_DFF',) if ice40 else ('FD', 'SRL')
 netname = {}
 for n, v in mod['netnames'].items():
     if n.startswith('$'): continue
     for i, b in enumerate(v['bits']):
         if isinstance(b, int):
             netname.setdefault(b, n if len(v['bits']) == 1 else n)
-comb = re.compile(r'^(LUT[1-6]|CARRY4|MUXF[78])$')
-lut = re.compile(r'^(LUT[1-6]|SRL.*)$')
+comb = re.compile(r'^(SB_LUT4|SB_CARRY)$' if ice40 else r'^(LUT[1-6]|CARRY4|MUXF[78])$')
+lut = re.compile(r'^SB_LUT4$' if ice40 else r'^(LUT[1-6]|SRL.*)$')
 drivers = collections.defaultdict(list)  # bit -> cells reading it
 cells = mod['cells']
 for cn, c in cells.items():
@@ -35,7 +40,7 @@ for pn, p in mod['ports'].items():
 def group(cn):
     c = cells[cn]
     t = c['type']
-    if t.startswith('FD') or t.startswith('SRL'):
+    if t.startswith(ff_prefix):
         q = [b for b in c['connections'].get('Q', []) if isinstance(b, int)]
         n = netname.get(q[0], cn) if q else cn
         return n
@@ -49,7 +54,7 @@ def sinks(cn):
         if b in outbits: res.add(outbits[b])
         for r, p in drivers[b]:
             if comb.match(cells[r]['type']): res |= sinks(r)
-            else: res.add(group(r) if cells[r]['type'].startswith(('FD','SRL')) else cells[r]['type'] + '.' + re.sub(r'[0-9]+$','',p) + '@' + r[-6:])
+            else: res.add(group(r) if cells[r]['type'].startswith(ff_prefix) else cells[r]['type'] + '.' + re.sub(r'[0-9]+$','',p) + '@' + r[-6:])
     memo[cn] = res
     return res
 acc = collections.Counter()

@@ -9,6 +9,7 @@
 #include "hwmodel/clock.h"
 #include "hwmodel/clock_address.h"
 #include "hwmodel/estimate.h"
+#include "hwmodel/timing.h"
 #include "ir/error.h"
 #include "tests/hwmodel/hwmodel_test_util.h"
 
@@ -151,6 +152,50 @@ TEST(Clock, AFusedBodyIsOneStageOfChainedOps) {
   const auto& tm = ice40().timing;
   EXPECT_NEAR(c.critical_ns, (tm.op("add", 32) + tm.lut_ns + tm.write_port(2)) * c.route_factor, 1e-9) << c.path;
   EXPECT_NE(c.path.find("fusion"), std::string::npos) << c.path;
+}
+
+// A dot of two s32[2] into one output, on `lanes` lanes.
+hwmodel::Estimate small_dot(int lanes) {
+  hwmodel::EstimateOptions o;
+  o.lanes = lanes;
+  return hwmodel::estimate(
+      load_yaml("design: d\ninputs:\n  a: s32[2]\n  b: s32[2]\nops:\n  - {name: y, op: dot, args: [a, b], "
+                "lhs_contracting_dims: [0], rhs_contracting_dims: [0]}\noutputs: [y]\n"),
+      ice40(), o);
+}
+
+TEST(Clock, AnIntegerMacAddsNoInitSelect) {
+  // rtl clears an integer mac's slot register by its flip-flops' reset the cycle before an
+  // output's first term (rtl/verilog_units.cc clear_slots), so the accumulator stage is its
+  // adder alone, `accr + p`: no init select in front of it (the clock priced one until the
+  // Verilog dropped it).
+  const hwmodel::Estimate e = small_dot(1);
+  const hwmodel::ClockEstimate& c = e.clock;
+  ASSERT_TRUE(c.modeled) << c.unmodeled;
+  ASSERT_NE(c.path.find("int_mac"), std::string::npos) << c.path;
+  const auto& tm = ice40().timing;
+  // the scalar's register is one word; nothing else writes it
+  EXPECT_NEAR(c.critical_ns, tm.op("add", 32) * c.route_factor, 1e-9) << c.path;
+}
+
+TEST(Clock, ASplitMacClearsItsPartialSumInFrontOfTheAdder) {
+  // Two lanes for one output split its terms (timing.h): each lane's partial sum starts
+  // from zero by a select in front of its adder (rtl emit_accumulate), a LUT level.
+  const hwmodel::Estimate e = small_dot(2);
+  const hwmodel::ClockEstimate& c = e.clock;
+  ASSERT_TRUE(c.modeled) << c.unmodeled;
+  ASSERT_NE(c.path.find("int_mac"), std::string::npos) << c.path;
+  const auto& tm = ice40().timing;
+  EXPECT_NEAR(c.critical_ns, (tm.op("add", 32) + tm.lut_ns) * c.route_factor, 1e-9) << c.path;
+  EXPECT_EQ(hwmodel::accumulate_shape(1, 2, 2, 1).split, 2);
+}
+
+TEST(Clock, AFloatMacIsNotMeasured) {
+  const hwmodel::ClockEstimate c =
+      clock_of("design: d\ninputs:\n  a: f32[4]\n  b: f32[4]\nops:\n  - {name: y, op: dot, args: [a, b], "
+               "lhs_contracting_dims: [0], rhs_contracting_dims: [0]}\noutputs: [y]\n");
+  EXPECT_FALSE(c.modeled);
+  EXPECT_NE(c.unmodeled.find("dot on f32"), std::string::npos) << c.unmodeled;
 }
 
 TEST(Clock, MeasuredCurvesGrowAndHoldAtTheirEnds) {
