@@ -133,5 +133,20 @@ TEST(FeaturesReal, SharedToApplyIsCostedOnceWithTheSameNumbers) {
   EXPECT_DOUBLE_EQ(extract_features(m).flops, 100.0 * (32 - 4));
 }
 
+// A shape changed through mutable_payload after the features were read is read again, in
+// that module and not in the copy that still shares the old payload.
+TEST(FeaturesReal, AnEditedShapeIsReadAgain) {
+  Module m = frontend::parse_hlo("HloModule t\n\nENTRY e {\n a = f32[4,8] parameter(0)\n"
+                                 " ROOT n = f32[4,8] negate(a)\n}\n", "edit.hlo");
+  const Module before = m;
+  EXPECT_EQ(extract_features(m).total_tensor_bytes, 2 * 4 * 32);
+  for (InstrId i = 0; i < m.instruction_slots(); ++i) m.mutable_payload(i).shape = Shape(ElementType::kF32, {16, 8});
+  expect_identical(m);
+  EXPECT_EQ(extract_features(m).total_tensor_bytes, 2 * 4 * 128);
+  EXPECT_EQ(extract_features(m).flops, 128);
+  EXPECT_EQ(extract_features(before).total_tensor_bytes, 2 * 4 * 32);
+  expect_identical(before);
+}
+
 }  // namespace
 }  // namespace hlsgym::ir
