@@ -15,7 +15,7 @@ work = {}
 for f in glob.glob(sys.argv[1] + "/cg.*"):
     label = total = None
     for line in open(f, errors="replace"):
-        if line.startswith("desc: Trigger: Client Request: "): label = line.split(": ", 2)[2].strip()
+        if line.startswith("desc: Trigger: Client Request: "): label = line[len("desc: Trigger: Client Request: "):].strip()
         elif line.startswith("summary:"): total = int(line.split()[1])
     if label and "/" in label: work[label] = total
 rows = sorted(((work[p + "/10000"] / work[p + "/1000"], p) for p in {k.rsplit("/", 1)[0] for k in work}), reverse=True)
