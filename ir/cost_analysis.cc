@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <tuple>
 #include <utility>
 #include <vector>
+
+#include "ir/error.h"
 
 namespace hlsgym::ir {
 namespace {
@@ -22,23 +25,6 @@ double bytes_of(const Shape& s, const CostOptions& o) {
   if (o.bytes_need_layout && s.is_array() && !s.layout().present && s.rank() > 0) return 0;
   if (s.is_tuple()) return 8.0 * static_cast<double>(s.tuple_elements().size());
   return static_cast<double>(s.byte_size());
-}
-
-// Flops and transcendentals of one application of a scalar computation (to_apply).
-Cost sub_cost(const Module& m, CompId c, const CostOptions& o, int depth);
-
-Cost computation_cost(const Module& m, CompId c, const CostOptions& o, int depth) {
-  Cost total;
-  if (depth > 64) return total;
-  for (InstrId i : m.computation(c).order)
-    if (m.is_live(i)) total += instruction_cost(m, i, o);
-  return total;
-}
-
-Cost sub_cost(const Module& m, CompId c, const CostOptions& o, int depth) {
-  Cost k = computation_cost(m, c, o, depth + 1);
-  k.bytes_accessed = 0;
-  return k;
 }
 
 double log2_ceil(double n) { return n <= 1 ? 0 : std::ceil(std::log2(n)); }
@@ -102,155 +88,175 @@ double convolution_flops(const Module& m, InstrId i) {
          (batch / static_cast<double>(a.batch_group_count)) * positions;
 }
 
-// Bytes of instruction j's value: from the caller's table when there is one.
-struct Bytes {
+// Where the formulas read a value's sizes and a called computation's cost from: the
+// shapes themselves (instruction_cost) or a CostTable. One set of formulas for both, so
+// the table cannot drift from the definition.
+struct FromShapes {
   const Module& m;
   const CostOptions& o;
-  const std::vector<double>* known;
-  double operator()(InstrId j) const { return known ? (*known)[j] : bytes_of(m.shape(j), o); }
+  double bytes(InstrId j) const { return bytes_of(m.shape(j), o); }
+  double elements_of(InstrId j) const { return elements(m.shape(j)); }
+  Cost computation(CompId c) const;
 };
 
-double default_bytes(const Module& m, InstrId i, const Bytes& bytes) {
-  double b = bytes(i);
-  for (InstrId op : m.operands(i)) b += bytes(op);
+struct FromTable {
+  const Module& m;
+  CostTable& table;
+  double bytes(InstrId j) const { return table.sizes(j).bytes; }
+  double elements_of(InstrId j) const { return table.sizes(j).elements; }
+  Cost computation(CompId c) const { return table.computation(c); }
+};
+
+// Flops and transcendentals of one application of a scalar computation (to_apply).
+template <class Src>
+Cost sub_cost(const Src& src, CompId c) {
+  Cost k = src.computation(c);
+  k.bytes_accessed = 0;
+  return k;
+}
+
+// The elements of the first result (a variadic reduce's outputs are a tuple).
+template <class Src>
+double first_result_elements(const Module& m, InstrId i, const Src& src) {
+  const Shape& out = m.shape(i);
+  return out.is_tuple() ? elements(out.tuple_element(0)) : src.elements_of(i);
+}
+
+template <class Src>
+double default_bytes(const Module& m, InstrId i, const Src& src) {
+  double b = src.bytes(i);
+  for (InstrId op : m.operands(i)) b += src.bytes(op);
   return b;
 }
 
-Cost instruction_cost_with(const Module& m, InstrId i, const CostOptions& o, const Bytes& bytes);
-
-}  // namespace
-
-double shape_bytes(const Shape& s, const CostOptions& o) { return bytes_of(s, o); }
-
-Cost instruction_cost(const Module& m, InstrId i, const CostOptions& o) { return instruction_cost_with(m, i, o, {m, o, nullptr}); }
-
-Cost instruction_cost(const Module& m, InstrId i, const CostOptions& o, const std::vector<double>& shape_bytes_of) {
-  return instruction_cost_with(m, i, o, {m, o, &shape_bytes_of});
-}
-
-namespace {
-Cost instruction_cost_with(const Module& m, InstrId i, const CostOptions& o, const Bytes& bytes) {
+// XLA's formulas for instruction i. Reads the payload only for the opcodes whose formula
+// needs more than the opcode and the value sizes (called computations, attributes).
+template <class Src>
+Cost cost_with(const Module& m, InstrId i, const Src& src) {
   Cost c;
   const Opcode op = m.opcode(i);
   const OpcodeInfo& inf = info(op);
-  const Shape& out = m.shape(i);
-  const auto& called = m.called(i);
   switch (op) {
     case Opcode::kParameter: case Opcode::kConstant: case Opcode::kGetTupleElement:
     case Opcode::kBitcast: case Opcode::kDomain: case Opcode::kAfterAll: case Opcode::kAddDependency:
       return c;
     case Opcode::kTuple:
-      c.bytes_accessed = bytes(i);
+      c.bytes_accessed = src.bytes(i);
       return c;
     case Opcode::kSlice:
-      c.bytes_accessed = 2 * bytes(i);
+      c.bytes_accessed = 2 * src.bytes(i);
       return c;
     case Opcode::kDynamicSlice: {
-      c.bytes_accessed = 2 * bytes(i);
+      c.bytes_accessed = 2 * src.bytes(i);
       auto ops = m.operands(i);
-      for (size_t k = 1; k < ops.size(); ++k) c.bytes_accessed += bytes(ops[k]);
+      for (size_t k = 1; k < ops.size(); ++k) c.bytes_accessed += src.bytes(ops[k]);
       return c;
     }
     case Opcode::kDynamicUpdateSlice: {
       auto ops = m.operands(i);
-      c.bytes_accessed = 2 * bytes(ops[1]);
-      for (size_t k = 2; k < ops.size(); ++k) c.bytes_accessed += bytes(ops[k]);
+      c.bytes_accessed = 2 * src.bytes(ops[1]);
+      for (size_t k = 2; k < ops.size(); ++k) c.bytes_accessed += src.bytes(ops[k]);
       return c;
     }
     case Opcode::kGather:
-      c.bytes_accessed = 2 * bytes(i) + bytes(m.operand(i, 1));
+      c.bytes_accessed = 2 * src.bytes(i) + src.bytes(m.operand(i, 1));
       return c;
     case Opcode::kDot: {
       double contracted = 1;
       const Shape& lhs = m.shape(m.operand(i, 0));
       if (const auto& d = m.attrs(i).dot_dims)
         for (int64_t k : d->lhs_contracting) contracted *= static_cast<double>(lhs.dim(k));
-      c.flops = 2 * elements(out) * contracted;
-      c.bytes_accessed = default_bytes(m, i, bytes);
+      c.flops = 2 * src.elements_of(i) * contracted;
+      c.bytes_accessed = default_bytes(m, i, src);
       return c;
     }
     case Opcode::kConvolution:
       c.flops = convolution_flops(m, i);
-      c.bytes_accessed = default_bytes(m, i, bytes);
+      c.bytes_accessed = default_bytes(m, i, src);
       return c;
     case Opcode::kReduce: {
+      const auto& called = m.called(i);
       const size_t n = m.operands(i).size() / 2;
       if (!called.empty() && n > 0) {
-        const Cost s = sub_cost(m, called[0], o, 0);
-        const double in = elements(m.shape(m.operand(i, 0)));
-        const double res = out.is_tuple() ? elements(out.tuple_element(0)) : elements(out);
+        const Cost s = sub_cost(src, called[0]);
+        const double in = src.elements_of(m.operand(i, 0));
+        const double res = first_result_elements(m, i, src);
         c.flops = s.flops * (in - res);
         c.transcendentals = s.transcendentals * (in - res);
       }
-      c.bytes_accessed = default_bytes(m, i, bytes);
+      c.bytes_accessed = default_bytes(m, i, src);
       return c;
     }
     case Opcode::kReduceWindow: {
+      const auto& called = m.called(i);
       if (!called.empty() && m.attrs(i).window) {
-        const Cost s = sub_cost(m, called[0], o, 0);
+        const Cost s = sub_cost(src, called[0]);
         double window = 1;
         for (const auto& w : *m.attrs(i).window) window *= static_cast<double>(w.size);
-        const double res = out.is_tuple() ? elements(out.tuple_element(0)) : elements(out);
+        const double res = first_result_elements(m, i, src);
         c.flops = s.flops * (window - 1) * res;
         c.transcendentals = s.transcendentals * (window - 1) * res;
       }
-      c.bytes_accessed = default_bytes(m, i, bytes);
+      c.bytes_accessed = default_bytes(m, i, src);
       return c;
     }
     case Opcode::kMap: {
+      const auto& called = m.called(i);
       if (!called.empty()) {
-        const Cost s = sub_cost(m, called[0], o, 0);
-        c.flops = s.flops * elements(out);
-        c.transcendentals = s.transcendentals * elements(out);
+        const Cost s = sub_cost(src, called[0]);
+        c.flops = s.flops * src.elements_of(i);
+        c.transcendentals = s.transcendentals * src.elements_of(i);
       }
-      c.bytes_accessed = default_bytes(m, i, bytes);
+      c.bytes_accessed = default_bytes(m, i, src);
       return c;
     }
     case Opcode::kScatter: {
+      const auto& called = m.called(i);
       const size_t n = (m.operands(i).size() - 1) / 2;
-      const Shape& updates = m.shape(m.operand(i, 1 + n));
+      const InstrId updates = m.operand(i, 1 + n);
       if (!called.empty()) {
-        const Cost s = sub_cost(m, called[0], o, 0);
-        c.flops = s.flops * elements(updates);
-        c.transcendentals = s.transcendentals * elements(updates);
+        const Cost s = sub_cost(src, called[0]);
+        c.flops = s.flops * src.elements_of(updates);
+        c.transcendentals = s.transcendentals * src.elements_of(updates);
       }
       double upd_bytes = 0;
-      for (size_t k = 0; k < n; ++k) upd_bytes += bytes(m.operand(i, 1 + n + k));
-      c.bytes_accessed = 3 * upd_bytes + bytes(m.operand(i, n));
+      for (size_t k = 0; k < n; ++k) upd_bytes += src.bytes(m.operand(i, 1 + n + k));
+      c.bytes_accessed = 3 * upd_bytes + src.bytes(m.operand(i, n));
       return c;
     }
     case Opcode::kSelectAndScatter: {
-      const Shape& source = m.shape(m.operand(i, 1));
+      const auto& called = m.called(i);
+      const double source = src.elements_of(m.operand(i, 1));
       double window = 1;
       if (m.attrs(i).window)
         for (const auto& w : *m.attrs(i).window) window *= static_cast<double>(w.size);
       if (called.size() == 2) {
-        const Cost sel = sub_cost(m, called[0], o, 0), sc = sub_cost(m, called[1], o, 0);
-        c.flops = sel.flops * elements(source) * (window - 1) + sc.flops * elements(source);
+        const Cost sel = sub_cost(src, called[0]), sc = sub_cost(src, called[1]);
+        c.flops = sel.flops * source * (window - 1) + sc.flops * source;
       }
-      c.bytes_accessed = default_bytes(m, i, bytes);
+      c.bytes_accessed = default_bytes(m, i, src);
       return c;
     }
     case Opcode::kSort: {
-      const double n = elements(m.shape(m.operand(i, 0)));
+      const double n = src.elements_of(m.operand(i, 0));
       c.flops = n * log2_ceil(n);
-      c.bytes_accessed = default_bytes(m, i, bytes);
+      c.bytes_accessed = default_bytes(m, i, src);
       return c;
     }
     case Opcode::kRng: case Opcode::kRngBitGenerator:
-      c.transcendentals = elements(out);
-      c.bytes_accessed = default_bytes(m, i, bytes);
+      c.transcendentals = src.elements_of(i);
+      c.bytes_accessed = default_bytes(m, i, src);
       return c;
     case Opcode::kAllReduce:
-      c.flops = elements(out);
-      c.bytes_accessed = default_bytes(m, i, bytes);
+      c.flops = src.elements_of(i);
+      c.bytes_accessed = default_bytes(m, i, src);
       return c;
     case Opcode::kWhile:
-      for (CompId k : called) c += computation_cost(m, k, o, 1);
+      for (CompId k : m.called(i)) c += src.computation(k);
       return c;
     case Opcode::kConditional: {
-      for (CompId k : called) {
-        const Cost b = computation_cost(m, k, o, 1);
+      for (CompId k : m.called(i)) {
+        const Cost b = src.computation(k);
         c.flops = std::max(c.flops, b.flops);
         c.transcendentals = std::max(c.transcendentals, b.transcendentals);
         c.bytes_accessed = std::max(c.bytes_accessed, b.bytes_accessed);
@@ -258,28 +264,83 @@ Cost instruction_cost_with(const Module& m, InstrId i, const CostOptions& o, con
       return c;
     }
     case Opcode::kCall: case Opcode::kFusion: case Opcode::kAsyncStart:
-      for (CompId k : called) c += computation_cost(m, k, o, 1);
+      for (CompId k : m.called(i)) c += src.computation(k);
       return c;
     case Opcode::kCustomCall:
       return c;
     case Opcode::kCopy:  // a move, not arithmetic (XLA counts no flops)
-      c.bytes_accessed = default_bytes(m, i, bytes);
+      c.bytes_accessed = default_bytes(m, i, src);
       return c;  // unknown to XLA (it reports -1); counted separately in the features
     default:
       break;
   }
   if (inf.elementwise) {
-    if (inf.transcendental) c.transcendentals = elements(out);
-    else c.flops = elements(out);
+    if (inf.transcendental) c.transcendentals = src.elements_of(i);
+    else c.flops = src.elements_of(i);
   }
-  c.bytes_accessed = default_bytes(m, i, bytes);
+  c.bytes_accessed = default_bytes(m, i, src);
   return c;
 }
+
+Cost computation_cost(const Module& m, CompId c, const CostOptions& o) {
+  Cost total;
+  const FromShapes src{m, o};
+  for (InstrId i : m.computation(c).order)
+    if (m.is_live(i)) total += cost_with(m, i, src);
+  return total;
+}
+
+Cost FromShapes::computation(CompId c) const { return computation_cost(m, c, o); }
+
 }  // namespace
+
+double shape_bytes(const Shape& s, const CostOptions& o) { return bytes_of(s, o); }
+
+Cost instruction_cost(const Module& m, InstrId i, const CostOptions& o) { return cost_with(m, i, FromShapes{m, o}); }
+
+CostTable::CostTable(const Module& m, const CostOptions& opts)
+    : m_(m), opts_(opts), sizes_(m.instruction_slots()), computation_cost_(m.computation_slots()),
+      computation_state_(m.computation_slots(), 0) {
+  // Memory-bound: a payload is ~1.3 kB (17 MB for a 13.8k-instruction module, beyond
+  // the caches) and its dims another allocation. Fetching payloads kPayloadAhead slots
+  // ahead and their dims kDimsAhead ahead overlaps the misses instead of waiting on each.
+  constexpr InstrId kPayloadAhead = 16, kDimsAhead = 8;
+  const InstrId slots = static_cast<InstrId>(sizes_.size());
+  for (InstrId i = 0; i < slots; ++i) {
+    if (i + kPayloadAhead < slots) {
+      const char* p = reinterpret_cast<const char*>(m.instr(i + kPayloadAhead).payload.get());
+      __builtin_prefetch(p + offsetof(InstrPayload, shape));
+    }
+    if (i + kDimsAhead < slots && m.is_live(i + kDimsAhead))
+      __builtin_prefetch(m.shape(i + kDimsAhead).dims().data());
+    if (!m.is_live(i)) continue;
+    const Shape& s = m.shape(i);
+    ValueSizes& v = sizes_[i];
+    v.array = s.is_array();
+    v.element_count = s.element_count();
+    v.byte_size = s.byte_size();
+    v.elements = s.is_tuple() ? elements(s) : static_cast<double>(v.element_count);
+    v.bytes = bytes_of(s, opts_);
+  }
+}
+
+Cost CostTable::instruction(InstrId i) { return cost_with(m_, i, FromTable{m_, *this}); }
+
+Cost CostTable::computation(CompId c) {
+  if (computation_state_[c] == 2) return computation_cost_[c];
+  // The verifier rejects call cycles; costing one would never end.
+  if (computation_state_[c] == 1) throw Error("cost analysis: computation " + m_.computation(c).name + " calls itself");
+  computation_state_[c] = 1;
+  Cost total;
+  for (InstrId i : m_.computation(c).order)
+    if (m_.is_live(i)) total += instruction(i);
+  computation_state_[c] = 2;
+  return computation_cost_[c] = total;
+}
 
 Cost module_cost(const Module& m, const CostOptions& o) {
   if (m.entry() == kNoId) return {};
-  return computation_cost(m, m.entry(), o, 0);
+  return computation_cost(m, m.entry(), o);
 }
 
 }  // namespace hlsgym::ir

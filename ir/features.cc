@@ -15,8 +15,10 @@ constexpr const char* kScalarNames[] = {
     "bytes_accessed"};
 
 // Longest chain (in instructions) and largest flop sum along a chain in the entry; the
-// per-instruction costs summed on the way are the module's cost (XLA's totals).
-void entry_paths(const Module& m, const std::vector<double>& shape_bytes_of, Features& f) {
+// per-instruction costs summed on the way are the module's cost (XLA's totals), summed
+// in post order as they always were (the totals are bit-identical run to run and to the
+// policies trained on them).
+void entry_paths(const Module& m, CostTable& costs, Features& f) {
   if (m.entry() == kNoId) return;
   const auto order = m.post_order(m.entry());
   std::vector<int64_t> depth(m.instruction_slots(), 0);
@@ -29,7 +31,7 @@ void entry_paths(const Module& m, const std::vector<double>& shape_bytes_of, Fea
       fl = std::max(fl, flops[o]);
     }
     depth[i] = d + 1;
-    const Cost cost = instruction_cost(m, i, {}, shape_bytes_of);
+    const Cost cost = costs.instruction(i);
     f.flops += cost.flops;
     f.transcendentals += cost.transcendentals;
     f.bytes_accessed += cost.bytes_accessed;
@@ -44,9 +46,9 @@ Features extract_features(const Module& m) {
   Features f;
   int64_t fan_out_sum = 0, tensors = 0;
   double tensor_elements_sum = 0;
-  // Each instruction's bytes as the cost analysis counts them, read once here: the costs
-  // below read every operand's, and a shape is a pointer chase away (issue 18 item 6).
-  std::vector<double> shape_bytes_of(m.instruction_slots(), 0.0);
+  // Every shape is read once, here (issue 18 item 6: a shape is two pointer chases away,
+  // and the cost formulas read each value's bytes once per use).
+  CostTable costs(m);
   for (CompId c = 0; c < m.computation_slots(); ++c) {
     const Computation& comp = m.computation(c);
     if (comp.dead) continue;
@@ -62,13 +64,12 @@ Features extract_features(const Module& m) {
       const auto fan_out = static_cast<int64_t>(m.users(i).size());
       f.max_fan_out = std::max(f.max_fan_out, fan_out);
       fan_out_sum += fan_out;
-      const Shape& s = m.shape(i);
-      shape_bytes_of[i] = shape_bytes(s);
-      const int64_t n = s.element_count();
-      if (s.is_array()) {
+      const ValueSizes& s = costs.sizes(i);
+      const int64_t n = s.element_count;
+      if (s.array) {
         f.max_tensor_elements = std::max(f.max_tensor_elements, n);
         tensor_elements_sum += static_cast<double>(n);
-        f.total_tensor_bytes += s.byte_size();
+        f.total_tensor_bytes += s.byte_size;
         ++tensors;
       }
       switch (op) {
@@ -87,7 +88,7 @@ Features extract_features(const Module& m) {
   }
   if (f.instructions) f.mean_fan_out = static_cast<double>(fan_out_sum) / static_cast<double>(f.instructions);
   if (tensors) f.mean_tensor_elements = tensor_elements_sum / static_cast<double>(tensors);
-  entry_paths(m, shape_bytes_of, f);
+  entry_paths(m, costs, f);
   return f;
 }
 
