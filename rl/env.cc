@@ -229,6 +229,13 @@ void Env::run_pass(int action, passes::Pass& pass, StepResult& r) {
   r.info.changed = pass.run(*work);
   if (!r.info.changed) {
     memo_->add_unchanged(before_hash, action);
+    // The copy is the current state (the pass changed nothing): keep it, so the next
+    // passes run in place instead of copying the shared state again for each of them
+    // (after a change the memo holds the state, so every miss would copy it).
+    if (!in_place) {
+      current_ = work;
+      owned_ = true;
+    }
     return;
   }
   const uint64_t next_hash = ir::structural_hash(*work);

@@ -68,7 +68,11 @@ struct EnvOptions {
   std::shared_ptr<const hwmodel::Target> target;
   // Instructions the transition memo (rl/transition_memo.h) may hold in the next states it
   // remembers (~0.5 kB each); 0 turns it off. It changes the speed, never a result.
-  int64_t memo_instructions = 4'000'000;
+  // Off by default: the states it holds are shared, so the step after a memoized one
+  // must copy the module before running a pass, and since no-op steps keep their copy
+  // (Env::run_pass) training on the train split is faster without it (README "Speed":
+  // BM_TrainSplitRecipe) and needs no gigabytes for it.
+  int64_t memo_instructions = 0;
   hwmodel::EstimateOptions estimate = [] {
     hwmodel::EstimateOptions o;
     o.lenient = true;  // real HLO has ops without a cost model; cost them as moves

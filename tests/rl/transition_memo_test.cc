@@ -40,8 +40,9 @@ EnvOptions options(int64_t memo_instructions) {
   return o;
 }
 
-// Budgets: the default, off, and one that holds about one small state (evicts all the time).
-const int64_t kBudgets[] = {EnvOptions{}.memo_instructions, 0, 60};
+// Budgets: a large one (the default before it was turned off), off, and one that holds
+// about one small state (evicts all the time).
+const int64_t kBudgets[] = {4'000'000, 0, 60};
 
 TEST(TransitionMemo, RandomWalksAreTheSameWithAndWithoutIt) {
   const auto g = graphs();
