@@ -37,8 +37,8 @@ struct GuidedOptions {
   int beam_width = 4;
   int max_len = 30;            // deepest beam level (the seed order may be longer)
   uint64_t seed = 1;
-  // XLA's default order as a candidate start, run within the budget after the policy's
-  // episode (default_order_steps): never worse than the default order when it fits.
+  // XLA's default order as a candidate start, run after the policy's episode within half
+  // of the budget left (default_order_steps): never worse than the default order when it fits.
   bool default_guard = true;
 };
 
