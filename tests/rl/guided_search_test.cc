@@ -299,6 +299,7 @@ TEST(GuidedSearch, TheGuardMakesTheResultNeverWorseThanTheDefaultOrder) {
     SCOPED_TRACE(id);
     GuidedOptions o;
     o.budget_steps = 150;
+    o.default_guard = true;
     const GuidedResult r = guided_order(p, g, {}, o);
     ASSERT_TRUE(r.searched);
     EXPECT_LE(r.evaluations, o.budget_steps);
