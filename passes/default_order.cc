@@ -57,15 +57,24 @@ bool target_dependent(const std::string& n) {
 bool in_order(const std::string& n) { return !target_dependent(n) && Registry::global().find(n); }
 }  // namespace
 
+std::vector<OrderStage> default_order_stages() {
+  std::vector<OrderStage> out;
+  for (const OrderStage& stage : xla_cpu_default_stages()) {
+    OrderStage s{stage.name, stage.fixed_point, {}};
+    for (const auto& n : stage.passes)
+      if (in_order(n)) s.passes.push_back(n);
+    if (!s.passes.empty()) out.push_back(std::move(s));
+  }
+  return out;
+}
+
 PassPtr make_default_order() {
   const Registry& reg = Registry::global();
   auto order = std::make_unique<Pipeline>("default");
-  for (const OrderStage& stage : xla_cpu_default_stages()) {
+  for (const OrderStage& stage : default_order_stages()) {
     auto p = std::make_unique<Pipeline>(stage.name);
-    for (const auto& n : stage.passes)
-      if (in_order(n)) p->add(reg.create(n));
-    if (p->passes().empty()) continue;
-    if (stage.fixed_point) order->add(std::make_unique<FixedPoint>(std::move(p)));
+    for (const auto& n : stage.passes) p->add(reg.create(n));
+    if (stage.fixed_point) order->add(std::make_unique<FixedPoint>(std::move(p), kDefaultFixedPointLimit));
     else order->add(std::move(p));
   }
   return order;

@@ -22,6 +22,12 @@ struct OrderStage {
 // The stages as XLA runs them, before restriction (the documentation of the order).
 const std::vector<OrderStage>& xla_cpu_default_stages();
 
+// The stages restricted to the passes hlsgym has (stages left empty dropped): what
+// make_default_order runs, and what rl/guided_search.h replays as environment steps.
+std::vector<OrderStage> default_order_stages();
+// XLA's HloPassFix limit on a fixed-point stage's iterations.
+inline constexpr int kDefaultFixedPointLimit = 25;
+
 // The default order as a runnable pipeline of the registered passes.
 PassPtr make_default_order();
 // The passes of the default order, flattened in run order (a fixed-point stage's passes

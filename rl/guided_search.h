@@ -19,6 +19,7 @@
 //     reaches the environment's reset, as for every search)
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,11 @@ struct GuidedOptions {
   int beam_width = 4;
   int max_len = 30;            // deepest beam level (the seed order may be longer)
   uint64_t seed = 1;
+  // XLA's default order as a candidate start, run after the policy's episode within half
+  // of the budget left (default_order_steps): never worse than the default order when it
+  // fits. Off: chosen on the train split, it lost on the test split (README, "Policy-guided
+  // search"), so the measured search stays the default.
+  bool default_guard = false;
 };
 
 struct GuidedResult {
@@ -43,6 +49,8 @@ struct GuidedResult {
   int64_t evaluations = 0;         // pass runs in all: <= budget_steps, unless the policy's
   int64_t policy_evaluations = 0;  // episode alone takes more (then evaluations is that)
   bool searched = false;           // false: too little budget left after the policy's episode
+  int64_t default_evaluations = 0; // pass runs of the default order's guard (in evaluations)
+  bool from_default = false;       // the order starts with the default order's steps, not the policy's
 };
 
 GuidedResult guided_order(PolicyFile& p, const ir::Module& graph, const EnvOptions& env_base, const GuidedOptions& o);
@@ -58,6 +66,14 @@ GuidedResult guided_order(PolicyFile& p, const ir::Module& graph, const EnvOptio
 // cannot, cost no run; every run is recorded in `memory`. Rounds that come back to a state
 // they passed (a cycle, no fixed point) stop there. Returns the pass runs spent.
 int64_t fixed_point_rounds(Env& best, const std::vector<int>& round, int64_t budget, SearchMemory& memory);
+
+// XLA's default order (passes::default_order_stages) run as steps of `e`: each stage's
+// passes in order, a fixed-point stage's in rounds until a round changes nothing (at most
+// XLA's 25), the passes the opcode counts or `memory` show cannot act skipped without a
+// run, as the pipeline would have found them. Stops after `budget` pass runs (then `e` is
+// part of the way). Returns the pass runs, or nullopt (nothing run) when a pass of the order
+// is not among `e`'s actions. Replaying `e`'s steps gives the default order's module.
+std::optional<int64_t> default_order_steps(Env& e, int64_t budget, SearchMemory& memory);
 
 // `round` followed by the passes of XLA's default order's fixed-point pipelines
 // (passes::default_fixed_point_names: algsimp, reshape-mover, constant_folding, dce, cse, the

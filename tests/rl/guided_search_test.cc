@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "frontend/load.h"
 #include "ir/error.h"
@@ -248,6 +249,72 @@ TEST(GuidedSearch, BeamsSharingAMemoryNeverPayTwiceForAPair) {
   EXPECT_GT(second.evaluations, 0);
   EXPECT_EQ(static_cast<int64_t>(memory->next.size()), first.evaluations + second.evaluations);
   EXPECT_EQ(static_cast<int64_t>(memory->seen.size() - seen), second.states);
+}
+
+double default_cost(const ir::Module& graph) {
+  ir::Module m = graph;
+  passes::make_default_order()->run(m);
+  Env env(EnvOptions{});
+  return *env.cost_of_module(m);
+}
+
+TEST(GuidedSearch, DefaultOrderStepsReachTheDefaultOrdersModule) {
+  // The guard's candidate is XLA's default order run as environment steps: its end state
+  // must be the pipeline's module (same cost, its steps replay to it), within the budget,
+  // and a budget too small for it stops part of the way without overspending.
+  std::vector<std::pair<std::string, ir::Module>> g = graphs();
+  g.emplace_back("resnet50", test_graph("resnet50_keras_jax_predict.before_opt.hlo"));
+  for (const auto& [id, graph] : g) {
+    SCOPED_TRACE(id);
+    Env e(EnvOptions{.max_steps = 2000});
+    e.reset(graph, id);
+    SearchMemory memory;
+    const std::optional<int64_t> runs = default_order_steps(e, 2000, memory);
+    ASSERT_TRUE(runs.has_value());
+    EXPECT_GT(*runs, 0);
+    EXPECT_EQ(e.cost(), default_cost(graph));
+    EXPECT_EQ(cost_after(graph, e.state().passes), e.cost());
+    EXPECT_EQ(static_cast<int64_t>(memory.next.size()), *runs) << "every run remembered";
+    Env part(EnvOptions{.max_steps = 2000});
+    part.reset(graph, id);
+    SearchMemory fresh;
+    EXPECT_EQ(default_order_steps(part, *runs / 2, fresh), *runs / 2);
+  }
+  // A policy written for fewer actions than the order needs gets no guard (nothing run).
+  Env few(EnvOptions{.actions = 5});
+  few.reset(testutil::design("fir8"), "fir8");
+  SearchMemory memory;
+  EXPECT_FALSE(default_order_steps(few, 100, memory).has_value());
+  EXPECT_TRUE(memory.next.empty());
+}
+
+TEST(GuidedSearch, TheGuardMakesTheResultNeverWorseThanTheDefaultOrder) {
+  // An untrained policy's orders are far from the default order's; with budget for the
+  // guard the result is at least as good as the default order on every graph, counted in
+  // the budget, and still never worse than the policy. Without the guard the same policy
+  // ends worse than the default order somewhere (so the guard is what makes the difference).
+  PolicyFile p = untrained();
+  int worse_without = 0, from_default = 0;
+  for (const auto& [id, g] : graphs()) {
+    SCOPED_TRACE(id);
+    GuidedOptions o;
+    o.budget_steps = 150;
+    o.default_guard = true;
+    const GuidedResult r = guided_order(p, g, {}, o);
+    ASSERT_TRUE(r.searched);
+    EXPECT_LE(r.evaluations, o.budget_steps);
+    EXPECT_GT(r.default_evaluations, 0);
+    EXPECT_LE(cost_after(g, r.order), default_cost(g));
+    EXPECT_LE(cost_after(g, r.order), cost_after(g, r.policy_order));
+    from_default += r.from_default;
+    o.default_guard = false;
+    const GuidedResult bare = guided_order(p, g, {}, o);
+    EXPECT_EQ(bare.default_evaluations, 0);
+    EXPECT_FALSE(bare.from_default);
+    worse_without += cost_after(g, bare.order) > default_cost(g);
+  }
+  EXPECT_GT(from_default, 0);
+  EXPECT_GT(worse_without, 0);
 }
 
 TEST(GuidedSearch, RejectsAnEmptyBudget) {
