@@ -138,6 +138,18 @@ WhileLoop while_loop(const ir::Module& m, InstrId w, const Target& t, int64_t tr
     if (!cond.params.empty()) s.readers += readers(m, cond.params[0], s.path);
     if (s.copy_back) l.copy_back = std::max(l.copy_back, state_copy_cycles(t, s.elements));
   }
+  // A leaf whose next value is another leaf's current one (the body returns that leaf
+  // unchanged in its place: a swap) is copied back out of that leaf's memory, through a
+  // read port of its own (rtl: swap_loop's b has 3 read ports, each a 16-bit 4:1 read
+  // multiplexer in Yosys; `readers` skips the body's root tuple, which re-packs the value).
+  if (pipeline_ii == 0 && body_param != ir::kNoId)
+    for (const StateLeaf& s : l.leaves) {
+      if (!s.copy_back) continue;
+      const auto [from, rest] = leaf_source(m, body.root, s.path);
+      if (from != body_param) continue;
+      for (StateLeaf& other : l.leaves)
+        if (other.path == rest) ++other.readers;
+    }
   return l;
 }
 

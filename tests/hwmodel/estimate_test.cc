@@ -408,6 +408,50 @@ ENTRY main {
   EXPECT_DOUBLE_EQ(value.ff - literal.ff, 32 * (state_copy_depth(t) - 2));  // the copy lane's value registers
 }
 
+// A leaf whose next value is another leaf's current one (a swap) is copied back out of that
+// leaf's memory through a read port of its own, as rtl builds it (swap_loop: b's memory has
+// 3 read ports: the output, the body's add, a's copy-back); the body's root tuple that
+// re-packs b is not itself a reader.
+TEST(Estimate, ASwappedLeafIsReadByTheCopyBack) {
+  const ir::Module m = frontend::parse_hlo(R"(HloModule s
+cond {
+  s = (s32[], s16[4], s16[4]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(5)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  s = (s32[], s16[4], s16[4]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  a = s16[4] get-tuple-element(s), index=1
+  b = s16[4] get-tuple-element(s), index=2
+  one = s32[] constant(1)
+  i1 = s32[] add(i, one)
+  ab = s16[4] add(a, b)
+  ROOT t = (s32[], s16[4], s16[4]) tuple(i1, b, ab)
+}
+ENTRY main {
+  x = s16[4] parameter(0)
+  y = s16[4] parameter(1)
+  z = s32[] constant(0)
+  init = (s32[], s16[4], s16[4]) tuple(z, x, y)
+  w = (s32[], s16[4], s16[4]) while(init), condition=cond, body=body
+  ra = s16[4] get-tuple-element(w), index=1
+  rb = s16[4] get-tuple-element(w), index=2
+  ROOT out = (s16[4], s16[4]) tuple(ra, rb)
+}
+)", "s.hlo");
+  const ir::InstrId w = m.operand(m.operand(m.computation(m.entry()).root, 0), 0);
+  const Target& t = fpga_target();
+  const WhileLoop loop = while_loop(m, w, t, 5, 2, 5, 0);
+  ASSERT_EQ(loop.leaves.size(), 3u);
+  EXPECT_EQ(loop.leaves[0].readers, 2);  // i: the condition's compare, the body's add
+  EXPECT_EQ(loop.leaves[1].readers, 2);  // a: the output ra, the body's add
+  EXPECT_EQ(loop.leaves[2].readers, 3);  // b: the output rb, the body's add, a's copy-back
+  EXPECT_TRUE(loop.leaves[1].copy_back);
+  EXPECT_TRUE(loop.leaves[2].copy_back);  // from the body's ab
+}
+
 // FPGA: a broadcast (or slice, transpose, ...) of a one-value constant is a literal in its
 // readers, as rtl prints it: no memory track, no task time; a CPU still moves it.
 TEST(Estimate, BroadcastOfAConstantIsALiteral) {
