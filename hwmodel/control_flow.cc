@@ -61,6 +61,10 @@ int readers(const ir::Module& m, InstrId value, std::span<const int64_t> path) {
       case Opcode::kReshape: case Opcode::kBitcast: case Opcode::kOptimizationBarrier:
         n += readers(m, u, path);
         break;
+      case Opcode::kConditional:  // each branch's readers of its operand (rtl: a port each)
+        for (size_t k = 1; k < m.operands(u).size(); ++k)
+          if (m.operand(u, k) == value) n += branch_operand_readers(m, u, k - 1, {path.begin(), path.end()});
+        break;
       default:
         ++n;
         break;
@@ -83,6 +87,14 @@ std::pair<InstrId, std::vector<int64_t>> leaf_source(const ir::Module& m, InstrI
       return {v, std::move(path)};
     }
   }
+}
+
+int branch_operand_readers(const ir::Module& m, InstrId c, size_t branch, const std::vector<int64_t>& path) {
+  const ir::Computation& b = m.computation(m.called(c)[branch]);
+  if (b.params.empty() || b.params[0] == ir::kNoId) return 0;
+  const InstrId p = b.params[0];
+  const bool copied_out = leaf_source(m, b.root, path) == std::pair<InstrId, std::vector<int64_t>>{p, path};
+  return readers(m, p, path) + (copied_out ? 1 : 0);
 }
 
 int64_t WhileLoop::latency() const {
