@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <optional>
 
 #include "hwmodel/chaining.h"
 #include "hwmodel/lowering_internal.h"
@@ -306,9 +307,9 @@ class Lowerer {
       if (d != kNoTask && std::find(deps_.begin(), deps_.end(), d) == deps_.end()) deps_.push_back(d);
     }
     set_dep_reads(i, k, ops);
-    if (!branch_reads_.empty()) {  // a conditional: its branches' reads of its operand leaves, no others
+    if (branch_reads_) {  // a conditional: its branches' reads of its operand leaves, no others
       std::fill(reads_.begin(), reads_.end(), 0);
-      for (const auto& [d, r] : branch_reads_) {
+      for (const auto& [d, r] : *branch_reads_) {
         const auto q = static_cast<size_t>(std::find(deps_.begin(), deps_.end(), d) - deps_.begin());
         if (q == deps_.size()) deps_.push_back(d), reads_.push_back(0);
         reads_[q] = static_cast<uint8_t>(std::min(255, r));
@@ -395,7 +396,7 @@ class Lowerer {
   const ValueBits& value_bits_;
   std::vector<uint32_t> deps_;
   std::vector<uint8_t> reads_;  // aligned with deps_ (set_dep_reads)
-  std::vector<std::pair<uint32_t, int>> branch_reads_;  // the conditional being emitted (branch_operand_reads)
+  std::optional<std::vector<std::pair<uint32_t, int>>> branch_reads_;  // the conditional being emitted (branch_operand_reads)
   std::vector<uint32_t> dep_storage_;  // set_dep_reads' scratch: each dependence's storage task
   TaskGraph g_;
 };
@@ -472,7 +473,7 @@ void Lowerer::lower_conditional(InstrId i) {
   absorb(worst, 1, k);
   finish_macro(k);
   emit(i, k);
-  branch_reads_.clear();
+  branch_reads_.reset();
 }
 
 // Per task storing one leaf of a conditional's branch operands: the read ports the
