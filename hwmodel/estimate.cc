@@ -1,5 +1,3 @@
-#include <cstdio>
-#include <cstdlib>
 #include "hwmodel/estimate.h"
 
 #include <fmt/core.h>
@@ -88,12 +86,6 @@ class SubCosting {
     }
     out.area = b.total();
     out.area += g.own_datapaths;
-    if (std::getenv("ZT_DEBUG")) {
-      std::fprintf(stderr, "ZT comp %s: unit %.1f mux %.1f reg %.1f mem %.1f own %.1f\n", m_.computation(c).name.c_str(),
-                   b.unit_area.lut, b.mux_area.lut, b.register_area.lut, b.memory_area.lut, g.own_datapaths.lut);
-      for (size_t u = 0; u < b.units.size(); ++u) std::fprintf(stderr, "ZT   unit %zu lut %.1f\n", u, b.units[u].area.lut);
-      for (size_t u = 0; u < b.tracks.size(); ++u) std::fprintf(stderr, "ZT   track %zu lut %.1f\n", u, b.tracks[u].area.lut);
-    }
     out.peak_bytes = b.peak_live_bytes;
     out.uncosted = g.uncosted;
     out.unknown_trip_counts = g.unknown_trip_counts;
