@@ -318,8 +318,12 @@ void size_tracks(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s
   for (uint32_t t = 0; t < g.size(); ++t) {
     const Task& k = g.tasks[t];
     if (k.output) output(t, t);
-    if (k.copies_in)  // a loop's copy-in: one read of each state leaf's source (rtl: a copy task each)
-      for (uint32_t d : g.deps_of(t)) add(t, d, s.start[t], s.start[t] + k.latency, 1);
+    if (k.copies_in) {  // a loop's copy-in (one read of each state leaf's source: a copy task each), a
+                        // conditional's branches (their reads of each operand leaf: a port each)
+      const auto deps = g.deps_of(t);
+      const auto reads = g.dep_reads_of(t);
+      for (size_t q = 0; q < deps.size(); ++q) add(t, deps[q], s.start[t], s.start[t] + k.latency, reads[q]);
+    }
     if (k.alias || p.busy[t] <= 0) continue;
     // rtl: every lane reads its own addresses (TaskGraph::dep_reads)
     const auto deps = g.deps_of(t);

@@ -61,6 +61,10 @@ int readers(const ir::Module& m, InstrId value, std::span<const int64_t> path) {
       case Opcode::kReshape: case Opcode::kBitcast: case Opcode::kOptimizationBarrier:
         n += readers(m, u, path);
         break;
+      case Opcode::kConditional:  // each branch's readers of its operand (rtl: a port each)
+        for (size_t k = 1; k < m.operands(u).size(); ++k)
+          if (m.operand(u, k) == value) n += branch_operand_readers(m, u, k - 1, {path.begin(), path.end()});
+        break;
       default:
         ++n;
         break;
@@ -83,6 +87,14 @@ std::pair<InstrId, std::vector<int64_t>> leaf_source(const ir::Module& m, InstrI
       return {v, std::move(path)};
     }
   }
+}
+
+int branch_operand_readers(const ir::Module& m, InstrId c, size_t branch, const std::vector<int64_t>& path) {
+  const ir::Computation& b = m.computation(m.called(c)[branch]);
+  if (b.params.empty() || b.params[0] == ir::kNoId) return 0;
+  const InstrId p = b.params[0];
+  const bool copied_out = leaf_source(m, b.root, path) == std::pair<InstrId, std::vector<int64_t>>{p, path};
+  return readers(m, p, path) + (copied_out ? 1 : 0);
 }
 
 int64_t WhileLoop::latency() const {
@@ -138,6 +150,18 @@ WhileLoop while_loop(const ir::Module& m, InstrId w, const Target& t, int64_t tr
     if (!cond.params.empty()) s.readers += readers(m, cond.params[0], s.path);
     if (s.copy_back) l.copy_back = std::max(l.copy_back, state_copy_cycles(t, s.elements));
   }
+  // A leaf whose next value is another leaf's current one (the body returns that leaf
+  // unchanged in its place: a swap) is copied back out of that leaf's memory, through a
+  // read port of its own (rtl: swap_loop's b has 3 read ports, each a 16-bit 4:1 read
+  // multiplexer in Yosys; `readers` skips the body's root tuple, which re-packs the value).
+  if (pipeline_ii == 0 && body_param != ir::kNoId)
+    for (const StateLeaf& s : l.leaves) {
+      if (!s.copy_back) continue;
+      const auto [from, rest] = leaf_source(m, body.root, s.path);
+      if (from != body_param) continue;
+      for (StateLeaf& other : l.leaves)
+        if (other.path == rest) ++other.readers;
+    }
   return l;
 }
 

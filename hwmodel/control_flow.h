@@ -61,6 +61,11 @@ std::vector<StateLeaf> state_leaves(const ir::Module& m, ir::InstrId w);
 // The instruction and tuple path a value's leaf at `path` comes from, through tuple and
 // get-tuple-element.
 std::pair<ir::InstrId, std::vector<int64_t>> leaf_source(const ir::Module& m, ir::InstrId v, std::vector<int64_t> path);
+// The readers, inside branch `branch` of conditional `c`, of the leaf at `path` of that
+// branch's operand: each task reading it and, when the branch returns that leaf unchanged,
+// its copy-out. rtl gives each a read port of its own on the caller's memory (switch3: the
+// 4 x 32 operand v read by scale's multiply, shift's shift and keep's copy-out, 3 ports).
+int branch_operand_readers(const ir::Module& m, ir::InstrId c, size_t branch, const std::vector<int64_t>& path);
 
 struct WhileLoop {
   std::vector<StateLeaf> leaves;

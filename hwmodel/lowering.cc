@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <functional>
+#include <optional>
 
 #include "hwmodel/chaining.h"
 #include "hwmodel/lowering_internal.h"
@@ -323,6 +325,14 @@ class Lowerer {
       if (d != kNoTask && std::find(deps_.begin(), deps_.end(), d) == deps_.end()) deps_.push_back(d);
     }
     set_dep_reads(i, k, ops);
+    if (branch_reads_) {  // a conditional: its branches' reads of its operand leaves, no others
+      std::fill(reads_.begin(), reads_.end(), 0);
+      for (const auto& [d, r] : *branch_reads_) {
+        const auto q = static_cast<size_t>(std::find(deps_.begin(), deps_.end(), d) - deps_.begin());
+        if (q == deps_.size()) deps_.push_back(d), reads_.push_back(0);
+        reads_[q] = static_cast<uint8_t>(std::min(255, r));
+      }
+    }
     if (k.alias && !deps_.empty()) k.dram = g_.tasks[deps_.front()].dram;
     const uint32_t id = g_.add(k, deps_, reads_);
     value_task_[i] = id;
@@ -435,6 +445,7 @@ class Lowerer {
 
   void lower_while(InstrId i);
   void lower_conditional(InstrId i);
+  std::vector<std::pair<uint32_t, int>> branch_operand_reads(InstrId i) const;
 
   const ir::Module& m_;
   const Target& t_;
@@ -445,6 +456,7 @@ class Lowerer {
   const ValueBits& value_bits_;
   std::vector<uint32_t> deps_;
   std::vector<uint8_t> reads_;  // aligned with deps_ (set_dep_reads)
+  std::optional<std::vector<std::pair<uint32_t, int>>> branch_reads_;  // the conditional being emitted (branch_operand_reads)
   std::vector<uint32_t> dep_storage_;  // set_dep_reads' scratch: each dependence's storage task
   std::vector<std::vector<Address>> dep_addresses_;  // set_dep_reads' scratch: addresses read per dependence
   TaskGraph g_;
@@ -516,10 +528,45 @@ void Lowerer::lower_conditional(InstrId i) {
     k.footprint = 0;
     g_.own_datapaths += result_area(t_, x);
     k.onchip_pj += result_copy_pj(t_, x);
+    k.copies_in = true;  // its branches read the operands' memories (branch_reads_)
+    branch_reads_ = branch_operand_reads(i);
   }
   absorb(worst, 1, k);
   finish_macro(k);
   emit(i, k);
+  branch_reads_.reset();
+}
+
+// Per task storing one leaf of a conditional's branch operands: the read ports the
+// branches take on it (control_flow.h branch_operand_readers, summed over branches that
+// receive the same leaf). A leaf that is not one task's buffer (a loop's or conditional's
+// result leaf) is not listed.
+std::vector<std::pair<uint32_t, int>> Lowerer::branch_operand_reads(InstrId i) const {
+  std::vector<std::pair<uint32_t, int>> out;
+  for (size_t b = 0; b + 1 < m_.operands(i).size(); ++b) {
+    const InstrId op = m_.operand(i, b + 1);
+    std::vector<std::vector<int64_t>> paths;
+    std::vector<int64_t> path;
+    const std::function<void(const ir::Shape&)> leaves = [&](const ir::Shape& sh) {
+      if (!sh.is_tuple()) return paths.push_back(path);
+      for (size_t e = 0; e < sh.tuple_elements().size(); ++e) {
+        path.push_back(static_cast<int64_t>(e));
+        leaves(sh.tuple_element(static_cast<int64_t>(e)));
+        path.pop_back();
+      }
+    };
+    leaves(m_.shape(op));
+    for (const std::vector<int64_t>& leaf : paths) {
+      const int r = branch_operand_readers(m_, i, b, leaf);
+      const auto [value, rest] = leaf_source(m_, op, leaf);
+      if (r == 0 || !rest.empty() || value_task_[value] == kNoTask) continue;
+      const uint32_t d = storage_of(value_task_[value]);
+      auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == d; });
+      if (it == out.end()) out.emplace_back(d, r);
+      else it->second += r;
+    }
+  }
+  return out;
 }
 
 }  // namespace

@@ -118,7 +118,7 @@ struct ControlCost {
 // LUTs of one int_alu lane whose operation has a literal operand, per op and bit width
 // (scripts/calibrate_datapath.sh): rtl prints a one-value constant as a literal, which
 // synthesis folds into the op (an add of a literal is its carry chain alone, a compare
-// with one about a LUT per four bits, a select of one a flip-flop's set/reset); negate
+// with one about a LUT per four bits; a select keeps the int_alu row: on a shared unit it is a full select); negate
 // (`0 - a`) and not (`~a`) are written against a literal too. Linear between rows, in
 // proportion beyond the last. Empty: such ops cost the int_alu row like any op.
 struct LiteralOpCost {

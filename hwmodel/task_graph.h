@@ -36,7 +36,7 @@ struct Task {
   bool scalar = false;            // a rank-0 value (an output of it is a wire, not a read port)
   bool literal = false;           // FPGA: a constant of one value, printed as a literal (no storage)
   bool rom = false;               // FPGA: a small constant array, a ROM in logic (no track; binding.cc)
-  bool copies_in = false;         // FPGA while: its copy-in reads each leaf of its operand once
+  bool copies_in = false;         // FPGA while: its copy-in reads each leaf of its operand once; conditional: its branches read the operand leaves (dep_reads)
   // FPGA: the one IEEE-754 unit an elementwise float op is (an id per float_units row and
   // format, within its graph), or -1. Tasks on one instance with the same id share that
   // unit (rtl builds one), tasks with different ones each bring theirs (binding.cc).

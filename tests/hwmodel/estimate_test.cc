@@ -8,6 +8,7 @@
 #include "hwmodel/estimate.h"
 #include "hwmodel/lowering.h"
 #include "hwmodel/schedule_verifier.h"
+#include "hwmodel/unit_model.h"
 #include "ir/error.h"
 #include "tests/hwmodel/hwmodel_test_util.h"
 
@@ -345,8 +346,8 @@ TEST(Estimate, DetailsHoldAVerifiedSchedule) {
 
 // A shift by a run-time amount is a barrel shifter (the target's calibrated
 // variable_shift_luts, scripts/calibrate_shift.sh); by a literal, or a broadcast constant
-// (its words only ever hold that value, which synthesis folds), it is wiring and costs the
-// int_alu lane like any op.
+// (its words only ever hold that value, which synthesis folds), it is wiring: the
+// int_alu_literal_luts row (0 LUT, scripts/calibrate_datapath.sh).
 TEST(Estimate, ShiftByARunTimeAmountIsABarrelShifter) {
   auto unit_luts = [](const std::string& amount) {
     const ir::Module m = frontend::parse_hlo("HloModule s\nENTRY main {\n  x = s32[8] parameter(0)\n  " + amount +
@@ -358,11 +359,13 @@ TEST(Estimate, ShiftByARunTimeAmountIsABarrelShifter) {
   const Target& t = fpga_target();
   ASSERT_FALSE(t.variable_shift.bits.empty());
   EXPECT_DOUBLE_EQ(unit_luts("k = s32[8] parameter(1)"), t.variable_shift.luts_for(32));
-  const double alu = t.unit(UnitClass::kIntAlu).lut;
-  EXPECT_DOUBLE_EQ(unit_luts("k = s32[8] constant({3, 3, 3, 3, 3, 3, 3, 3})"), alu);
-  // a broadcast of a constant is that constant, a literal (no mem task): a plain int_alu lane
+  const std::optional<double> by_literal = t.alu_literal_ops.luts_for(ir::Opcode::kShiftRightArithmetic, 32);
+  ASSERT_TRUE(by_literal.has_value());
+  EXPECT_DOUBLE_EQ(*by_literal, 0);  // wiring
+  EXPECT_DOUBLE_EQ(unit_luts("k = s32[8] constant({3, 3, 3, 3, 3, 3, 3, 3})"), *by_literal);
+  // a broadcast of a constant is that constant, a literal (no mem task)
   const double broadcast = unit_luts("c = s32[] constant(3)\n  k = s32[8] broadcast(c), dimensions={}");
-  EXPECT_DOUBLE_EQ(broadcast, alu);
+  EXPECT_DOUBLE_EQ(broadcast, *by_literal);
   EXPECT_DOUBLE_EQ(t.variable_shift.luts_for(12), t.variable_shift.luts_for(16));  // the next row up
   EXPECT_DOUBLE_EQ(t.variable_shift.luts_for(128), 2 * t.variable_shift.luts_for(64));
 }
@@ -416,6 +419,28 @@ TEST(Estimate, FusedBodiesOnOneInstanceEachBuildTheirProducts) {
   EXPECT_DOUBLE_EQ(dsp(true), 6);    // two bodies, two products
 }
 
+// fpga.yaml's int_alu_literal_luts (scripts/calibrate_datapath.sh): an op with a literal
+// operand costs what synthesis builds for it (an add of one is its carry chain, 0 LUT; a
+// compare with one about a LUT per four bits) where the same op on two values costs the
+// int_alu row; a select is not in the row (on a shared int_alu a select of a literal is a
+// full select in Yosys), so it keeps the int_alu row either way.
+TEST(Estimate, AnOpWithALiteralOperandCostsItsMeasuredForm) {
+  const Target& t = fpga_target();
+  const double alu = t.unit(UnitClass::kIntAlu).lut;
+  const auto lane = [&](ir::Opcode op, bool literal) {
+    return op_lane_area(t, UnitClass::kIntAlu, op, ir::ElementType::kS32, literal).lut;
+  };
+  EXPECT_DOUBLE_EQ(lane(ir::Opcode::kAdd, false), alu);
+  EXPECT_DOUBLE_EQ(lane(ir::Opcode::kAdd, true), 0);
+  EXPECT_DOUBLE_EQ(lane(ir::Opcode::kCompare, true), 7.9);
+  EXPECT_LT(lane(ir::Opcode::kCompare, true), lane(ir::Opcode::kCompare, false));
+  EXPECT_DOUBLE_EQ(lane(ir::Opcode::kSelect, true), lane(ir::Opcode::kSelect, false));
+  EXPECT_FALSE(t.alu_literal_ops.luts_for(ir::Opcode::kSelect, 32).has_value());
+  // at 8 bits the compare row's first entry, linear between 8 and 32
+  EXPECT_DOUBLE_EQ(*t.alu_literal_ops.luts_for(ir::Opcode::kCompare, 8), 1.9);
+  EXPECT_DOUBLE_EQ(*t.alu_literal_ops.luts_for(ir::Opcode::kCompare, 16), 1.9 + (7.9 - 1.9) / 3);
+}
+
 // A loop whose state scalar starts at a literal: the copy-in carries a constant (its value
 // registers are trimmed) and its write into the one-word state memory is the word's
 // set/reset, not a multiplexer against the copy-back (scripts/calibrate_write_port.sh).
@@ -455,6 +480,50 @@ ENTRY main {
   const Area value = state_area(t, loop);
   EXPECT_DOUBLE_EQ(value.lut - literal.lut, 32 - 1);  // a 32-bit write multiplexer against the set/reset's LUT
   EXPECT_DOUBLE_EQ(value.ff - literal.ff, 32 * (state_copy_depth(t) - 2));  // the copy lane's value registers
+}
+
+// A leaf whose next value is another leaf's current one (a swap) is copied back out of that
+// leaf's memory through a read port of its own, as rtl builds it (swap_loop: b's memory has
+// 3 read ports: the output, the body's add, a's copy-back); the body's root tuple that
+// re-packs b is not itself a reader.
+TEST(Estimate, ASwappedLeafIsReadByTheCopyBack) {
+  const ir::Module m = frontend::parse_hlo(R"(HloModule s
+cond {
+  s = (s32[], s16[4], s16[4]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(5)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  s = (s32[], s16[4], s16[4]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  a = s16[4] get-tuple-element(s), index=1
+  b = s16[4] get-tuple-element(s), index=2
+  one = s32[] constant(1)
+  i1 = s32[] add(i, one)
+  ab = s16[4] add(a, b)
+  ROOT t = (s32[], s16[4], s16[4]) tuple(i1, b, ab)
+}
+ENTRY main {
+  x = s16[4] parameter(0)
+  y = s16[4] parameter(1)
+  z = s32[] constant(0)
+  init = (s32[], s16[4], s16[4]) tuple(z, x, y)
+  w = (s32[], s16[4], s16[4]) while(init), condition=cond, body=body
+  ra = s16[4] get-tuple-element(w), index=1
+  rb = s16[4] get-tuple-element(w), index=2
+  ROOT out = (s16[4], s16[4]) tuple(ra, rb)
+}
+)", "s.hlo");
+  const ir::InstrId w = m.operand(m.operand(m.computation(m.entry()).root, 0), 0);
+  const Target& t = fpga_target();
+  const WhileLoop loop = while_loop(m, w, t, 5, 2, 5, 0);
+  ASSERT_EQ(loop.leaves.size(), 3u);
+  EXPECT_EQ(loop.leaves[0].readers, 2);  // i: the condition's compare, the body's add
+  EXPECT_EQ(loop.leaves[1].readers, 2);  // a: the output ra, the body's add
+  EXPECT_EQ(loop.leaves[2].readers, 3);  // b: the output rb, the body's add, a's copy-back
+  EXPECT_TRUE(loop.leaves[1].copy_back);
+  EXPECT_TRUE(loop.leaves[2].copy_back);  // from the body's ab
 }
 
 // FPGA: a broadcast (or slice, transpose, ...) of a one-value constant is a literal in its
