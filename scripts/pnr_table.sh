@@ -8,8 +8,8 @@
 # placed again with each further seed, and the table gives the median Fmax (the ratio is
 # against it) and the range over the seeds.
 # Each Yosys and nextpnr run stops after TIMEOUT seconds (600; more on a loaded machine).
-# DESIGNS="a b" runs only those of designs/.
-#   [SEEDS="1 2 3"] [KEEP=DIR] [TIMEOUT=S] [DESIGNS="..."] scripts/pnr_table.sh [BUILD_DIR]
+# DESIGNS="a b" runs only those of designs/; SUBDIRS="loops indexing" adds designs/loops/*.{yaml,hlo}, ...
+#   [SEEDS="1 2 3"] [KEEP=DIR] [TIMEOUT=S] [DESIGNS="..."] [SUBDIRS="..."] scripts/pnr_table.sh [BUILD_DIR]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$root/build}"
@@ -20,8 +20,11 @@ if [[ -n "${KEEP:-}" ]]; then work="$KEEP"; mkdir -p "$work"  # KEEP=DIR keeps e
 else work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT; fi
 echo "| design | DSP est / Yosys | EBR est / Yosys | LUT4 est / Yosys | FF est / Yosys | nextpnr LCs | Fmax MHz est / nextpnr median (target 24) | nextpnr range, seeds $seeds | est / nextpnr | estimated critical path | seconds |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
-for f in "$root"/designs/*.yaml; do
-  name="$(basename "$f" .yaml)"
+files=("$root"/designs/*.yaml)
+shopt -s nullglob
+for sub in ${SUBDIRS:-}; do files+=("$root"/designs/"$sub"/*.yaml "$root"/designs/"$sub"/*.hlo); done
+for f in "${files[@]}"; do
+  name="$(basename "$f")"; name="${name%.*}"
   [[ -z "${DESIGNS:-}" || " $DESIGNS " == *" $name "* ]] || continue
   echo "  $name ..." >&2
   if ! "$hlsgym" rtl "$f" -o "$work/$name" --target ice40 --pnr --timeout "${TIMEOUT:-600}" --json > "$work/$name.json" 2> "$work/$name.err"; then
