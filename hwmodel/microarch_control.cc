@@ -175,18 +175,18 @@ void count_index(const Plan& p, const TaskPlan& tp, ControlInventory& inv) {
 void count_next_addresses(const Plan& p, const TaskPlan& tp, ControlInventory& inv) {
   for (const Leaf& l : tp.leaves)
     for (const Alt& a : l.alts) {
-      if (a.kind == Alt::kRead && a.buffer >= 0) {
-        const Buffer& b = p.buffers[static_cast<size_t>(a.buffer)];
-        if (b.origin != Buffer::kConstant && b.track >= 0 && !p.tracks[static_cast<size_t>(b.track)].bram)
-          inv.address_registers += next_address_bits(tp, a.index);
-      }
+      inv.address_registers += next_address_bits(p, tp, a);
       if (a.guard.always()) break;  // later alternatives are never built (rtl emit_reads)
     }
 }
 
 }  // namespace
 
-int next_address_bits(const TaskPlan& tp, int n) {
+int next_address_bits(const Plan& p, const TaskPlan& tp, const Alt& a) {
+  if (a.kind != Alt::kRead || a.buffer < 0) return 0;
+  const Buffer& b = p.buffers[static_cast<size_t>(a.buffer)];
+  if (b.origin == Buffer::kConstant || b.track < 0 || p.tracks[static_cast<size_t>(b.track)].bram) return 0;
+  const int n = a.index;
   if (tp.lead > 0 || n < 0 || tp.ix[n].kind != IxNode::kLin || tp.ix[n].c != 0) return 0;
   struct Field { int var, shift, bits; };
   std::vector<Field> fields;

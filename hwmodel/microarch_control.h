@@ -39,15 +39,15 @@ std::vector<bool> reachable_index_nodes(const IxPool& ix, const std::vector<int>
 // output/term addresses reach.
 std::vector<bool> built_index_nodes(const TaskPlan& tp);
 
-// The bits of the address register of its own that a lane's register-file read at index
-// node `n` of `tp` reads through (rtl/verilog_units.cc: loaded with the next cycle's
+// The bits of the address register of its own that read alternative `a` of `tp` reads
+// through (0 unless it reads a register file: a BRAM's or a ROM's address is not one) (rtl/verilog_units.cc: loaded with the next cycle's
 // address, so the read multiplexer selects by flip-flops nothing else reads), or 0 when
 // the read's address is wired from the counters. Built where the address is the lane's
 // loop counters' bits concatenated out of their nesting order (maxpool's 2 x 2 window,
 // {oy, ky, ox, kx}): Yosys covers that read tree in 1.4x the LUTs of one addressed by an
 // input or by the same counters in order (scripts/calibrate_read_address.sh), and the
 // register of its own brings it back (maxpool 822 -> 635 LUT for 2 flip-flops kept).
-int next_address_bits(const TaskPlan& tp, int n);
+int next_address_bits(const Plan& p, const TaskPlan& tp, const Alt& a);
 
 ControlInventory control_inventory(const Plan& p);
 

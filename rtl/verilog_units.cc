@@ -391,13 +391,14 @@ class UnitEmitter {
     return name;
   }
 
-  // The read address of a register-file read at index node `n`: the index wire, or, where
+  // The address of read alternative `alt` (at its index node): the index wire, or, where
   // hwmodel::next_address_bits says so, a register of its own loaded with the next cycle's
   // address, which holds the current address at every edge. Its bits equal counter bits, so
   // synthesis would merge it into the counters (Yosys opt_merge: maxpool 819 LUT, as without
   // it); `keep` holds it apart, the read multiplexer's select alone (maxpool 637 LUT).
-  std::string read_address(const TaskPlan& tp, int q, const std::string& ra, int n) {
-    const int bits = hwmodel::next_address_bits(tp, n);
+  std::string read_address(const TaskPlan& tp, int q, const std::string& ra, const Alt& alt) {
+    const int n = alt.index;
+    const int bits = hwmodel::next_address_bits(e_.plan, tp, alt);
     if (bits == 0) return ix_ref_wire(tp, q, n);
     const std::string next = next_index(tp, q, n);
     e_.unused.insert(ix_ref_wire(tp, q, n));  // the wired address, built with the lane's index wires
@@ -558,10 +559,7 @@ class UnitEmitter {
           clocked += fmt::format("    {} <= {};\n", alt_name(tp, q, l, a, "g"), guard_expr(tp, q, alt.guard));
         }
         if (alt.kind == Alt::kRead) {
-          const Buffer& b = e_.plan.buffers[static_cast<size_t>(alt.buffer)];
-          const bool register_file = b.origin != Buffer::kConstant && b.track >= 0 && !e_.plan.tracks[static_cast<size_t>(b.track)].bram;
-          const std::string index = register_file ? read_address(tp, q, alt_name(tp, q, l, a, "ra"), alt.index)
-                                                  : ix_ref_wire(tp, q, alt.index);
+          const std::string index = read_address(tp, q, alt_name(tp, q, l, a, "ra"), alt);
           const std::string data = e_.read_port(alt.buffer, leaf.type, issue_ok(tp, q), e_.address(alt.buffer, index),
                                                 e_.window(tp.timeline, tp.start), e_.window(tp.timeline, tp.start + tp.busy),
                                                 tp.task);
@@ -664,6 +662,15 @@ class UnitEmitter {
     return e_.narrow(o, kIndexBits, false, ob_);
   }
 
+  // "is_task(t) || ..." over this unit's tasks on lane q that `which` selects, at `stage`
+  // ("" when there are none).
+  template <class Which>
+  std::string any_task_on_lane(int q, int stage, Which which) const {
+    std::string any;
+    for (int t : u_.tasks)
+      if (on_lane(task(t), q) && which(task(t))) any += fmt::format("{}{}", any.empty() ? "" : " || ", is_task(task(t), q, stage));
+    return any;
+  }
   std::string is_task(const TaskPlan& tp, int q, int stage) const {
     return fmt::format("{} == {}", sig(q, "t", stage), sized(tb_, static_cast<uint64_t>(tp.slot)));
   }
@@ -996,9 +1003,7 @@ class UnitEmitter {
     if (float_mac_) {
       s += fmt::format("    if ({}) {} = {};\n", sig(q, "f", m), sig(q, "acc"), sized(lw(q), 0));
     } else if (lane_used(q, true)) {
-      std::string split;
-      for (int t : u_.tasks)
-        if (on_lane(task(t), q) && task(t).split > 1) split += fmt::format("{}{}", split.empty() ? "" : " || ", is_task(task(t), q, m));
+      const std::string split = any_task_on_lane(q, m, [](const TaskPlan& tp) { return tp.split > 1; });
       s += fmt::format("    if ({} && ({})) {} = {};\n", sig(q, "f", m), split, sig(q, "acc"), sized(lw(q), 0));
     } else {
       e_.unused.insert(sig(q, "f", m));
@@ -1087,10 +1092,7 @@ class UnitEmitter {
     const int before = u_.mul_depth - 1;
     std::string when = sig(q, "f", before);
     if (lane_used(q, true)) {  // a split task's first term clears its partial sum, not a slot
-      std::string tasks;
-      for (int t : u_.tasks)
-        if (on_lane(task(t), q) && task(t).split == 1)
-          tasks += fmt::format("{}{}", tasks.empty() ? "" : " || ", is_task(task(t), q, before));
+      const std::string tasks = any_task_on_lane(q, before, [](const TaskPlan& tp) { return tp.split == 1; });
       if (tasks.empty()) return "";
       when += " && (" + tasks + ")";
     }
