@@ -9,6 +9,14 @@
 #   scripts/calibrate_write_port.sh
 set -euo pipefail
 source "$(dirname "$0")/lib/yosys_microbench.sh"
+# Both microbenchmarks end alike: the selected write and one read port, clocked.
+clocked_write_and_read() {
+  echo "  always @(posedge clk) begin"
+  echo "    if (we) mem[wa] <= wd;"
+  echo "    rd <= mem[ra];"
+  echo "  end"
+  echo "endmodule"
+}
 for d in 16 64; do
   aw=$(address_bits "$d")
   for w in 16 32; do
@@ -29,11 +37,7 @@ for d in 16 64; do
           else echo "    ${els}if (we$k) we = 1'b1;"; fi
         done
         echo "  end"
-        echo "  always @(posedge clk) begin"
-        echo "    if (we) mem[wa] <= wd;"
-        echo "    rd <= mem[ra];"
-        echo "  end"
-        echo "endmodule"
+        clocked_write_and_read
       } > "$work/m.v"
       synth_m
       lut=$(cells "$lut_re")
@@ -65,11 +69,7 @@ for d in 1 6 16; do
         echo "    if (we0) begin we = 1'b1; wa = wa0; wd = wd0; end"
         echo "    else if (we1) we = 1'b1;"
         echo "  end"
-        echo "  always @(posedge clk) begin"
-        echo "    if (we) mem[wa] <= wd;"
-        echo "    rd <= mem[ra];"
-        echo "  end"
-        echo "endmodule"
+        clocked_write_and_read
       } > "$work/m.v"
       synth_m
       row="$row $(cells "$lut_re")"
