@@ -6,6 +6,8 @@ packages=(
   cmake g++ make ccache pkg-config
   libeigen3-dev libyaml-cpp-dev libfmt-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  # scripts/pass_work.sh: each pass's work counted under callgrind
+  valgrind
   verilator yosys
   # hlsgym rtl --pnr: nextpnr-ice40 (place and route), fpga-icestorm (icepack, icetime: the iCE40 bitstream and timing tools)
   nextpnr-ice40 fpga-icestorm
