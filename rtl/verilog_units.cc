@@ -21,7 +21,6 @@
 #include <algorithm>
 #include <functional>
 #include <optional>
-#include <regex>
 #include <set>
 #include <tuple>
 
@@ -30,6 +29,7 @@
 #include "hwmodel/unit_model.h"
 #include "ir/error.h"
 #include "rtl/verilog_internal.h"
+#include "rtl/verilog_stmt.h"
 
 namespace hlsgym::rtl::verilog_detail {
 namespace {
@@ -224,22 +224,22 @@ class UnitEmitter {
     return all.empty() ? "1'b1" : all;
   }
 
-  // Statements `<var><target_suffix> <= <var><suffix>` for the counters of [first, last).
-  std::string assign_vars(const TaskPlan& tp, int q, int first, int last, const std::string& suffix,
-                          const std::string& indent, const std::string& target_suffix = "") const {
-    std::string s;
+  // `<var><target_suffix> <= <var><suffix>` for the counters of [first, last).
+  Stmts assign_vars(const TaskPlan& tp, int q, int first, int last, const std::string& suffix,
+                    const std::string& target_suffix = "") const {
+    Stmts s;
     for (int v = first; v < last; ++v)
-      if (tp.loops.extent(v) > 1) s += fmt::format("{}{}{} <= {}{};\n", indent, var_name(tp, q, v), target_suffix, var_name(tp, q, v), suffix);
+      if (tp.loops.extent(v) > 1) s.push_back(assign(var_name(tp, q, v) + target_suffix, var_name(tp, q, v) + suffix));
     return s;
   }
 
-  std::string load_vars(const TaskPlan& tp, int q, int first, int last, const std::vector<int64_t>& values,
-                        const std::string& indent, const std::string& suffix = "") const {
-    std::string s;
+  // `<var><suffix> <= values[v - first]` for the counters of [first, last).
+  Stmts load_vars(const TaskPlan& tp, int q, int first, int last, const std::vector<int64_t>& values,
+                  const std::string& suffix = "") const {
+    Stmts s;
     for (int v = first; v < last; ++v)
       if (tp.loops.extent(v) > 1)
-        s += fmt::format("{}{}{} <= {};\n", indent, var_name(tp, q, v), suffix,
-                         sized(bits_for(tp.loops.extent(v) - 1), static_cast<uint64_t>(values[v - first])));
+        s.push_back(assign(var_name(tp, q, v) + suffix, sized(bits_for(tp.loops.extent(v) - 1), static_cast<uint64_t>(values[v - first]))));
     return s;
   }
 
@@ -258,15 +258,16 @@ class UnitEmitter {
     const std::vector<int64_t> out0 = unravel(tp.lane_first(q), L.out_dims);
     const std::vector<int64_t> term0 =
         tp.split > 1 ? unravel((q % tp.split) * tp.chunk, L.term_dims) : std::vector<int64_t>(L.term_dims.size(), 0);
-    std::string init = load_vars(tp, q, 0, R, out0, "      ") + load_vars(tp, q, R, V, term0, "      ");
-    if (grouped) init += load_vars(tp, q, 0, R, out0, "      ", "_base");
-    std::string advance;
+    Stmts init = load_vars(tp, q, 0, R, out0);
+    append(init, load_vars(tp, q, R, V, term0));
+    if (grouped) append(init, load_vars(tp, q, 0, R, out0, "_base"));
+    Stmts advance;
     const int sb = bits_for(L.period - 1);
     const int64_t count = tp.lane_count(q);
     std::string ok = act(tp.slot);
     if (tp.engine == Engine::kStream) {
       emit_next(tp, q, 0, R);
-      advance = assign_vars(tp, q, 0, R, "_nx", "      ");
+      advance = assign_vars(tp, q, 0, R, "_nx");
       if (count < tp.busy) ok += fmt::format(" && {} < {}", j(), sized(jb_, static_cast<uint64_t>(count)));
     } else {
       const bool split = tp.split > 1;
@@ -274,14 +275,14 @@ class UnitEmitter {
         reg(sb, slot_name(tp, q));
         e_.inv.control_bits += sb;
         ++e_.inv.control_adders;
-        init += fmt::format("      {} <= {};\n", slot_name(tp, q), sized(sb, 0));
+        init.push_back(assign(slot_name(tp, q), sized(sb, 0)));
       }
       const int rb = bits_for(tp.chunk);
       if (split) {
         reg(rb, round_name(tp, q));
         e_.inv.control_bits += rb;
         ++e_.inv.control_adders;
-        init += fmt::format("      {} <= {};\n", round_name(tp, q), sized(rb, 0));
+        init.push_back(assign(round_name(tp, q), sized(rb, 0)));
       }
       // Non-split: groups of `group` outputs, the lane's last one smaller when `group` does
       // not divide its count; a group counter then tells the last group's slots apart.
@@ -289,36 +290,35 @@ class UnitEmitter {
       const bool counted_groups = !split && groups > 1 && last != g;
       const std::string grp = fmt::format("{}_q{}_group", tp.name, q);
       const int gb = bits_for(groups - 1);
-      std::string group_step;
+      Stmts group_step;
       if (counted_groups) {
         reg(gb, grp);
         e_.inv.control_bits += gb;
         ++e_.inv.control_adders;
-        init += fmt::format("      {} <= {};\n", grp, sized(gb, 0));
-        group_step = fmt::format("          {} <= {} + {};\n", grp, grp, sized(gb, 1));
+        init.push_back(assign(grp, sized(gb, 0)));
+        group_step.push_back(assign(grp, fmt::format("{} + {}", grp, sized(gb, 1))));
       }
       const std::string term_wrap = emit_next(tp, q, R, V);
-      std::string round_end = assign_vars(tp, q, R, V, "_nx", "        ");
+      Stmts round_end = assign_vars(tp, q, R, V, "_nx");
       if (split) {
-        round_end += fmt::format("        {} <= {} + {};\n", round_name(tp, q), round_name(tp, q), sized(rb, 1));
+        round_end.push_back(assign(round_name(tp, q), fmt::format("{} + {}", round_name(tp, q), sized(rb, 1))));
       } else {
         // A group's last round ends: the next group starts past its outputs; else the
         // group's outputs come round again.
         emit_next(tp, q, 0, R);
-        std::string next_group = assign_vars(tp, q, 0, R, "_nx", "          ") + assign_vars(tp, q, 0, R, "_nx", "          ", "_base") + group_step;
-        std::string again;
-        for (int v = 0; v < R; ++v)
-          if (tp.loops.extent(v) > 1) again += fmt::format("          {} <= {}_base;\n", var_name(tp, q, v), var_name(tp, q, v));
-        if (!next_group.empty())
-          round_end += fmt::format("        if ({}) begin\n{}        end else begin\n{}        end\n", term_wrap, next_group, again);
+        Stmts next_group = assign_vars(tp, q, 0, R, "_nx");
+        append(next_group, assign_vars(tp, q, 0, R, "_nx", "_base"));
+        append(next_group, group_step);
+        if (!next_group.empty()) round_end.push_back(if_else(term_wrap, next_group, assign_vars(tp, q, 0, R, "_base")));
       }
-      const std::string in_round = split ? "" : assign_vars(tp, q, 0, R, "_nx", "        ");
-      if (L.period > 1)
-        advance = fmt::format("      if ({} == {}) begin\n        {} <= {};\n{}      end else begin\n        {} <= {} + {};\n{}      end\n",
-                              slot_name(tp, q), sized(sb, static_cast<uint64_t>(L.period - 1)), slot_name(tp, q),
-                              sized(sb, 0), round_end, slot_name(tp, q), slot_name(tp, q), sized(sb, 1), in_round);
-      else
+      if (L.period > 1) {
+        Stmts last_slot{assign(slot_name(tp, q), sized(sb, 0))}, in_round{assign(slot_name(tp, q), fmt::format("{} + {}", slot_name(tp, q), sized(sb, 1)))};
+        append(last_slot, round_end);
+        if (!split) append(in_round, assign_vars(tp, q, 0, R, "_nx"));
+        advance.push_back(if_else(fmt::format("{} == {}", slot_name(tp, q), sized(sb, static_cast<uint64_t>(L.period - 1))), last_slot, in_round));
+      } else {
         advance = round_end;
+      }
       if (split) {
         if (L.period > 1) ok += fmt::format(" && {} == {}", slot_name(tp, q), sized(sb, 0));
         ok += fmt::format(" && {} < {}", round_name(tp, q), sized(rb, static_cast<uint64_t>(count)));
@@ -335,7 +335,7 @@ class UnitEmitter {
     }
     if (!init.empty() || !advance.empty())
       e_.text.line(fmt::format("  always @(posedge clk) begin  // {} lane {}: loop counters\n    if ({}) begin\n{}    end else if ({}) begin\n{}    end\n  end",
-                               tp.name, q, restart(tp), init, act(tp.slot), advance));
+                               tp.name, q, restart(tp), print(init, 3), act(tp.slot), print(advance, 3)));
     counter_blocks_[{tp.task, q}] = {restart(tp), act(tp.slot), init, advance};
     e_.text.decl(fmt::format("  wire {} = {};", ok_name(tp, q), ok));
     if (tp.lead > 0) emit_lead(tp, q);
@@ -359,21 +359,9 @@ class UnitEmitter {
         e_.unused.insert(c + "_next");  // a counter no next address reads (synthesis drops it)
         body += fmt::format("    {}_next = {};\n", c, c);
       }
-    static const std::regex assignment(R"(^(\s*)(\w+) <= (.*);$)");
-    auto blocking = [&](const std::string& clocked) {
-      std::string out, line;
-      for (size_t at = 0; at < clocked.size();) {
-        const size_t end = clocked.find('\n', at);
-        line = clocked.substr(at, end - at);
-        at = end == std::string::npos ? clocked.size() : end + 1;
-        std::smatch m;
-        if (!std::regex_match(line, m, assignment)) out += line + "\n";
-        else if (counters.count(m[2].str())) out += fmt::format("{}{}_next = {};\n", m[1].str(), m[2].str(), m[3].str());
-      }
-      return out;
-    };
+    const StmtPrint blocking{"=", [&](const std::string& target) { return counters.count(target) ? target + "_next" : std::string(); }};
     e_.text.line(fmt::format("  always @* begin  // {} lane {}: the loop counters' next values\n{}    if ({}) begin\n{}    end else if ({}) begin\n{}    end\n  end",
-                             tp.name, q, body, cb.restart, blocking(cb.init), cb.act, blocking(cb.advance)));
+                             tp.name, q, body, cb.restart, print(cb.init, 3, blocking), cb.act, print(cb.advance, 3, blocking)));
   }
 
   // The index node `n` of lane q of task tp over the counters' next values (a wire per node).
@@ -1212,7 +1200,10 @@ class UnitEmitter {
   std::set<std::string> const_wires_;
   bool pre_ = false;  // emitting a gather's lead stage (ix_name, issue_var)
   bool next_ = false;  // emitting index wires over the counters' next values (next_index)
-  struct CounterBlock { std::string restart, act, init, advance; };
+  struct CounterBlock {
+    std::string restart, act;
+    Stmts init, advance;
+  };
   std::map<std::pair<uint32_t, int>, CounterBlock> counter_blocks_;  // by (task, lane): emit_loops' block
   std::set<std::pair<uint32_t, int>> next_counters_;  // (task, lane) whose `_next` values are emitted
   std::set<std::string> next_wires_;
