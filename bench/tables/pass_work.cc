@@ -2,17 +2,21 @@
 // run under callgrind, each pass runs once on a fresh copy of BM_Pass's random graphs (1,386
 // and 13,169 instructions, seed 7), only that run is counted, and each count is dumped as
 // "PASS/SIZE" (scripts/pass_work.sh runs it and prints the table). Outside valgrind it
-// just runs the passes.
+// just runs the passes. Arguments name the passes to run (all when none), so that one
+// pass's profile can be read: valgrind --tool=callgrind ... hlsgym_pass_work PASS.
 #include <valgrind/callgrind.h>
 
+#include <algorithm>
 #include <deque>
 #include <string>
+#include <vector>
 
 #include "ir/random_module.h"
 #include "passes/registry.h"
 
-int main() {
+int main(int argc, char** argv) {
   using namespace hlsgym;
+  const std::vector<std::string> only(argv + 1, argv + argc);
   std::deque<std::string> labels;  // callgrind reads a dump's label after the request returns
   for (int size : {1000, 10000}) {
     ir::RandomModuleOptions o;
@@ -21,6 +25,7 @@ int main() {
     o.max_dim = 8;
     const ir::Module graph = ir::random_module(o);
     for (const auto& info : passes::Registry::global().all()) {
+      if (!only.empty() && std::find(only.begin(), only.end(), info.name) == only.end()) continue;
       auto pass = passes::Registry::global().create(info.name);
       {
         ir::Module warm = graph;  // first-use tables of the pass are not its per-run work
