@@ -73,7 +73,10 @@ class BitwidthNarrowing final : public Pass {
     ranges_ = &ranges;
     bool changed = false;
     for (ir::CompId c : m.live_computations()) {
-      narrowed_.clear();
+      // A fresh map, not clear() (nor = {}, which clears): clear() zeroes every bucket the
+      // largest computation grew, once per computation, and made the pass quadratic in
+      // modules of many computations.
+      std::unordered_map<uint64_t, InstrId>().swap(narrowed_);
       for (InstrId i : m.post_order(c)) {
         if (!m.is_live(i)) continue;
         ranges.compute(i);
@@ -81,7 +84,7 @@ class BitwidthNarrowing final : public Pass {
       }
     }
     ranges_ = nullptr;
-    narrowed_.clear();
+    std::unordered_map<uint64_t, InstrId>().swap(narrowed_);
     return changed;
   }
 

@@ -45,52 +45,54 @@ std::vector<InstrId> copy_order(const ir::Module& m, CompId from) {
 }
 
 // Copies every instruction of `from` into `to` in dependency order. Parameters map to
-// `args` when given, else are copied. Returns the old->new id map (indexed by old id).
-std::vector<InstrId> copy_body(ir::Module& m, CompId from, CompId to,
-                               std::span<const InstrId> args, bool bind_params) {
-  std::vector<InstrId> map(m.instruction_slots(), ir::kNoId);
-  std::vector<InstrId> ops, with_edges;
+// `args` when given, else are copied. Returns the copy of `from`'s root. The old->new map
+// holds only `from`'s instructions: a map over every instruction of the module made each
+// copy cost the module's size, and inlining or flattening every call site quadratic.
+InstrId copy_body(ir::Module& m, CompId from, CompId to, std::span<const InstrId> args, bool bind_params) {
   const std::vector<InstrId> order = copy_order(m, from);
+  std::unordered_map<InstrId, InstrId> map;
+  map.reserve(order.size());
+  std::vector<InstrId> ops, with_edges;
   for (InstrId i : order) {
     if (bind_params && m.opcode(i) == ir::Opcode::kParameter) {
-      map[i] = args[static_cast<size_t>(m.attrs(i).parameter_number)];
+      map.emplace(i, args[static_cast<size_t>(m.attrs(i).parameter_number)]);
       continue;
     }
     ops.clear();
-    for (InstrId o : m.operands(i)) ops.push_back(map[o]);
-    map[i] = m.add_clone(to, i, ops);
+    for (InstrId o : m.operands(i)) ops.push_back(map.at(o));
+    map.emplace(i, m.add_clone(to, i, ops));
     if (m.attrs(i).find_opaque("control-predecessors")) with_edges.push_back(i);
   }
   // The copies' control edges name the copies.
-  std::unordered_map<std::string, InstrId> copy_of;
-  for (InstrId i : order) copy_of.emplace(m.name(i), map[i]);
-  for (InstrId i : with_edges) {
-    ir::Attributes& attrs = m.mutable_payload(map[i]).attrs;
-    for (ir::OpaqueAttribute& a : attrs.opaque) {
-      if (a.key != "control-predecessors") continue;
-      std::string renamed;
-      for (const std::string& name : control_predecessor_names(a.value)) {
-        const auto it = copy_of.find(name);
-        renamed += (renamed.empty() ? "" : ", ") + (it == copy_of.end() ? name : m.name(it->second));
+  if (!with_edges.empty()) {
+    std::unordered_map<std::string, InstrId> copy_of;
+    for (InstrId i : order) copy_of.emplace(m.name(i), map.at(i));
+    for (InstrId i : with_edges) {
+      ir::Attributes& attrs = m.mutable_payload(map.at(i)).attrs;
+      for (ir::OpaqueAttribute& a : attrs.opaque) {
+        if (a.key != "control-predecessors") continue;
+        std::string renamed;
+        for (const std::string& name : control_predecessor_names(a.value)) {
+          const auto it = copy_of.find(name);
+          renamed += (renamed.empty() ? "" : ", ") + (it == copy_of.end() ? name : m.name(it->second));
+        }
+        a.value = "{" + renamed + "}";
       }
-      a.value = "{" + renamed + "}";
     }
   }
-  return map;
+  return map.at(m.computation(from).root);
 }
 }  // namespace
 
 CompId clone_computation(ir::Module& m, CompId c, std::string name) {
   const CompId copy = m.add_computation(std::move(name));
-  auto map = copy_body(m, c, copy, {}, /*bind_params=*/false);
-  m.set_root(copy, map[m.computation(c).root]);
+  m.set_root(copy, copy_body(m, c, copy, {}, /*bind_params=*/false));
   return copy;
 }
 
 InstrId inline_computation(ir::Module& m, CompId callee, CompId into,
                            std::span<const InstrId> args) {
-  auto map = copy_body(m, callee, into, args, /*bind_params=*/true);
-  return map[m.computation(callee).root];
+  return copy_body(m, callee, into, args, /*bind_params=*/true);
 }
 
 bool remove_unreachable_computations(ir::Module& m) {

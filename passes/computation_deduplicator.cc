@@ -21,6 +21,29 @@ using ir::Opcode;
 
 uint64_t mix(uint64_t h, uint64_t v) { return h ^ (v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2)); }
 
+// Element types and dimensions, tuple elements included (layouts left to the comparison).
+uint64_t mix_shape(uint64_t h, const ir::Shape& s) {
+  h = mix(h, static_cast<uint64_t>(s.element_type()));
+  for (int64_t d : s.dims()) h = mix(h, static_cast<uint64_t>(d));
+  for (const ir::Shape& e : s.tuple_elements()) h = mix_shape(mix(h, 0x7u), e);
+  return mix(h, s.tuple_elements().size());
+}
+
+// The attributes computations of one call-graph shape differ by most (parameter number,
+// tuple index, comparison direction, dimensions) and a constant's bytes. Each is compared
+// by same_computation, so equal computations hash alike; without them, computations that
+// differ only there (the conditions of while loops over different tuples or bounds) shared
+// one bucket and each was compared with all the others.
+uint64_t mix_attributes(uint64_t h, const ir::Module& m, InstrId i) {
+  const ir::Attributes& a = m.attrs(i);
+  h = mix(mix(h, static_cast<uint64_t>(a.parameter_number)), static_cast<uint64_t>(a.tuple_index));
+  h = mix(h, a.direction ? static_cast<uint64_t>(*a.direction) + 1 : 0);
+  for (int64_t d : a.dimensions) h = mix(h, static_cast<uint64_t>(d));
+  if (m.opcode(i) == Opcode::kConstant && m.payload(i).literal && !m.literal(i).elided() && !m.literal(i).is_tuple())
+    for (std::byte b : m.literal(i).bytes()) h = mix(h, static_cast<uint64_t>(b));
+  return h;
+}
+
 class Deduplicator {
  public:
   explicit Deduplicator(const ir::Module& m) : m_(m), merged_into_(m.computation_slots(), ir::kNoId) {}
@@ -54,8 +77,8 @@ class Deduplicator {
     for (InstrId i : s.order) {
       pos.emplace(i, pos.size());
       h = mix(h, static_cast<uint64_t>(m_.opcode(i)));
-      h = mix(h, static_cast<uint64_t>(m_.shape(i).element_type()));
-      for (int64_t d : m_.shape(i).dims()) h = mix(h, static_cast<uint64_t>(d));
+      h = mix_shape(h, m_.shape(i));
+      h = mix_attributes(h, m_, i);
       for (InstrId o : m_.operands(i)) h = mix(h, pos.at(o));
       for (CompId k : m_.called(i)) h = mix(h, canonical(k));
     }

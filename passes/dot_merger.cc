@@ -43,19 +43,32 @@ int64_t single_free_dim(const ir::Module& m, InstrId dot, int side) {
   return found;
 }
 
-// True if `target` is among the transitive operands of `from` (within one computation).
-bool depends_on(const ir::Module& m, InstrId from, InstrId target) {
-  std::vector<InstrId> stack{from};
-  std::unordered_set<InstrId> seen{from};
-  while (!stack.empty()) {
-    const InstrId i = stack.back();
-    stack.pop_back();
-    if (i == target) return true;
-    for (InstrId o : m.operands(i))
-      if (seen.insert(o).second) stack.push_back(o);
+// Whether one instruction is among the transitive operands of another (within one
+// computation): a walk of the operand cone, with visit marks kept across queries (a stamp
+// per instruction, a new stamp per query) instead of a hash set built per query.
+class Reachability {
+ public:
+  bool depends_on(const ir::Module& m, InstrId from, InstrId target) {
+    if (seen_.size() < m.instruction_slots()) seen_.resize(m.instruction_slots(), 0);
+    if (++stamp_ == 0) std::fill(seen_.begin(), seen_.end(), 0), stamp_ = 1;  // wrapped
+    const uint32_t stamp = stamp_;
+    stack_.assign(1, from);
+    seen_[from] = stamp;
+    while (!stack_.empty()) {
+      const InstrId i = stack_.back();
+      stack_.pop_back();
+      if (i == target) return true;
+      for (InstrId o : m.operands(i))
+        if (seen_[o] != stamp) seen_[o] = stamp, stack_.push_back(o);
+    }
+    return false;
   }
-  return false;
-}
+
+ private:
+  std::vector<uint32_t> seen_;  // stamp of the query that last reached each instruction
+  uint32_t stamp_ = 0;
+  std::vector<InstrId> stack_;
+};
 
 // The bytes of a dot's operands and result (XLA's is_merge_candidate measure).
 int64_t footprint(const ir::Module& m, InstrId dot) {
@@ -64,7 +77,7 @@ int64_t footprint(const ir::Module& m, InstrId dot) {
 
 // The operand side (0, 1) whose operands differ when x and y share the other one and can
 // be merged along it (XLA's TryMergeSameOperand conditions); -1 if they cannot.
-int mergeable_side(const ir::Module& m, InstrId x, InstrId y) {
+int mergeable_side(const ir::Module& m, InstrId x, InstrId y, Reachability& reach) {
   int side;
   if (m.operand(x, 0) == m.operand(y, 0)) side = 1;
   else if (m.operand(x, 1) == m.operand(y, 1)) side = 0;
@@ -78,7 +91,7 @@ int mergeable_side(const ir::Module& m, InstrId x, InstrId y) {
   if (f < 0 || f != single_free_dim(m, y, side)) return -1;
   for (int64_t k = 0; k < a.rank(); ++k)
     if (k != f && a.dim(k) != b.dim(k)) return -1;
-  if (depends_on(m, x, y) || depends_on(m, y, x)) return -1;
+  if (reach.depends_on(m, x, y) || reach.depends_on(m, y, x)) return -1;
   return side;
 }
 
@@ -145,7 +158,7 @@ class DotMerger final : public Pass {
         // are not reused within a run, so is_live tells.
         if (!m.is_live(x) || !m.is_live(y) || m.opcode(x) != Opcode::kDot || m.opcode(y) != Opcode::kDot) continue;
         if (!candidate(m, x) && !candidate(m, y)) continue;
-        const int side = mergeable_side(m, x, y);
+        const int side = mergeable_side(m, x, y, reach_);
         if (side < 0) continue;
         dots[a] = merge(m, x, y, side);
         dots[b] = ir::kNoId;
@@ -155,6 +168,7 @@ class DotMerger final : public Pass {
   }
 
   int64_t max_size_to_merge_;
+  Reachability reach_;
 };
 
 }  // namespace

@@ -100,15 +100,18 @@ std::unordered_set<InstrId> with_control_edges(const ir::Module& m) {
   std::unordered_set<InstrId> out;
   for (ir::CompId c : m.live_computations()) {
     std::unordered_set<std::string> named;
-    const std::vector<InstrId> instrs = m.instructions(c);
-    for (InstrId i : instrs)
-      if (const ir::OpaqueAttribute* a = m.attrs(i).find_opaque("control-predecessors")) {
-        out.insert(i);
-        for (std::string& n : control_predecessor_names(a->value)) named.insert(std::move(n));
-      }
+    // The definition order read in place (no copy of the computation's live instructions:
+    // most modules have no control edge, and this walk is all the work then).
+    const std::vector<InstrId>& order = m.computation(c).order;
+    for (InstrId i : order)
+      if (m.is_live(i))
+        if (const ir::OpaqueAttribute* a = m.attrs(i).find_opaque("control-predecessors")) {
+          out.insert(i);
+          for (std::string& n : control_predecessor_names(a->value)) named.insert(std::move(n));
+        }
     if (named.empty()) continue;
-    for (InstrId i : instrs)
-      if (named.count(m.name(i))) out.insert(i);
+    for (InstrId i : order)
+      if (m.is_live(i) && named.count(m.name(i))) out.insert(i);
   }
   return out;
 }
