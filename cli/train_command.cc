@@ -329,7 +329,7 @@ int run_train(TrainFlags f) {
     fmt::print(stderr, "; {} environment moves between ranks\n", times.moves);
   }
   progress.finish();  // a second call prints nothing new
-  if (!envs.empty() && envs[0]->memo().enabled()) {
+  if (!envs.empty()) {  // the passes that changed nothing are always remembered; next states only with a budget
     const rl::TransitionMemo& memo = envs[0]->memo();
     fmt::print(stderr, "transition memo{}: {} of {} steps known ({} instructions held, {} evictions)\n",
                ranks > 1 ? " (rank 0's environments)" : "", memo.hits(), memo.hits() + memo.misses(),

@@ -66,7 +66,7 @@ Env::Env(EnvOptions options)
   need_graph_wl_ = std::find(obs_kinds_.begin(), obs_kinds_.end(), ObservationKind::kGraphWl) != obs_kinds_.end();
   if (options_.memo_instructions < 0) throw Error("the transition memo's instruction budget must be >= 0");
   cache_ = std::make_shared<MetricsCache>(options_.target.get(), options_.estimate);
-  memo_ = std::make_shared<TransitionMemo>(options_.memo_instructions);
+  memo_ = std::make_shared<TransitionMemo>(options_.memo_instructions, options_.memo_unchanged);
   default_costs_ = std::make_shared<DefaultCosts>();
   refusals_ = std::make_shared<Refusals>();
 }

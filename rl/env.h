@@ -67,12 +67,16 @@ struct EnvOptions {
   // Needed by the hardware rewards and the hardware part of the cost observation.
   std::shared_ptr<const hwmodel::Target> target;
   // Instructions the transition memo (rl/transition_memo.h) may hold in the next states it
-  // remembers (~0.5 kB each); 0 turns it off. It changes the speed, never a result.
-  // Off by default: the states it holds are shared, so the step after a memoized one
+  // remembers (~0.5 kB each); 0 stores none (the passes that changed nothing in a state
+  // are remembered whatever the budget). It changes the speed, never a result.
+  // 0 by default: the states it holds are shared, so the step after a memoized one
   // must copy the module before running a pass, and since no-op steps keep their copy
-  // (Env::run_pass) training on the train split is faster without it (README "Speed":
-  // BM_TrainSplitRecipe) and needs no gigabytes for it.
+  // (Env::run_pass) training on the train split is faster without them (README "Speed":
+  // BM_TrainSplitRecipe) and needs no gigabytes for them.
   int64_t memo_instructions = 0;
+  // Remember the passes that changed nothing in a state (a hit skips the pass; no state is
+  // held). Off only in tests that compare against an environment without any memo.
+  bool memo_unchanged = true;
   hwmodel::EstimateOptions estimate = [] {
     hwmodel::EstimateOptions o;
     o.lenient = true;  // real HLO has ops without a cost model; cost them as moves

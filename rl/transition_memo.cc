@@ -3,7 +3,7 @@
 namespace hlsgym::rl {
 
 std::optional<TransitionMemo::Outcome> TransitionMemo::find(uint64_t hash, int action) {
-  if (!enabled()) return std::nullopt;
+  if (!unchanged_on_ && !stores_states()) return std::nullopt;
   std::lock_guard lock(mu_);
   const auto it = map_.find(Key{hash, action});
   if (it == map_.end()) {
@@ -15,7 +15,7 @@ std::optional<TransitionMemo::Outcome> TransitionMemo::find(uint64_t hash, int a
 }
 
 void TransitionMemo::add_unchanged(uint64_t hash, int action) {
-  if (!enabled()) return;
+  if (!unchanged_on_) return;
   std::lock_guard lock(mu_);
   if (unchanged_ >= kMaxUnchanged) {
     map_.clear();
@@ -26,7 +26,7 @@ void TransitionMemo::add_unchanged(uint64_t hash, int action) {
 }
 
 void TransitionMemo::add_changed(uint64_t hash, int action, uint64_t next_hash, std::shared_ptr<const ir::Module> next) {
-  if (!enabled()) return;
+  if (!stores_states()) return;
   const auto size = static_cast<int64_t>(next->instruction_count());
   if (size > budget_) return;  // would not fit even alone
   std::lock_guard lock(mu_);

@@ -5,9 +5,13 @@
 // of the pass, a structural hash and a module copy. Shared by an environment's forks
 // and worker copies (thread-safe).
 //
-// The stored modules are bounded by an instruction budget; past it the stored next
-// states are dropped (the "nothing" entries, 24 bytes each, are kept up to their own
-// bound). A dropped entry is a miss next time, never a different result: a memoized step
+// The "nothing" entries are always kept (24 bytes each, up to their own bound): such a
+// hit costs no module copy, so it is a pure gain (on the real train split most steps
+// are passes that change nothing, and each ran its whole search before). The stored next
+// states are optional, bounded by an instruction budget (0: none); past it they are
+// dropped. A state the memo holds is shared, so the step after a memoized change must
+// copy it before running a pass, which on the train split costs more than the passes it
+// saves (README "Speed"). A dropped entry is a miss next time, never a different result: a memoized step
 // is the step the pass would take, so training with and without the memo is byte for
 // byte the same (tests/rl/transition_memo_test.cc trains both ways and compares).
 #pragma once
@@ -30,9 +34,12 @@ class TransitionMemo {
     std::shared_ptr<const ir::Module> next;   // when changed
   };
   // `instruction_budget`: the most instructions the stored next states may hold together
-  // (a stored instruction takes ~0.5 kB); 0 turns the memo off.
-  explicit TransitionMemo(int64_t instruction_budget) : budget_(instruction_budget) {}
-  bool enabled() const { return budget_ > 0; }
+  // (a stored instruction takes ~0.5 kB); 0 stores no next states. `unchanged`: keep the
+  // "nothing" entries (off only to compare against an environment without any memo).
+  explicit TransitionMemo(int64_t instruction_budget, bool unchanged = true)
+      : budget_(instruction_budget), unchanged_on_(unchanged) {}
+  // Whether next states are stored (a budget > 0).
+  bool stores_states() const { return budget_ > 0; }
   std::optional<Outcome> find(uint64_t hash, int action);
   void add_unchanged(uint64_t hash, int action);
   void add_changed(uint64_t hash, int action, uint64_t next_hash, std::shared_ptr<const ir::Module> next);
@@ -56,6 +63,7 @@ class TransitionMemo {
   };
 
   const int64_t budget_;
+  const bool unchanged_on_;
   mutable std::mutex mu_;
   std::unordered_map<Key, Outcome, KeyHash> map_;
   size_t unchanged_ = 0;  // entries of map_ that are "nothing"
