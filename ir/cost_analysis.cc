@@ -298,7 +298,7 @@ double shape_bytes(const Shape& s, const CostOptions& o) { return bytes_of(s, o)
 Cost instruction_cost(const Module& m, InstrId i, const CostOptions& o) { return cost_with(m, i, FromShapes{m, o}); }
 
 CostTable::CostTable(const Module& m, const CostOptions& opts)
-    : m_(m), opts_(opts), sizes_(m.instruction_slots()), computation_cost_(m.computation_slots()),
+    : m_(m), opts_(opts), sizes_(new ValueSizes[m.instruction_slots()]), computation_cost_(m.computation_slots()),
       computation_state_(m.computation_slots(), 0) {
   // Memory-bound: a payload is ~1.3 kB (17 MB for a 13.8k-instruction module, beyond the
   // caches). Fetching the payloads' sizes kPayloadAhead slots ahead overlaps their misses.
@@ -306,7 +306,7 @@ CostTable::CostTable(const Module& m, const CostOptions& opts)
   // with the state before); the shape's dims, another allocation, are walked only for a
   // payload seen for the first time.
   constexpr InstrId kPayloadAhead = 16;
-  const InstrId slots = static_cast<InstrId>(sizes_.size());
+  const InstrId slots = static_cast<InstrId>(m.instruction_slots());
   for (InstrId i = 0; i < slots; ++i) {
     if (i + kPayloadAhead < slots) {
       // Both ends: the sizes may straddle two cache lines.
@@ -314,7 +314,10 @@ CostTable::CostTable(const Module& m, const CostOptions& opts)
       __builtin_prefetch(q);
       __builtin_prefetch(q + sizeof(PayloadSizes) - 1);
     }
-    if (!m.is_live(i)) continue;
+    if (!m.is_live(i)) {
+      sizes_[i] = {0, 0, 0, 0, false};
+      continue;
+    }
     const InstrPayload& p = m.payload(i);
     ShapeSizes known;
     if (!p.sizes.get(known)) {
