@@ -104,34 +104,26 @@ std::vector<InstrId> Module::post_order(CompId c) const {
   // thousands of computations quadratic. Only this computation's ids are marked, and they
   // are cleared again (they are exactly `out`) before returning.
   thread_local std::vector<uint8_t> state;
-  // A frame holds its instruction's operands still to visit as a pointer range, so a step
-  // does not look the operand list up again (feature extraction orders every new RL
-  // state's entry computation, issue 18 item 6). The pool is not edited during the walk.
-  struct Frame {
-    const InstrId* next;
-    const InstrId* end;
-    InstrId id;
-  };
-  thread_local std::vector<Frame> stack;
+  thread_local std::vector<std::pair<InstrId, uint32_t>> stack;
   if (state.size() < instrs_.size()) state.resize(instrs_.size(), 0);
   stack.clear();
-  auto push = [&](InstrId i) {
-    state[i] = 1;
-    const auto ops = operands(i);
-    stack.push_back({ops.data(), ops.data() + ops.size(), i});
-  };
   auto visit = [&](InstrId start) {
     if (state[start]) return;
-    push(start);
+    stack.emplace_back(start, 0);
+    state[start] = 1;
     while (!stack.empty()) {
-      Frame& f = stack.back();
-      while (f.next != f.end && state[*f.next]) ++f.next;
-      if (f.next != f.end) {
-        push(*f.next++);  // may move the stack: `f` is not used after it
+      auto& [id, k] = stack.back();
+      auto ops = operands(id);
+      if (k < ops.size()) {
+        InstrId next = ops[k++];
+        if (!state[next]) {
+          state[next] = 1;
+          stack.emplace_back(next, 0);
+        }
         continue;
       }
-      state[f.id] = 2;
-      out.push_back(f.id);
+      state[id] = 2;
+      out.push_back(id);
       stack.pop_back();
     }
   };
