@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstddef>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -299,28 +298,43 @@ double shape_bytes(const Shape& s, const CostOptions& o) { return bytes_of(s, o)
 Cost instruction_cost(const Module& m, InstrId i, const CostOptions& o) { return cost_with(m, i, FromShapes{m, o}); }
 
 CostTable::CostTable(const Module& m, const CostOptions& opts)
-    : m_(m), opts_(opts), sizes_(m.instruction_slots()), computation_cost_(m.computation_slots()),
+    : m_(m), opts_(opts), sizes_(new ValueSizes[m.instruction_slots()]), computation_cost_(m.computation_slots()),
       computation_state_(m.computation_slots(), 0) {
-  // Memory-bound: a payload is ~1.3 kB (17 MB for a 13.8k-instruction module, beyond
-  // the caches) and its dims another allocation. Fetching payloads kPayloadAhead slots
-  // ahead and their dims kDimsAhead ahead overlaps the misses instead of waiting on each.
-  constexpr InstrId kPayloadAhead = 16, kDimsAhead = 8;
-  const InstrId slots = static_cast<InstrId>(sizes_.size());
+  // Memory-bound: a payload is ~1.3 kB (17 MB for a 13.8k-instruction module, beyond the
+  // caches). Fetching the payloads' sizes kPayloadAhead slots ahead overlaps their misses.
+  // The sizes are usually known (InstrPayload::sizes: a pass leaves most payloads shared
+  // with the state before); the shape's dims, another allocation, are walked only for a
+  // payload seen for the first time.
+  constexpr InstrId kPayloadAhead = 16;
+  const InstrId slots = static_cast<InstrId>(m.instruction_slots());
   for (InstrId i = 0; i < slots; ++i) {
     if (i + kPayloadAhead < slots) {
-      const char* p = reinterpret_cast<const char*>(m.instr(i + kPayloadAhead).payload.get());
-      __builtin_prefetch(p + offsetof(InstrPayload, shape));
+      // Both ends: the sizes may straddle two cache lines.
+      const char* q = reinterpret_cast<const char*>(&m.instr(i + kPayloadAhead).payload->sizes);
+      __builtin_prefetch(q);
+      __builtin_prefetch(q + sizeof(PayloadSizes) - 1);
     }
-    if (i + kDimsAhead < slots && m.is_live(i + kDimsAhead))
-      __builtin_prefetch(m.shape(i + kDimsAhead).dims().data());
-    if (!m.is_live(i)) continue;
-    const Shape& s = m.shape(i);
+    if (!m.is_live(i)) {
+      sizes_[i] = {0, 0, 0, 0, false};
+      continue;
+    }
+    const InstrPayload& p = m.payload(i);
+    ShapeSizes known;
+    if (!p.sizes.get(known)) {
+      const Shape& s = p.shape;
+      known.array = s.is_array();
+      known.element_count = s.element_count();
+      known.byte_size = s.byte_size();
+      known.elements = s.is_tuple() ? elements(s) : static_cast<double>(known.element_count);
+      known.bytes = bytes_of(s, CostOptions{});
+      p.sizes.set(known);
+    }
     ValueSizes& v = sizes_[i];
-    v.array = s.is_array();
-    v.element_count = s.element_count();
-    v.byte_size = s.byte_size();
-    v.elements = s.is_tuple() ? elements(s) : static_cast<double>(v.element_count);
-    v.bytes = bytes_of(s, opts_);
+    v.array = known.array;
+    v.element_count = known.element_count;
+    v.byte_size = known.byte_size;
+    v.elements = known.elements;
+    v.bytes = opts_.bytes_need_layout ? bytes_of(p.shape, opts_) : known.bytes;
   }
 }
 

@@ -1,6 +1,7 @@
 #include "ir/features.h"
 
 #include <algorithm>
+#include <vector>
 
 #include "ir/cost_analysis.h"
 
@@ -21,23 +22,26 @@ constexpr const char* kScalarNames[] = {
 void entry_paths(const Module& m, CostTable& costs, Features& f) {
   if (m.entry() == kNoId) return;
   const auto order = m.post_order(m.entry());
-  std::vector<int64_t> depth(m.instruction_slots(), 0);
-  std::vector<double> flops(m.instruction_slots(), 0);
+  // By InstrId, one array (an operand's depth and flops are read together).
+  struct Path {
+    int64_t depth = 0;
+    double flops = 0;
+  };
+  std::vector<Path> path(m.instruction_slots());
   for (InstrId i : order) {
     int64_t d = 0;
     double fl = 0;
     for (InstrId o : m.operands(i)) {
-      d = std::max(d, depth[o]);
-      fl = std::max(fl, flops[o]);
+      d = std::max(d, path[o].depth);
+      fl = std::max(fl, path[o].flops);
     }
-    depth[i] = d + 1;
     const Cost cost = costs.instruction(i);
     f.flops += cost.flops;
     f.transcendentals += cost.transcendentals;
     f.bytes_accessed += cost.bytes_accessed;
-    flops[i] = fl + cost.flops;
-    f.depth = std::max(f.depth, depth[i]);
-    f.critical_path_flops = std::max(f.critical_path_flops, flops[i]);
+    path[i] = {d + 1, fl + cost.flops};
+    f.depth = std::max(f.depth, d + 1);
+    f.critical_path_flops = std::max(f.critical_path_flops, fl + cost.flops);
   }
 }
 }  // namespace

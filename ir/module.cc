@@ -177,6 +177,7 @@ InstrId Module::add_clone(CompId c, InstrId source, std::span<const InstrId> ope
     base = base.substr(0, dot);
   payload->name = unique_name(base.empty() ? ir::name(instrs_[source].opcode) : base);
   payload->content_hash.set(instrs_[source].payload->content_hash.get());  // the name is not part of it
+  if (ShapeSizes sizes; instrs_[source].payload->sizes.get(sizes)) payload->sizes.set(sizes);  // same shape
   return append(c, instrs_[source].opcode, std::move(payload), operands);
 }
 
@@ -275,7 +276,8 @@ InstrPayload& Module::mutable_payload(InstrId i) {
   auto& p = instrs_[i].payload;
   if (p.use_count() > 1) p = std::make_shared<const InstrPayload>(*p);
   auto& editable = const_cast<InstrPayload&>(*p);
-  editable.content_hash.reset();  // the caller may change what it covers
+  editable.content_hash.reset();  // the caller may change what they cover
+  editable.sizes.reset();
   return editable;
 }
 

@@ -50,8 +50,59 @@ class PayloadHash {
   mutable std::atomic<uint64_t> value_{0};
 };
 
+// A payload's value sizes as ir::CostTable reads them, computed on first use like the
+// content hash and shared the same way: the feature extraction of a new RL state reads the
+// sizes of every payload a pass left alone here instead of walking its shape's dims again
+// (a separate allocation, whose cache miss was most of the extraction's time, issue 18
+// item 6). A copied payload starts without them and Module::mutable_payload drops them;
+// Module::add_clone keeps them (same shape). Atomic fields: states share payloads across
+// threads (train --workers); racing writers store equal values, and a reader sees them
+// only after `known_` (release/acquire).
+struct ShapeSizes {
+  int64_t element_count = 0;  // Shape::element_count()
+  int64_t byte_size = 0;      // Shape::byte_size()
+  double elements = 0;        // elements, a tuple's summed over its elements
+  double bytes = 0;           // ir::shape_bytes() with the default options
+  bool array = false;         // Shape::is_array()
+};
+
+class PayloadSizes {
+ public:
+  PayloadSizes() = default;
+  PayloadSizes(const PayloadSizes&) {}
+  PayloadSizes& operator=(const PayloadSizes&) {
+    reset();
+    return *this;
+  }
+  // False (and `out` untouched) when not computed yet.
+  bool get(ShapeSizes& out) const {
+    if (!known_.load(std::memory_order_acquire)) return false;
+    out.element_count = element_count_.load(std::memory_order_relaxed);
+    out.byte_size = byte_size_.load(std::memory_order_relaxed);
+    out.elements = elements_.load(std::memory_order_relaxed);
+    out.bytes = bytes_.load(std::memory_order_relaxed);
+    out.array = array_.load(std::memory_order_relaxed);
+    return true;
+  }
+  void set(const ShapeSizes& s) const {
+    element_count_.store(s.element_count, std::memory_order_relaxed);
+    byte_size_.store(s.byte_size, std::memory_order_relaxed);
+    elements_.store(s.elements, std::memory_order_relaxed);
+    bytes_.store(s.bytes, std::memory_order_relaxed);
+    array_.store(s.array, std::memory_order_relaxed);
+    known_.store(true, std::memory_order_release);
+  }
+  void reset() { known_.store(false, std::memory_order_relaxed); }
+
+ private:
+  mutable std::atomic<int64_t> element_count_{0}, byte_size_{0};
+  mutable std::atomic<double> elements_{0}, bytes_{0};
+  mutable std::atomic<bool> array_{false}, known_{false};
+};
+
 struct InstrPayload {
   PayloadHash content_hash;  // first: the one field a state hash reads when it is known
+  PayloadSizes sizes;        // next to it: the one field a new state's feature extraction reads
   std::string name;
   Shape shape;
   Attributes attrs;
