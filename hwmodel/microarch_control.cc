@@ -13,9 +13,9 @@ bool power_of_two(int64_t k) { return k > 0 && (k & (k - 1)) == 0; }
 
 // A timeline's cycle counter per copy (its go/run flags beside it); a while loop's trip,
 // issue and copy counters (rtl/verilog_module.cc). A timeline's counter never wraps (it
-// restarts on go): its increment is the carry chain alone and its restart the flip-flops'
-// reset, so its logic is the compare that ends the run (scripts/calibrate_control.sh
-// "timer": 0 LUT for the count itself).
+// restarts on go): its restart is the flip-flops' reset and its increment the carry chain,
+// no LUT on Xilinx (CARRY4 adds) but an SB_LUT4 per sum bit on an iCE40 (the control
+// block's timer_luts, scripts/calibrate_control.sh "timer"), plus the compare that ends the run.
 void count_timelines(const Plan& p, ControlInventory& inv) {
   for (const Timeline& x : p.timelines)
     for (int c = 0; c < x.copies; ++c) {
@@ -255,7 +255,7 @@ ControlInventory control_inventory(const Plan& p) {
 Area control_area(const ControlInventory& inv, const ControlCost& cost) {
   Area a;
   for (int b : inv.counters) a.lut += cost.at(cost.counter_luts, b), a.ff += cost.at(cost.counter_ffs, b);
-  for (int b : inv.timers) a.lut += cost.at(cost.compare_luts, b), a.ff += b;
+  for (int b : inv.timers) a.lut += cost.at(cost.compare_luts, b) + cost.at(cost.timer_luts, b), a.ff += b;
   for (int b : inv.compares) a.lut += cost.at(cost.compare_luts, b);
   for (int b : inv.adders) a.lut += cost.at(cost.adder_luts, b);
   for (int b : inv.scales) a.lut += cost.at(cost.scale_luts, b);

@@ -19,7 +19,7 @@ namespace hlsgym::hwmodel {
 
 // Bit widths of every control component the Verilog builds, one entry per instance.
 struct ControlInventory {
-  std::vector<int> timers;     // timeline cycle counters: no wrap, the end compare only
+  std::vector<int> timers;     // timeline cycle counters: no wrap, the increment and end compare
   std::vector<int> counters;   // restart + enable + wrap at a bound (the compare included)
   std::vector<int> compares;   // a value against a constant (issue windows, guards)
   std::vector<int> adders;     // index sums (each term after the first, a constant offset)

@@ -109,8 +109,11 @@ struct VariableShiftCost {
 // wrap compare included), a compare with a constant, an adder and a constant stride of the
 // index arithmetic. Linear between rows, in proportion beyond the last. Empty: the target
 // does not model control logic (hwmodel/microarch_control.h).
+// timer_luts (optional, 0 when absent): a timeline's cycle counter without its end compare
+// (restart on go, +1 while running). Xilinx adds in its CARRY4s' XORs (0 LUT); an iCE40
+// SB_CARRY computes the carry only, so each sum bit is an SB_LUT4 (12 bits: 13 SB_LUT4).
 struct ControlCost {
-  std::vector<double> bits, counter_luts, counter_ffs, compare_luts, adder_luts, scale_luts;
+  std::vector<double> bits, counter_luts, counter_ffs, compare_luts, adder_luts, scale_luts, timer_luts;
   bool present() const { return !bits.empty(); }
   double at(const std::vector<double>& row, int width) const;
 };

@@ -297,11 +297,13 @@ void read_fpga(const Reader& r, const YAML::Node& root, Target& t) {
   }
   if (const YAML::Node cc = root["control"]) {
     const char* rows[] = {"bits", "counter_luts", "counter_ffs", "compare_luts", "adder_luts", "scale_luts"};
-    r.expect_fields(cc, "control", {rows[0], rows[1], rows[2], rows[3], rows[4], rows[5]});
+    r.expect_fields(cc, "control", {rows[0], rows[1], rows[2], rows[3], rows[4], rows[5]}, {"timer_luts"});
     auto list = [&](const char* key) { return number_list(r, cc, "control", key, std::string_view(key) == "bits"); };
     ControlCost c{list("bits"), list("counter_luts"), list("counter_ffs"), list("compare_luts"), list("adder_luts"),
                   list("scale_luts")};
-    for (const auto* row : {&c.counter_luts, &c.counter_ffs, &c.compare_luts, &c.adder_luts, &c.scale_luts})
+    if (cc["timer_luts"]) c.timer_luts = list("timer_luts");
+    else c.timer_luts.assign(c.bits.size(), 0.0);  // absent: the increment is the carry chain alone
+    for (const auto* row : {&c.counter_luts, &c.counter_ffs, &c.compare_luts, &c.adder_luts, &c.scale_luts, &c.timer_luts})
       if (row->size() != c.bits.size()) r.fail(cc, "control: every row must have as many entries as bits");
     t.control = std::move(c);
   }

@@ -3,7 +3,8 @@
 # a time, written as the RTL emitter writes it (rtl/verilog_units.cc emit_loops,
 # rtl/verilog_module.cc timelines): a loop counter of `w` bits that restarts on a go pulse
 # and wraps at a bound (its compare included), a comparison of a counter with a constant,
-# an adder of two index values and a scaling by a constant (affine address arithmetic).
+# an adder of two index values and a scaling by a constant (affine address arithmetic),
+# a timeline's cycle counter (no wrap: its increment alone).
 # Prints one row per component and width and the `control:` block of the target file
 # (hwmodel/microarch_control.h prices the microarchitecture's control with it).
 #   scripts/calibrate_control.sh [xilinx|ice40]     (default xilinx: synth_xilinx -noiopad)
@@ -62,23 +63,22 @@ module s(input wire clk, input wire [$m:0] a, output reg [$m:0] y);
 endmodule
 V
   synth_one; col[scale_luts,$w]=$(cells "$lut_re")
-  echo "$w bits: counter ${col[counter_luts,$w]} LUT ${col[counter_ffs,$w]} FF, compare ${col[compare_luts,$w]}, adder ${col[adder_luts,$w]}, scale ${col[scale_luts,$w]}"
-done
-# The sharing rules hwmodel/microarch_control.cc applies to the whole loop nest, each
-# measured on its own microbenchmark (printed, no row of the control: block):
-# - a timeline's cycle counter never wraps: restart on go, +1 on the carry chain (LUT: 0
-#   expected; its end compare is priced as a compare);
-# - an index sum whose operands occupy disjoint bits, (i << 6) + j with j < 64, is wiring;
-# - a tag delayed 4 stages without reset is one SRL16E per bit past its first register;
-# - the address arithmetic of a register file's read folds into its read multiplexer
-#   (LUTs of a 64-word read at i * 6 + j equal within a few of a read at a plain address).
-w=12; m=$((w - 1))
-cat > "$work/s.v" <<V
+  # timer: a timeline's cycle counter, no wrap (restart on go, +1 while running); its end
+  # compare is priced as a compare. Xilinx: the CARRY4 adds (0 LUT); iCE40: an SB_LUT4 per sum bit
+  cat > "$work/s.v" <<V
 module s(input wire clk, input wire go, input wire run, output reg [$m:0] c);
   always @(posedge clk) if (go) c <= ${w}'d0; else if (run) c <= c + ${w}'d1;
 endmodule
 V
-synth_one; echo "timer (no wrap) $w bits: $(cells "$lut_re") LUT $(cells "$ff_re") FF"
+  synth_one; col[timer_luts,$w]=$(cells "$lut_re")
+  echo "$w bits: counter ${col[counter_luts,$w]} LUT ${col[counter_ffs,$w]} FF, compare ${col[compare_luts,$w]}, adder ${col[adder_luts,$w]}, scale ${col[scale_luts,$w]}, timer ${col[timer_luts,$w]}"
+done
+# The sharing rules hwmodel/microarch_control.cc applies to the whole loop nest, each
+# measured on its own microbenchmark (printed, no row of the control: block):
+# - an index sum whose operands occupy disjoint bits, (i << 6) + j with j < 64, is wiring;
+# - a tag delayed 4 stages without reset is one SRL16E per bit past its first register;
+# - the address arithmetic of a register file's read folds into its read multiplexer
+#   (LUTs of a 64-word read at i * 6 + j equal within a few of a read at a plain address).
 cat > "$work/s.v" <<V
 module s(input wire clk, input wire [5:0] i, input wire [5:0] j, output reg [11:0] y);
   always @(posedge clk) y <= ({6'd0, i} << 6) + {6'd0, j};
@@ -103,4 +103,4 @@ V
   synth_one; echo "register-file read, 64 x 16, address $addr: $(cells "$lut_re") LUT"
 done
 row() { local out=(); for w in "${widths[@]}"; do out+=("${col[$1,$w]}"); done; local j; j="$(printf '%s, ' "${out[@]}")"; echo "${j%, }"; }
-echo "control: {bits: [$(printf '%s, ' "${widths[@]}" | sed 's/, $//')], counter_luts: [$(row counter_luts)], counter_ffs: [$(row counter_ffs)], compare_luts: [$(row compare_luts)], adder_luts: [$(row adder_luts)], scale_luts: [$(row scale_luts)]}"
+echo "control: {bits: [$(printf '%s, ' "${widths[@]}" | sed 's/, $//')], counter_luts: [$(row counter_luts)], counter_ffs: [$(row counter_ffs)], compare_luts: [$(row compare_luts)], adder_luts: [$(row adder_luts)], scale_luts: [$(row scale_luts)], timer_luts: [$(row timer_luts)]}"

@@ -14,10 +14,19 @@
 #   (one DSP slice up to 18 bits, then several, whose partial products LUTs sum).
 # LUTs counted as `hlsgym rtl --synth` counts them (rtl/yosys.cc: LUT1..6, SRL, RAM; not
 # CARRY4 or MUXF7/8). Prints the rows for designs/targets/fpga.yaml (units: at 32 bits).
-#   scripts/calibrate_datapath.sh
+#   scripts/calibrate_datapath.sh [xilinx|ice40]
+# ice40: synth_ice40 -dsp, SB_LUT4 and SB_DFF* counted as `hlsgym rtl --pnr` counts them
+# (an SB_CARRY is the logic cell's carry, no LUT), the int_alu lanes and the literal row only
+# (designs/targets/ice40.yaml; its int_mac lanes are not measured here).
 set -euo pipefail
 source "$(dirname "$0")/lib/yosys_microbench.sh"
-synth_one() { (cd "$work" && yosys -q -p "read_verilog s.v; synth_xilinx -noiopad -top s; tee -q -o stat.txt stat" > /dev/null); }
+family="${1:-xilinx}"
+case "$family" in
+  xilinx) synth="synth_xilinx -noiopad -top s"; ff_re='^FD' ;;
+  ice40) synth="synth_ice40 -dsp -top s"; lut_re='^SB_LUT4$'; ff_re='^SB_DFF' ;;
+  *) echo "usage: $0 [xilinx|ice40]" >&2; exit 2 ;;
+esac
+synth_one() { (cd "$work" && yosys -q -p "read_verilog s.v; $synth; tee -q -o stat.txt stat" > /dev/null); }
 
 # lane EXPR W [OUT]: the operation on read registers a, b (ports) into the write register
 # y; prints "LUT FF" of the lane (FF less y's OUT bits, default W: the track's word, not
@@ -30,7 +39,7 @@ module s(input wire clk, input wire signed [$m:0] a, input wire signed [$m:0] b,
 endmodule
 V
   synth_one
-  echo "$(cells "$lut_re") $(($(cells '^FD') - out))"
+  echo "$(cells "$lut_re") $(($(cells "$ff_re") - out))"
 }
 # the mem lane: one pipeline register between the read and the write
 mem_lane() {
@@ -42,7 +51,7 @@ module s(input wire clk, input wire [$m:0] a, output reg [$m:0] y);
 endmodule
 V
   synth_one
-  echo "$(cells "$lut_re") $(($(cells '^FD') - w))"
+  echo "$(cells "$lut_re") $(($(cells "$ff_re") - w))"
 }
 
 # the int_mac lane: an n x n product (read registers a, b: ports) through the multiplier's
@@ -99,9 +108,11 @@ literal_forms() {  # OP W: the forms measured for OP
     not) echo '~a' ;;
   esac
 }
-literal_row() {  # OP: "[LUT at 8, LUT at 32]"
+lit_widths=(8 32)
+[[ $family == ice40 ]] && lit_widths=(8 16 32)  # ice40.yaml's literal rows (its clamp: 8, 16, 32)
+literal_row() {  # OP: "[LUT at each of lit_widths]"
   local out=() w e sum n l
-  for w in 8 32; do
+  for w in "${lit_widths[@]}"; do
     sum=0 n=0
     IFS='|' read -r -a forms <<< "$(literal_forms "$1" $w)"
     for e in "${forms[@]}"; do
@@ -110,13 +121,14 @@ literal_row() {  # OP: "[LUT at 8, LUT at 32]"
     done
     out+=("$(awk -v s="$sum" -v n="$n" 'BEGIN {printf "%.1f", s / n}')")
   done
-  echo "[${out[0]}, ${out[1]}]"
+  local j; j="$(printf '%s, ' "${out[@]}")"; echo "[${j%, }]"
 }
 entries=()
 for op in add subtract compare and or xor shift-left shift-right-arithmetic negate not; do
   entries+=("$op: $(literal_row "$op")")
 done
-echo "int_alu_literal_luts: {bits: [8, 32], $(IFS=,; echo "${entries[*]}" | sed 's/,/, /g; s/  / /g')}"
+echo "int_alu_literal_luts: {bits: [$(IFS=,; echo "${lit_widths[*]}" | sed 's/,/, /g')], $(IFS=,; echo "${entries[*]}" | sed 's/,/, /g; s/  / /g')}"
+[[ $family == ice40 ]] && exit 0
 read -r alu_lut alu_ff <<< "$(lane 'a + b' 32)"
 read -r mem_lut mem_ff <<< "$(mem_lane 32)"
 echo "units: int_alu: {lut: $alu_lut, ff: $alu_ff}  mem: {lut: $mem_lut, ff: $mem_ff}   (one lane at 32 bits)"

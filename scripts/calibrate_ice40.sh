@@ -6,6 +6,7 @@
 #                                (the bram.aspects the binding picks from)
 #   rf   D W R SB_LUT4 FF        a register file (ram_style "logic") of D words x W bits with R
 #                                read ports: LUTs = R x W x mux_luts_per_bit(D) + decode_luts(D)
+#                                (depths RF_DEPTHS, default the register_file.depths row)
 #   clamp W LIT SB_LUT4          an int_alu lane's clamp of W bits as rtl writes it (a max,
 #                                then a min, into the write register), its bounds literals
 #                                (LIT 1: int_alu_literal_luts) or read registers (LIT 0:
@@ -57,7 +58,7 @@ V
         echo "ebr $d $w $(synth | count '^SB_RAM40_4K')"
       done ;;
     rf)
-      for d in 2 4 8 16 32; do
+      for d in ${RF_DEPTHS:-2 4 8 16 32}; do
         aw=1; while ((1 << aw < d)); do aw=$((aw + 1)); done
         for w in 8 32; do
           for r in 1 2; do

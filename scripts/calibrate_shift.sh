@@ -4,7 +4,15 @@
 # for each width and kind; prints "width kind luts" rows and the mean per width, the
 # `variable_shift_luts` table of designs/targets/fpga.yaml (hwmodel prices a shift whose
 # amount is not a constant with it; a constant amount is wiring).
+#   scripts/calibrate_shift.sh [xilinx|ice40]   (ice40: synth_ice40 -dsp, SB_LUT4 counted as
+#                                               `hlsgym rtl --pnr` counts them, for ice40.yaml)
 set -euo pipefail
+family="${1:-xilinx}"
+case "$family" in
+  xilinx) synth="synth_xilinx -noiopad -top s"; lut_re='^(LUT[1-6]|SRL|RAM)' ;;
+  ice40) synth="synth_ice40 -dsp -top s"; lut_re='^SB_LUT4$' ;;
+  *) echo "usage: $0 [xilinx|ice40]" >&2; exit 2 ;;
+esac
 command -v yosys > /dev/null || { echo "error: yosys not found (Debian package yosys)" >&2; exit 1; }
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -24,8 +32,8 @@ module s(input wire clk, input wire [$((w - 1)):0] a, input wire [$((w - 1)):0] 
   always @(posedge clk) y <= $e;
 endmodule
 V
-    (cd "$work" && yosys -q -p "read_verilog s.v; synth_xilinx -noiopad -top s; tee -q -o stat.txt stat" > /dev/null)
-    luts="$(awk '$1 ~ /^(LUT[1-6]|SRL|RAM)/ {s += $2} END {print s + 0}' "$work/stat.txt")"
+    (cd "$work" && yosys -q -p "read_verilog s.v; $synth; tee -q -o stat.txt stat" > /dev/null)
+    luts="$(awk -v re="$lut_re" '$1 ~ re {s += $2} END {print s + 0}' "$work/stat.txt")"
     echo "$w $kind $luts"
     total=$((total + luts))
   done

@@ -269,6 +269,10 @@ TEST(Target, ControlTableIsCheckedAndInterpolated) {
   EXPECT_NE(down.find("control.bits' must increase"), std::string::npos) << down;
   const std::string unpaired = error_of(replace(fpga_text(), row, "control: {bits: [4, 8], counter_luts: [1], counter_ffs: [1, 2], compare_luts: [1, 2], adder_luts: [1, 2], scale_luts: [1, 2]}"));
   EXPECT_NE(unpaired.find("every row must have as many entries as bits"), std::string::npos) << unpaired;
+  // timer_luts is optional: absent, a timeline counter's increment is the carry chain's (0 LUT)
+  EXPECT_DOUBLE_EQ(c.at(c.timer_luts, 12), 0);
+  const std::string timer = error_of(replace(fpga_text(), row, "control: {bits: [4, 8], counter_luts: [1, 2], counter_ffs: [1, 2], compare_luts: [1, 2], adder_luts: [1, 2], scale_luts: [1, 2], timer_luts: [1]}"));
+  EXPECT_NE(timer.find("every row must have as many entries as bits"), std::string::npos) << timer;
 }
 
 // The float units table: formats are f32, f16 or bf16, each with latency, lut, ff, dsp.
