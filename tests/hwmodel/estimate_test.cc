@@ -396,6 +396,26 @@ TEST(Estimate, DividersAreMeasuredPerWidthAndEachTaskBuildsItsOwn) {
   EXPECT_DOUBLE_EQ(two.mux_area.lut, 32);  // the result select: 32 bits of 2 tasks, a LUT each
 }
 
+// A divide whose operands' ranges need fewer bits than its type (a clamped value widened to
+// s64 and shifted up: -2^23 .. 1023 << 13, by a small constant) is priced at the width rtl
+// builds its divider at (value_bits.h divider_bits: 25 bits), not at 64.
+TEST(Estimate, NarrowDividerIsPricedAtItsWidth) {
+  const ir::Module m = frontend::parse_hlo(
+      "HloModule n\nENTRY main {\n  x = s32[8] parameter(0)\n  lo = s32[] constant(-1024)\n  hi = s32[] constant(1023)\n"
+      "  c = s32[8] clamp(lo, x, hi)\n  w = s64[8] convert(c)\n  s = s64[] constant(13)\n  k = s64[8] broadcast(s), dimensions={}\n"
+      "  n = s64[8] shift-left(w, k)\n  d = s64[8] constant({1, 2, 3, 100, -7, 0, -1, 9})\n  ROOT q = s64[8] divide(n, d)\n}\n",
+      "n.hlo");
+  EstimateOptions o;
+  o.keep_details = true;
+  const Binding b = estimate(m, fpga_target(), o).details->binding;
+  const Target& t = fpga_target();
+  double div_lut = -1;
+  for (const UnitInstance& u : b.units)
+    if (u.unit == static_cast<uint8_t>(UnitClass::kIntDiv)) div_lut = u.area.lut;
+  EXPECT_DOUBLE_EQ(div_lut, t.int_divide.luts_for(25));
+  EXPECT_LT(div_lut, t.int_divide.luts_for(64) / 3);
+}
+
 // Fused integer bodies on one int_mul instance each build their products (DSPs add);
 // lone multiplies of the same types share one product, their operands selected by the
 // task's tag (rtl/verilog_units.cc shared_product): priced once.
