@@ -55,6 +55,15 @@ void bind_units(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s,
   // the most expensive (rtl: tasks on one instance share its units, distinct ones add).
   std::vector<std::vector<std::pair<int16_t, Area>>> float_units;
   std::vector<std::vector<uint16_t>> alu_widths;  // per int_alu instance: its tasks' widths
+  // Per instance: its Task::own_logic tasks, their logic summed and at its largest, their
+  // widths, and whether they all are one lone product (a common Task::lone_product).
+  struct OwnLogic {
+    Area sum, largest;
+    std::vector<uint16_t> widths;
+    uint32_t product = 0;
+    bool one_product = true;
+  };
+  std::vector<OwnLogic> own;
   std::map<std::pair<uint16_t, int>, uint32_t> given;  // modulo: (resource, instance) -> unit
   for (uint32_t t : order) {
     const Task& k = g.tasks[t];
@@ -88,14 +97,24 @@ void bind_units(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s,
       if (alu_widths.size() < b.units.size()) alu_widths.resize(b.units.size());
       alu_widths[inst].push_back(k.width);
       u.area.lut += k.area.lut;
+    } else if (k.own_logic) {
+      if (own.size() < b.units.size()) own.resize(b.units.size());
+      OwnLogic& o = own[inst];
+      o.sum.lut += k.area.lut;
+      o.sum.dsp += k.area.dsp;
+      o.largest.lut = std::max(o.largest.lut, k.area.lut);
+      o.largest.dsp = std::max(o.largest.dsp, k.area.dsp);
+      o.widths.push_back(k.width);
+      if (o.widths.size() == 1) o.product = k.lone_product;
+      o.one_product = o.one_product && k.lone_product != 0 && k.lone_product == o.product;
     } else if (k.float_unit >= 0) {
       auto& units = float_units[inst];
       auto it = std::find_if(units.begin(), units.end(), [&](const auto& x) { return x.first == k.float_unit; });
       if (it == units.end()) it = units.insert(units.end(), {k.float_unit, Area{}});
       a = &it->second;
     }
-    a->dsp = std::max(a->dsp, k.area.dsp);
-    if (!alu) a->lut = std::max(a->lut, k.area.lut);
+    if (!k.own_logic || alu) a->dsp = std::max(a->dsp, k.area.dsp);
+    if (!alu && !k.own_logic) a->lut = std::max(a->lut, k.area.lut);
     a->ff = std::max(a->ff, k.area.ff);
     b.unit_of_task[t] = inst;
     give_back(heaps[r], s.start[t] + p.busy[t], inst);
@@ -104,8 +123,19 @@ void bind_units(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s,
     for (const auto& [id, area] : float_units[k]) b.units[k].area += area;
   for (UnitInstance& u : b.units) {
     const size_t i = static_cast<size_t>(&u - b.units.data());
+    const OwnLogic* o = i < own.size() && !own[i].widths.empty() ? &own[i] : nullptr;
+    // One lone product shared: priced once, its operands multiplexed (below). Else every
+    // task's logic is built: it adds, and the active task's result is selected.
+    const bool shared_product = o && o->one_product && o->widths.size() > 1;
+    if (o) {
+      const Area& logic = shared_product ? o->largest : o->sum;
+      u.area.lut += logic.lut;
+      u.area.dsp += logic.dsp;
+    }
     if (tgt.is_fpga() && i < alu_widths.size() && !alu_widths[i].empty())
       u.mux_lut = static_cast<double>(u.lanes) * result_select_luts(alu_widths[i]);
+    else if (o && !shared_product && u.tasks > 1)
+      u.mux_lut = static_cast<double>(u.lanes) * result_select_luts(o->widths);
     else if (tgt.is_fpga() && u.tasks > 1)
       u.mux_lut = static_cast<double>(u.lanes) * u.ports * u.width * std::ceil((u.tasks - 1) / 3.0);
     b.unit_area += u.area;

@@ -285,7 +285,24 @@ class Lowerer {
     k.compute_pj = static_cast<double>(items) * w.energy_per_item;
     k.area = {w.lane_area.dsp * k.lanes, w.lane_area.lut * k.lanes, w.lane_area.ff * k.lanes, 0};
     k.float_unit = w.float_unit;
+    // (a mem task moves its operand: no logic to add, its select is the operand multiplexer)
+    k.own_logic = t_.is_fpga() && w.form == Form::kStream && w.unit != UnitClass::kMem && w.float_unit < 0 &&
+                  ir::is_integral(w.type);
+    if (k.own_logic) k.lone_product = lone_product_key(k.instr);
     if (k.busy <= 0) k.unit = kNoUnit;  // nothing to do: holds no unit
+  }
+
+  // Task::lone_product of integer op i: its result and operand types when it is one
+  // multiply of two operands read as stored (no literal, no chained convert), as rtl's
+  // lone_multiply sees it; 0 otherwise.
+  uint32_t lone_product_key(InstrId i) const {
+    if (m_.opcode(i) != Opcode::kMultiply || m_.operands(i).size() != 2 || has_literal_operand(m_, i)) return 0;
+    uint32_t key = static_cast<uint32_t>(m_.shape(i).element_type()) + 1;
+    for (InstrId o : m_.operands(i)) {
+      if (chained_convert(m_, o)) return 0;
+      key = key * 256 + static_cast<uint32_t>(m_.shape(o).element_type());
+    }
+    return key;
   }
 
   // The value `o` names: an element of a tuple instruction through get-tuple-element

@@ -82,7 +82,7 @@ BodyInfo WorkModel::analyze(ir::CompId c) {
       ++b.ops;
       b.energy_pj += op_energy_pj(t_, *unit, type);
       Area a = f ? float_lane_area(*f, datapath_bits(m_.shape(i).element_type()))
-                 : op_lane_area(t_, *unit, op, type, has_literal_operand(m_, i));
+                 : integer_lane_area(i, *unit, type);
       if (*unit == UnitClass::kIntMul && op == Opcode::kMultiply && t_.is_fpga())
         a.dsp = multiply_dsp_slices(i, true);
       b.lane_area += a;

@@ -74,6 +74,8 @@ class WorkModel {
   Work move(ir::InstrId i, int64_t elements);
   // DSP slices of an integer multiply's lane, its operands as the multiplier sees them.
   int multiply_dsp_slices(ir::InstrId i, bool in_fused_body) const;
+  // FPGA: the module's value ranges (LoweringCache's), which size integer dividers.
+  void set_value_bits(const ValueBits* vb) { value_bits_ = vb; }
 
  private:
   std::optional<Work> classify_structured(ir::InstrId i);
@@ -88,6 +90,9 @@ class WorkModel {
   const FloatUnitCost* float_cost(ir::InstrId i);
  private:
   int16_t float_unit_id(const FloatUnitCost* f);
+  // One lane of integer op i's unit c at `type` (an integer divide sized by its operands'
+  // ranges: value_bits.h divider_bits).
+  Area integer_lane_area(ir::InstrId i, UnitClass c, ir::ElementType type) const;
 
   const ir::Module& m_;
   const Target& t_;
@@ -100,6 +105,7 @@ class WorkModel {
   std::vector<ir::InstrId> body_order_;
   std::map<std::tuple<ir::Opcode, ir::ElementType, ir::ElementType, int, bool, int, int, int>, const FloatUnitCost*> float_costs_;
   std::map<const FloatUnitCost*, int16_t> float_ids_;
+  const ValueBits* value_bits_ = nullptr;
 };
 
 // The unit class of an elementwise opcode on elements of `type` (the operand type for
@@ -113,7 +119,9 @@ ir::ElementType deciding_type(const ir::Module& m, ir::InstrId i);
 namespace hlsgym::hwmodel {
 struct LoweringCache::Impl {
   Impl(const ir::Module& m, const Target& t)
-      : work(m, t), value_task(m.instruction_slots(), UINT32_MAX), value_bits(t.is_fpga() ? analyze_value_bits(m) : ValueBits{}) {}
+      : work(m, t), value_task(m.instruction_slots(), UINT32_MAX), value_bits(t.is_fpga() ? analyze_value_bits(m) : ValueBits{}) {
+    work.set_value_bits(&value_bits);
+  }
   lowering_detail::WorkModel work;
   std::vector<uint32_t> value_task;  // instruction -> task of the graph being built
   ValueBits value_bits;              // FPGA: the entry's value ranges and narrowed words, once per module

@@ -212,6 +212,13 @@ const UnitCost& WorkModel::unit_cost(UnitClass c, ElementType type) {
   return u;
 }
 
+Area WorkModel::integer_lane_area(InstrId i, UnitClass c, ElementType type) const {
+  const Opcode op = m_.opcode(i);
+  const bool divide = c == UnitClass::kIntDiv && (op == Opcode::kDivide || op == Opcode::kRemainder);
+  const int bits = divide && value_bits_ ? divider_bits(m_, i, *value_bits_) : 0;
+  return op_lane_area(t_, c, op, type, has_literal_operand(m_, i), bits);
+}
+
 Work WorkModel::elementwise(InstrId i, UnitClass c, ElementType type) {
   const UnitCost& cost = unit_cost(c, type);
   Work w;
@@ -223,7 +230,7 @@ Work WorkModel::elementwise(InstrId i, UnitClass c, ElementType type) {
   w.energy_per_item = cost.energy_pj;
   w.lane_area = t_.alu_op_luts.empty() && t_.alu_literal_ops.luts.empty()
                     ? cost.lane_area
-                    : op_lane_area(t_, c, m_.opcode(i), type, has_literal_operand(m_, i));
+                    : integer_lane_area(i, c, type);
   w.cpu_cycles_per_vector = t_.unit(c).cycles_per_vector;
   w.ports = static_cast<int>(std::min<size_t>(3, m_.operands(i).size()));
   if (const FloatUnitCost* f = float_cost(i)) {  // the IEEE-754 unit rtl instantiates

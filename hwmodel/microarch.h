@@ -64,6 +64,9 @@ struct Node {
   bool total_order = false;  // compare: HLO comparison type TOTALORDER (a float unit's total order)
   int power_exponent = 0;    // float power: its constant integer exponent (hwmodel::power_exponent)
   int reduce_exponent_bits = 0, reduce_mantissa_bits = 0;  // float reduce-precision: its form
+  // integer divide, remainder: the width its divider is built at (value_bits.h
+  // divider_bits; the estimate prices that width), 0 or the type's width: not narrowed
+  int divider_bits = 0;
 };
 
 struct Expr {

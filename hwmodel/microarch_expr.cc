@@ -236,6 +236,8 @@ int ExprBuilder::elementwise(InstrId i, const Index& idx) {
     tp_.expr.nodes[r].total_order = m.attrs(i).comparison_type == "TOTALORDER";
   }
   if (float_power) tp_.expr.nodes[r].power_exponent = power_exponent.value_or(0);
+  if ((o == Opcode::kDivide || o == Opcode::kRemainder) && ir::is_integral(m.shape(i).element_type()))
+    tp_.expr.nodes[r].divider_bits = hwmodel::divider_bits(m, i, c_.value_bits);
   if (o == Opcode::kReducePrecision) {
     tp_.expr.nodes[r].reduce_exponent_bits = static_cast<int>(m.attrs(i).exponent_bits);
     tp_.expr.nodes[r].reduce_mantissa_bits = static_cast<int>(m.attrs(i).mantissa_bits);

@@ -9,6 +9,7 @@
 
 #include "hwmodel/target.h"
 #include "hwmodel/microarch.h"
+#include "hwmodel/value_bits.h"
 
 namespace hlsgym::hwmodel::plan_detail {
 
@@ -22,7 +23,8 @@ struct Loc {
 class PlanContext {
  public:
   PlanContext(const ir::Module& m, const hwmodel::Target& t, Plan& plan)
-      : m(m), t(t), plan(plan), loc(m.instruction_slots()), chained(m.instruction_slots(), 0) {}
+      : m(m), t(t), plan(plan), loc(m.instruction_slots()), chained(m.instruction_slots(), 0),
+        value_bits(t.is_fpga() ? hwmodel::analyze_value_bits(m) : hwmodel::ValueBits{}) {}
   const ir::Module& m;
   const hwmodel::Target& t;
   Plan& plan;
@@ -33,6 +35,8 @@ class PlanContext {
   // (a broadcast's through its index map, ExprBuilder::remap).
   std::vector<uint8_t> chained;
   mutable std::map<ir::InstrId, int> roms;  // constants inside fused bodies -> their ROM buffer
+  // FPGA: the value ranges the estimate's lowering reads too (dividers' widths)
+  const hwmodel::ValueBits value_bits;
 
   // The buffer an array operand lives in (throws for tuples and unplaced values).
   int buffer_of(ir::InstrId value) const;

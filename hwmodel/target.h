@@ -198,6 +198,10 @@ struct Target {
   bool in_registers(int64_t bytes) const { return bytes * 8 <= register_threshold_bits; }
   RegisterFileCost register_file;
   VariableShiftCost variable_shift;
+  // LUTs of an integer divide or remainder lane (the same table form, `int_divide_luts`,
+  // scripts/calibrate_divide.sh): an array divider grows with the square of its width, so
+  // the measured row replaces the int_div row's LUTs scaled in proportion. Empty: the row.
+  VariableShiftCost int_divide;
   ControlCost control;  // fpga: the control logic's components (empty: not modeled)
   // fpga: LUTs of one int_alu lane at 32 bits per operation whose logic differs from the
   // int_alu row's add (scripts/calibrate_datapath.sh: a maximum is a compare and a select,

@@ -271,6 +271,13 @@ void read_fpga(const Reader& r, const YAML::Node& root, Target& t) {
     if (c.bits.size() != c.luts.size()) r.fail(vs, "variable_shift_luts: bits and luts must have the same length");
     t.variable_shift = std::move(c);
   }
+  if (const YAML::Node dv = root["int_divide_luts"]) {
+    r.expect_fields(dv, "int_divide_luts", {"bits", "luts"});
+    auto list = [&](const char* key) { return number_list(r, dv, "int_divide_luts", key, true); };
+    VariableShiftCost c{list("bits"), list("luts")};
+    if (c.bits.size() != c.luts.size()) r.fail(dv, "int_divide_luts: bits and luts must have the same length");
+    t.int_divide = std::move(c);
+  }
   if (const YAML::Node ops = root["int_alu_op_luts"]) {
     if (!ops.IsMap()) r.fail(ops, "int_alu_op_luts must map op names to LUTs");
     for (const auto& kv : ops) {
@@ -384,7 +391,7 @@ Target parse_target(const std::string& yaml_text, const std::filesystem::path& f
     const std::string kind = r.text(root, "", "kind");
     if (kind != "fpga" && kind != "cpu") r.fail(root["kind"], "field 'kind' must be fpga or cpu, got '" + kind + "'");
     t.kind = kind == "fpga" ? TargetKind::kFpga : TargetKind::kCpu;
-    if (t.is_fpga()) r.expect_fields(root, "", kFpgaTop, {"register_file", "pnr", "variable_shift_luts", "control", "timing", "float_units", "int_alu_op_luts", "int_alu_literal_luts"});
+    if (t.is_fpga()) r.expect_fields(root, "", kFpgaTop, {"register_file", "pnr", "variable_shift_luts", "int_divide_luts", "control", "timing", "float_units", "int_alu_op_luts", "int_alu_literal_luts"});
     else r.expect_fields(root, "", kCpuTop);
     t.name = r.text(root, "", "target");
     t.description = r.text(root, "", "description");

@@ -41,6 +41,15 @@ struct Task {
   // format, within its graph), or -1. Tasks on one instance with the same id share that
   // unit (rtl builds one), tasks with different ones each bring theirs (binding.cc).
   int16_t float_unit = -1;
+  // FPGA: an integer elementwise task (one op or a fused body), whose expression rtl builds
+  // per task: the tasks of one instance each bring theirs, multipliers and dividers
+  // included, and a select picks the active one's result (rtl/verilog_units.cc
+  // first_values), so their logic and DSPs add (binding.cc) ...
+  bool own_logic = false;
+  // ... unless every task of the instance is a lone multiply of two read operands with the
+  // same types (this key, nonzero: result and operand types): then rtl selects the
+  // operands and builds one product (verilog_units.cc shared_product), priced once.
+  uint32_t lone_product = 0;
   int64_t element_ops = 0;        // operations performed (MACs count once)
   int64_t latency = 0;            // cycles from start until its result is complete
   int64_t busy = 0;               // cycles its unit instance is reserved from the start

@@ -125,8 +125,10 @@ double int_mac_luts(const Target& t, double dsp, ElementType e) {
   return adder + (dsp > 1 ? *split * scale : 0);
 }
 
-Area op_lane_area(const Target& t, UnitClass c, ir::Opcode op, ElementType e, bool literal_operand) {
+Area op_lane_area(const Target& t, UnitClass c, ir::Opcode op, ElementType e, bool literal_operand, int divider_bits) {
   Area a = lane_area(t, c, e);
+  if (c == UnitClass::kIntDiv && !t.int_divide.bits.empty())
+    a.lut = t.int_divide.luts_for(divider_bits > 0 ? divider_bits : datapath_bits(e));
   if (c != UnitClass::kIntAlu) return a;
   // rtl/verilog_ops.cc: negate is `0 - a`, not is `~a`
   if (literal_operand || op == ir::Opcode::kNegate || op == ir::Opcode::kNot)

@@ -56,7 +56,10 @@ double int_mac_luts(const Target& t, double dsp, ir::ElementType e);
 // `literal_operand` (one of its operands is a literal in the Verilog) or the op is one rtl
 // writes against a literal (negate, not), those measured for that form
 // (Target::alu_literal_ops).
-Area op_lane_area(const Target& t, UnitClass c, ir::Opcode op, ir::ElementType e, bool literal_operand = false);
+// An int_div lane is the target's int_divide_luts at `divider_bits` (value_bits.h
+// divider_bits, the width rtl builds the divider at; 0: the type's).
+Area op_lane_area(const Target& t, UnitClass c, ir::Opcode op, ir::ElementType e, bool literal_operand = false,
+                  int divider_bits = 0);
 // One lane of an IEEE-754 unit of the target's float_units table (Yosys' count of it).
 inline Area float_lane_area(const FloatUnitCost& f, int result_bits) { return {f.dsp, f.lut, std::max(0.0, f.ff - result_bits), 0}; }
 // Energy of one operation in pJ, target factors applied.

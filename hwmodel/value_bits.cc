@@ -2,6 +2,8 @@
 #include "hwmodel/value_bits.h"
 
 #include <algorithm>
+#include <limits>
+#include <map>
 
 #include "ir/literal.h"
 
@@ -11,10 +13,12 @@ using ir::InstrId;
 using ir::Opcode;
 
 namespace {
-using Wide = __int128;  // sums and products of 32-bit bounds never overflow it
+using Wide = __int128;  // sums, products and constant shifts of 64-bit bounds never overflow it
 
-bool narrow_integer(ElementType t) {
-  return t == ElementType::kPred || (ir::is_integral(t) && ir::bit_width(t) <= 32);
+// Integer types whose ranges the pass tracks: those of at most 32 bits and s64 (the fixed
+// point containers of wide intermediates; u64's range does not fit an int64_t).
+bool tracked_integer(ElementType t, bool deep = true) {
+  return t == ElementType::kPred || (ir::is_integral(t) && ir::bit_width(t) <= 32) || (deep && t == ElementType::kS64);
 }
 
 ValueRange join(ValueRange a, ValueRange b) {
@@ -38,28 +42,34 @@ int64_t ones_up_to(int64_t hi) {
 
 class Pass {
  public:
-  explicit Pass(const ir::Module& m) : m_(m) {
+  // deep: also s64 values, loop fusions' and reduces' values and shifts by a constant (the
+  // ranges divider_bits reads); not deep: the ranges the storage decision is made from.
+  Pass(const ir::Module& m, bool deep) : m_(m), deep_(deep) {
     r_.range.assign(m.instruction_slots(), ValueRange{});
     r_.stored_bits.assign(m.instruction_slots(), 0);
     r_.sign_extend.assign(m.instruction_slots(), 0);
     r_.operand_bits.assign(m.instruction_slots(), 0);
+    for (InstrId i = 0; i < m.instruction_slots(); ++i)
+      if (m.is_live(i) && m.opcode(i) == Opcode::kFusion && !m.called(i).empty()) ++callers_[m.called(i)[0]];
   }
 
   ValueBits run() {
     const std::vector<InstrId> order = m_.post_order(m_.entry());
     for (InstrId i : order) r_.range[i] = transfer(i), r_.operand_bits[i] = demanded(i);
-    decide_storage(order);
+    if (!deep_) decide_storage(order);
     return std::move(r_);
   }
 
  private:
   const ValueRange& of(InstrId i, size_t k) const { return r_.range[m_.operand(i, k)]; }
 
-  ValueRange transfer(InstrId i) const {
+  ValueRange transfer(InstrId i) {
     const ir::Shape& s = m_.shape(i);
     if (s.is_tuple()) return {};
     const ElementType t = s.element_type();
-    if (!narrow_integer(t)) return {};
+    if (!tracked_integer(t, deep_)) return {};
+    if (deep_ && m_.opcode(i) == Opcode::kFusion) return fused(i);
+    if (deep_ && m_.opcode(i) == Opcode::kReduce) return reduced(i);
     const ValueRange whole = type_range(t);
     const auto ops = m_.operands(i);
     auto same = [&](size_t k) { return m_.shape(ops[k]).element_type() == t ? of(i, k) : whole; };
@@ -141,6 +151,9 @@ class Pass {
       case Opcode::kAbs:
         if (a.lo >= 0) return a;
         return fit(t, a.hi < 0 ? -Wide{a.hi} : 0, std::max(-Wide{a.lo}, Wide{a.hi}));
+      case Opcode::kShiftLeft:  // by a constant amount within the width: times 2^amount
+        if (!deep_ || b.lo != b.hi || b.lo < 0 || b.lo >= ir::bit_width(t)) return whole;
+        return fit(t, Wide{a.lo} * (Wide{1} << b.lo), Wide{a.hi} * (Wide{1} << b.lo));
       case Opcode::kShiftRightLogical:
         if (a.lo >= 0) return {true, 0, a.hi};
         return whole;
@@ -150,6 +163,48 @@ class Pass {
       case Opcode::kClz: return fit(t, 0, ir::bit_width(t));
       default: return whole;
     }
+  }
+
+  // A loop fusion's value: its body's root, the body's values ranged from the fusion's
+  // operands (recorded by InstrId, so a divide inside the body has its operands' ranges:
+  // divider_bits). A body called from several fusions is not analysed (its whole type).
+  ValueRange fused(InstrId i) {
+    const ir::Shape& s = m_.shape(i);
+    const ValueRange whole = type_range(s.element_type());
+    if (m_.called(i).empty()) return whole;
+    const ir::CompId c = m_.called(i)[0];
+    const ir::Computation& comp = m_.computation(c);
+    if (callers_[c] != 1 || comp.root == ir::kNoId || comp.params.size() != m_.operands(i).size()) return whole;
+    for (size_t k = 0; k < comp.params.size(); ++k) {
+      const InstrId p = comp.params[k];
+      if (p == ir::kNoId) continue;
+      const bool same = m_.shape(p).is_array() && m_.shape(m_.operand(i, k)).is_array() &&
+                        m_.shape(p).element_type() == m_.shape(m_.operand(i, k)).element_type();
+      r_.range[p] = same ? of(i, k) : m_.shape(p).is_array() ? type_range(m_.shape(p).element_type()) : ValueRange{};
+    }
+    for (InstrId j : m_.post_order(c))
+      if (m_.opcode(j) != Opcode::kParameter) r_.range[j] = transfer(j);
+    const ValueRange r = r_.range[comp.root];
+    return r.known ? r : whole;
+  }
+
+  // A reduce of one array: its init or a value of its combiner's root, ranged with the
+  // combiner's parameters at their whole types (so whichever reduce calls it): a
+  // fixed-point sum that saturates into its format ends in a clamp.
+  ValueRange reduced(InstrId i) {
+    const ValueRange whole = type_range(m_.shape(i).element_type());
+    if (m_.called(i).empty() || m_.operands(i).size() != 2) return whole;
+    const ir::Computation& comp = m_.computation(m_.called(i)[0]);
+    if (comp.root == ir::kNoId || m_.shape(comp.root).is_tuple() ||
+        m_.shape(comp.root).element_type() != m_.shape(i).element_type())
+      return whole;
+    for (InstrId p : comp.params)
+      if (p != ir::kNoId) r_.range[p] = m_.shape(p).is_array() ? type_range(m_.shape(p).element_type()) : ValueRange{};
+    for (InstrId j : m_.post_order(m_.called(i)[0]))
+      if (m_.opcode(j) != Opcode::kParameter) r_.range[j] = transfer(j);
+    const ValueRange init = m_.shape(m_.operand(i, 1)).element_type() == m_.shape(i).element_type() ? of(i, 1) : whole;
+    const ValueRange r = join(r_.range[comp.root], init);
+    return r.known ? r : whole;
   }
 
   // An integer `and` with a constant operand whose values are all non-negative (a mask)
@@ -238,14 +293,17 @@ class Pass {
   }
 
   const ir::Module& m_;
+  const bool deep_;
   ValueBits r_;
+  std::map<ir::CompId, int> callers_;  // fusion computations: how many fusions call each
 };
 
 }  // namespace
 
 ValueRange type_range(ElementType t) {
   if (t == ElementType::kPred) return {true, 0, 1};
-  if (!narrow_integer(t)) return {};
+  if (!tracked_integer(t)) return {};
+  if (t == ElementType::kS64) return {true, std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()};
   const int w = ir::bit_width(t);
   if (ir::is_signed_integral(t)) return {true, -(int64_t{1} << (w - 1)), (int64_t{1} << (w - 1)) - 1};
   return {true, 0, (int64_t{1} << w) - 1};
@@ -264,6 +322,27 @@ int range_bits(ValueRange r, bool* sign_extend) {
   return bits;
 }
 
-ValueBits analyze_value_bits(const ir::Module& m) { return Pass(m).run(); }
+// The storage decision keeps the shallow ranges: narrowing more words (s64 values, fusions'
+// results and what follows from them) is not yet checked against the RTL and Yosys.
+ValueBits analyze_value_bits(const ir::Module& m) {
+  ValueBits vb = Pass(m, false).run();
+  vb.range = Pass(m, true).run().range;
+  return vb;
+}
+
+int divider_bits(const ir::Module& m, InstrId i, const ValueBits& vb) {
+  const ElementType t = m.shape(m.operand(i, 0)).element_type();
+  const int w = ir::bit_width(t);
+  if (!ir::is_signed_integral(t)) return w;
+  int bits = 0;
+  for (InstrId o : m.operands(i)) {
+    const ValueRange r = vb.value_range(o);
+    if (!r.known) return w;
+    bool sign = false;
+    const int b = range_bits(r, &sign);
+    bits = std::max(bits, sign ? b : b + 1);  // two's complement bits
+  }
+  return std::min(w, bits + 1);  // one more: MIN / -1 at the narrow width does not overflow
+}
 
 }  // namespace hlsgym::hwmodel

@@ -1,12 +1,13 @@
 // Value ranges of integer values, and the bits a memory word needs to hold them.
 //
 // One forward interval pass over the entry computation (linear in its instructions): each
-// integer value of at most 32 bits gets a range [lo, hi] every element it can take lies
+// integer value of at most 32 bits or s64 gets a range [lo, hi] every element it can take lies
 // in (a parameter: its whole type; a constant: its elements; `and` with a non-negative
 // mask: 0 .. mask; clamp, max, min, add, multiply, converts and data movement as their
-// semantics bound them; a result that could wrap: its whole type). Values of called
-// computations (loop states and bodies, branches, calls, fusions) and of ops the pass
-// does not know take their whole type.
+// semantics bound them, a shift left by a constant; a result that could wrap: its whole
+// type). A loop fusion's body is ranged from its operands (its root is the fusion's
+// value); values of other called computations (loop states and bodies, branches, calls)
+// and of ops the pass does not know take their whole type.
 //
 // The storage decision (`stored_bits`) is what both views of the hardware read: the
 // estimate (binding.cc: a register track's word bits and flip-flops) and the Verilog
@@ -33,7 +34,7 @@ struct ValueRange {
 // complement (sign-extended); *sign_extend says which. At least 1.
 int range_bits(ValueRange r, bool* sign_extend);
 
-// The whole range of an integer (or pred) element type of at most 32 bits; unknown else.
+// The whole range of an integer (or pred) element type of at most 32 bits or s64; unknown else.
 ValueRange type_range(ir::ElementType t);
 
 struct ValueBits {
@@ -49,8 +50,17 @@ struct ValueBits {
   int stored(ir::InstrId i) const { return i < stored_bits.size() ? stored_bits[i] : 0; }
   int demanded(ir::InstrId i) const { return i < operand_bits.size() ? operand_bits[i] : 0; }
   bool sign(ir::InstrId i) const { return i < sign_extend.size() && sign_extend[i] != 0; }
+  ValueRange value_range(ir::InstrId i) const { return i < range.size() ? range[i] : ValueRange{}; }
 };
 
 ValueBits analyze_value_bits(const ir::Module& m);
+
+// The width of the divider a signed integer divide or remainder `i` needs: its operands'
+// two's-complement bits from their ranges, one more (so MIN / -1 cannot overflow), at most
+// its type's. A fixed-point quotient (rtl/fixed_point.cc) divides in an s64 container a
+// dividend of W + F + 2 bits: rtl builds its array divider at this width and sign-extends
+// the result (x / 0 = -1 and x % 0 = x hold at any width), the estimate prices it so
+// (int_divide_luts). Unsigned divides and operands without a range: the type's width.
+int divider_bits(const ir::Module& m, ir::InstrId i, const ValueBits& vb);
 
 }  // namespace hlsgym::hwmodel

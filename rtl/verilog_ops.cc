@@ -124,8 +124,22 @@ std::string op_statement(Emitter& e, const Expr& x, int n, const std::string& ds
       rhs = narrow_product(x, node) ? fmt::format("$signed({}) * $signed({})", a(0), a(1)) : a(0) + " * " + a(1);
       ++e.inv.multipliers;
       break;
-    case Opcode::kDivide: rhs = divide(sgn, w, a(0), a(1), false); ++e.inv.dividers; break;
-    case Opcode::kRemainder: rhs = divide(sgn, w, a(0), a(1), true); ++e.inv.dividers; break;
+    case Opcode::kDivide: case Opcode::kRemainder: {
+      ++e.inv.dividers;
+      const bool rem = node.op == Opcode::kRemainder;
+      const int m = node.divider_bits;
+      if (m <= 0 || m >= w || !sgn) {
+        rhs = divide(sgn, w, a(0), a(1), rem);
+        break;
+      }
+      // The operands' ranges fit m bits (hwmodel::divider_bits): the divider is built at m
+      // bits into a register of its own (in a w-bit assignment Verilog would extend the
+      // operands to w bits first, and synthesis would build the w-bit divider), its result
+      // sign-extended; x / 0 = -1, x % 0 = x and no MIN / -1 at m bits keep the semantics.
+      e.text.decl(fmt::format("  reg {}{}_dq;", range(m), dst));
+      const std::string q = divide(true, m, e.narrow(a(0), w, true, m), e.narrow(a(1), w, true, m), rem);
+      return fmt::format("    {0}_dq = {1};\n    {0} = {2};\n", dst, q, resize(dst + "_dq", m, true, w));
+    }
     case Opcode::kMaximum: rhs = pick(sgn, a(0), ">", a(1)); break;
     case Opcode::kMinimum: rhs = pick(sgn, a(0), "<", a(1)); break;
     case Opcode::kAnd: rhs = a(0) + " & " + a(1); break;

@@ -370,6 +370,75 @@ TEST(Estimate, ShiftByARunTimeAmountIsABarrelShifter) {
   EXPECT_DOUBLE_EQ(t.variable_shift.luts_for(128), 2 * t.variable_shift.luts_for(64));
 }
 
+// An integer divide is an array divider, growing with the square of its width (the
+// target's int_divide_luts, scripts/calibrate_divide.sh), not the int_div row in proportion.
+// On one instance rtl builds every task's expression (rtl/verilog_units.cc first_values):
+// two divides in series on the one int_div instance are two dividers.
+TEST(Estimate, DividersAreMeasuredPerWidthAndEachTaskBuildsItsOwn) {
+  auto unit_area = [](const std::string& type, bool two) {
+    const std::string t = type + "[8]";
+    const ir::Module m = frontend::parse_hlo("HloModule d\nENTRY main {\n  x = " + t + " parameter(0)\n  k = " + t +
+                                             " parameter(1)\n  " + (two ? "q = " + t + " divide(x, k)\n  ROOT y = " + t +
+                                             " remainder(q, k)" : "ROOT y = " + t + " divide(x, k)") + "\n}\n", "d.hlo");
+    EstimateOptions o;
+    o.keep_details = true;
+    return estimate(m, fpga_target(), o).details->binding;
+  };
+  const Target& t = fpga_target();
+  ASSERT_FALSE(t.int_divide.bits.empty());
+  EXPECT_DOUBLE_EQ(unit_area("s32", false).unit_area.lut, t.int_divide.luts_for(32));
+  EXPECT_DOUBLE_EQ(unit_area("s64", false).unit_area.lut, t.int_divide.luts_for(64));
+  EXPECT_GT(t.int_divide.luts_for(64), 3 * t.int_divide.luts_for(32));  // Yosys: 13,436 vs 3,616
+  const Binding two = unit_area("s32", true);
+  ASSERT_EQ(two.units.size(), 1u);
+  EXPECT_EQ(two.units[0].tasks, 2);
+  EXPECT_DOUBLE_EQ(two.unit_area.lut, 2 * t.int_divide.luts_for(32));
+  EXPECT_DOUBLE_EQ(two.mux_area.lut, 32);  // the result select: 32 bits of 2 tasks, a LUT each
+}
+
+// A divide whose operands' ranges need fewer bits than its type (a clamped value widened to
+// s64 and shifted up: -2^23 .. 1023 << 13, by a small constant) is priced at the width rtl
+// builds its divider at (value_bits.h divider_bits: 25 bits), not at 64.
+TEST(Estimate, NarrowDividerIsPricedAtItsWidth) {
+  const ir::Module m = frontend::parse_hlo(
+      "HloModule n\nENTRY main {\n  x = s32[8] parameter(0)\n  lo = s32[] constant(-1024)\n  hi = s32[] constant(1023)\n"
+      "  c = s32[8] clamp(lo, x, hi)\n  w = s64[8] convert(c)\n  s = s64[] constant(13)\n  k = s64[8] broadcast(s), dimensions={}\n"
+      "  n = s64[8] shift-left(w, k)\n  d = s64[8] constant({1, 2, 3, 100, -7, 0, -1, 9})\n  ROOT q = s64[8] divide(n, d)\n}\n",
+      "n.hlo");
+  EstimateOptions o;
+  o.keep_details = true;
+  const Binding b = estimate(m, fpga_target(), o).details->binding;
+  const Target& t = fpga_target();
+  double div_lut = -1;
+  for (const UnitInstance& u : b.units)
+    if (u.unit == static_cast<uint8_t>(UnitClass::kIntDiv)) div_lut = u.area.lut;
+  EXPECT_DOUBLE_EQ(div_lut, t.int_divide.luts_for(25));
+  EXPECT_LT(div_lut, t.int_divide.luts_for(64) / 3);
+}
+
+// Fused integer bodies on one int_mul instance each build their products (DSPs add);
+// lone multiplies of the same types share one product, their operands selected by the
+// task's tag (rtl/verilog_units.cc shared_product): priced once.
+TEST(Estimate, FusedBodiesOnOneInstanceEachBuildTheirProducts) {
+  auto dsp = [](bool fused) {
+    const std::string body = fused ? "fused {\n  p0 = s32[8] parameter(0)\n  p1 = s32[8] parameter(1)\n"
+                                     "  m = s32[8] multiply(p0, p1)\n  ROOT a = s32[8] add(m, p1)\n}\n"
+                                   : "";
+    const std::string op = fused ? "fusion(x, k), kind=kLoop, calls=fused" : "multiply(x, k)";
+    const std::string op2 = fused ? "fusion(y, k), kind=kLoop, calls=fused" : "multiply(y, k)";
+    const ir::Module m = frontend::parse_hlo("HloModule f\n" + body + "ENTRY main {\n  x = s32[8] parameter(0)\n"
+                                             "  k = s32[8] parameter(1)\n  y = s32[8] " + op + "\n  ROOT z = s32[8] " +
+                                             op2 + "\n}\n", "f.hlo");
+    EstimateOptions o;
+    o.keep_details = true;
+    const Binding b = estimate(m, fpga_target(), o).details->binding;
+    EXPECT_EQ(b.units.size(), 1u);  // the second reads the first: one instance, two tasks
+    return b.unit_area.dsp;
+  };
+  EXPECT_DOUBLE_EQ(dsp(false), 3);   // a 32-bit product kept to 32 bits: 3 DSPs, shared
+  EXPECT_DOUBLE_EQ(dsp(true), 6);    // two bodies, two products
+}
+
 // fpga.yaml's int_alu_literal_luts (scripts/calibrate_datapath.sh): an op with a literal
 // operand costs what synthesis builds for it (an add of one is its carry chain, 0 LUT; a
 // compare with one about a LUT per four bits) where the same op on two values costs the

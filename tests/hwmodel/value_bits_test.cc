@@ -12,6 +12,8 @@
 #include "ir/evaluate.h"
 #include "ir/literal.h"
 #include "ir/random_module.h"
+#include "frontend/hlo_parser.h"
+#include "passes/registry.h"
 #include "tests/hwmodel/hwmodel_test_util.h"
 
 namespace hlsgym::testing {
@@ -107,7 +109,9 @@ void check_ranges(const ir::Module& m, const std::vector<ir::Literal>& args, con
   ir::EvalOptions o;
   int64_t checked = 0;
   o.observer = [&](ir::CompId comp, ir::InstrId i, const ir::Literal& l) {
-    if (comp != m.entry() || i >= v.range.size() || !v.range[i].known || l.shape().is_tuple()) return;
+    // every computation: a loop fusion's body and a reduce's combiner are ranged too
+    (void)comp;
+    if (i >= v.range.size() || !v.range[i].known || l.shape().is_tuple()) return;
     const ValueRange r = v.range[i];
     for (int64_t k = 0; k < l.element_count(); ++k) {
       const int64_t x = l.get_int(k);
@@ -146,10 +150,16 @@ TEST(ValueBits, RandomGraphValuesLieInTheirRanges) {
     ir::RandomModuleOptions ro;
     ro.seed = seed;
     ro.floats = seed % 3 == 0;
-    const ir::Module m = ir::random_module(ro);
+    ir::Module m = ir::random_module(ro);
     check_ranges(m, ir::random_inputs(m, seed), "random graph " + std::to_string(seed));
     check_ranges(m, whole_type_inputs(m, seed), "random graph (whole-type inputs) " + std::to_string(seed));
     if (HasFatalFailure()) return;
+    // after the fusion pass: values inside loop fusions' bodies, ranged from the call
+    if (seed % 2 == 0 && passes::Registry::global().create("fusion")->run(m)) {
+      check_ranges(m, ir::random_inputs(m, seed), "fused random graph " + std::to_string(seed));
+      check_ranges(m, whole_type_inputs(m, seed), "fused random graph (whole-type inputs) " + std::to_string(seed));
+      if (HasFatalFailure()) return;
+    }
   }
   EXPECT_GT(total_checked, 50000);  // 77,844 elements today: the check is not vacuous
 }
@@ -167,6 +177,41 @@ TEST(ValueBits, DesignValuesLieInTheirRanges) {
       if (HasFatalFailure()) return;
     }
   }
+}
+
+// A fixed-point quotient's shape (rtl/fixed_point.cc quotient): a clamped value widened to
+// s64, shifted up, divided inside a loop fusion. The shift and the fusion's operands range
+// the body's values, and the divider needs 25 bits (24 for -1024 << 13 = -2^23, one more so
+// MIN / -1 cannot overflow), not 64; without the clamp, 32 + 13 + 1.
+TEST(ValueBits, DividerWidthFromOperandRanges) {
+  auto module = [](bool clamped) {
+    return frontend::parse_hlo(std::string("HloModule q\nfused {\n  p0 = s32[8] parameter(0)\n  p1 = s64[8] parameter(1)\n"
+                                           "  w = s64[8] convert(p0)\n  s = s64[] constant(13)\n  k = s64[8] broadcast(s), dimensions={}\n"
+                                           "  n = s64[8] shift-left(w, k)\n  r = s64[8] remainder(n, p1)\n  q = s64[8] divide(n, p1)\n"
+                                           "  ROOT t = s64[8] add(q, r)\n}\n"
+                                           "ENTRY main {\n  x = s32[8] parameter(0)\n  lo = s32[8] constant({-1024, -1024, -1024, -1024, -1024, -1024, -1024, -1024})\n"
+                                           "  hi = s32[8] constant({1023, 1023, 1023, 1023, 1023, 1023, 1023, 1023})\n"
+                                           "  c = s32[8] clamp(lo, x, hi)\n  d = s64[8] constant({1, 2, 3, 100, -7, 0, -1, 9})\n") +
+                               "  ROOT f = s64[8] fusion(" + (clamped ? "c" : "x") + ", d), kind=kLoop, calls=fused\n}\n", "q.hlo");
+  };
+  auto by_name = [](const ir::Module& m, const std::string& name) {
+    for (ir::InstrId i = 0; i < m.instruction_slots(); ++i)
+      if (m.is_live(i) && m.name(i) == name) return i;
+    ADD_FAILURE() << "no " << name;
+    return ir::InstrId{0};
+  };
+  const ir::Module m = module(true);
+  const ValueBits v = analyze_value_bits(m);
+  const ValueRange n = v.range[by_name(m, "n")];
+  EXPECT_TRUE(n.known);
+  EXPECT_EQ(n.lo, -(int64_t{1} << 23));
+  EXPECT_EQ(n.hi, int64_t{1023} << 13);
+  EXPECT_EQ(divider_bits(m, by_name(m, "q"), v), 25);
+  EXPECT_EQ(divider_bits(m, by_name(m, "r"), v), 25);
+  EXPECT_EQ(v.stored(by_name(m, "f")), 0);  // the storage decision is unchanged: s64 words stay
+  const ir::Module wide = module(false);
+  EXPECT_EQ(divider_bits(wide, by_name(wide, "q"), analyze_value_bits(wide)), 46);
+  check_ranges(m, whole_type_inputs(m, 3), "quotient");
 }
 
 }  // namespace

@@ -94,5 +94,51 @@ void cosimulate_zoo(int lanes) {
 TEST(OpZoo, OneLane) { cosimulate_zoo(1); }
 TEST(OpZoo, TwoLanes) { cosimulate_zoo(2); }
 
+// s64 divides and remainders whose operands' ranges fit fewer bits (a fixed-point
+// quotient's shape: a clamped value shifted up, divided by a small one) are built at that
+// width (hwmodel::divider_bits: 25 bits here) and sign-extended: x / 0, x % 0, x / -1 and
+// the dividend's range ends (-1024 << 13 = -2^23) agree with the interpreter.
+const char* kNarrowDivides = R"(design: narrow_divides
+description: s64 divides whose operands' ranges need 25 bits
+inputs:
+  x: s32[8]
+  y: s32[8]
+ops:
+  - {name: lo, op: constant, value: -1024, type: "s32[8]"}
+  - {name: hi, op: constant, value: 1023, type: "s32[8]"}
+  - {name: edge_x, op: constant, value: [-1024, -1024, 1023, 0, 5, -5, -1024, 7], type: "s32[8]"}
+  - {name: cx, op: clamp, args: [lo, x, hi]}
+  - {name: ex, op: clamp, args: [lo, edge_x, hi]}
+  - {name: dlo, op: constant, value: -9, type: "s32[8]"}
+  - {name: dhi, op: constant, value: 9, type: "s32[8]"}
+  - {name: cy, op: clamp, args: [dlo, y, dhi]}
+  - {name: k, op: constant, value: 13, type: "s64[8]"}
+  - {name: wx, op: convert, args: [cx], type: "s64[8]"}
+  - {name: wex, op: convert, args: [ex], type: "s64[8]"}
+  - {name: n, op: shift-left, args: [wx, k]}
+  - {name: en, op: shift-left, args: [wex, k]}
+  - {name: d, op: convert, args: [cy], type: "s64[8]"}
+  - {name: edge_d, op: constant, value: [-1, 0, -1, 0, 7, -7, 1, 3], type: "s64[8]"}
+  - {name: q1, op: divide, args: [n, d]}
+  - {name: r1, op: remainder, args: [n, d]}
+  - {name: q2, op: divide, args: [en, edge_d]}
+  - {name: r2, op: remainder, args: [en, edge_d]}
+outputs: [q1, r1, q2, r2]
+target: fpga
+)";
+
+TEST(OpZoo, NarrowDividersAgree) {
+  const ir::Module m = frontend::load_yaml_design(kNarrowDivides, "narrow_divides.yaml").module;
+  const rtl::EmittedDesign e = rtl::emit(m, rtl_fpga(), {});
+  EXPECT_NE(e.verilog.find("reg [24:0]"), std::string::npos) << "no 25-bit divider";
+  EXPECT_EQ(e.verilog.find("64'h8000000000000000"), std::string::npos) << "a 64-bit divider's MIN / -1 case";
+  rtl::SimOptions o;
+  o.vectors = 24;
+  o.seed = 5;
+  const rtl::SimResult r = rtl::cosimulate(m, e, rtl_work_dir("narrow_divides"), o);
+  EXPECT_EQ(r.mismatches, 0) << (r.first ? rtl::describe(*r.first) : "");
+  EXPECT_TRUE(r.passed()) << "measured " << r.measured_cycles << ", estimated " << r.estimated_cycles;
+}
+
 }  // namespace
 }  // namespace hlsgym::testing
