@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <map>
 #include <cmath>
 #include <numeric>
@@ -247,17 +248,20 @@ std::vector<std::vector<std::pair<int64_t, int>>> word_bands(const TaskGraph& g,
 // The word multiplexer of a read port reaching `depth` words, per band of bits: bits that
 // only narrower buffers' words hold are constant in every other word (rtl zero-extends a
 // narrower value), which synthesis drops, so bits above a buffer's width are multiplexed
-// over the words of the buffers as wide as them.
+// over the words of the buffers as wide as them. `further`: priced as one of the file's
+// further read ports (RegisterFileCost::further_port_luts), else as its first.
 double banded_port_luts(const Target& tgt, const std::vector<std::pair<int64_t, int>>& widest_first, int64_t depth,
-                        int bits) {
-  if (widest_first.empty()) return tgt.register_file.port_luts(depth, bits);
+                        int bits, bool further) {
+  const RegisterFileCost& rf = tgt.register_file;
+  const auto port_luts = [&](int64_t d, int b) { return further ? rf.further_port_luts(d, b) : rf.port_luts(d, b); };
+  if (widest_first.empty()) return port_luts(depth, bits);
   double luts = 0;
   int64_t words = 0;
   for (size_t i = 0; i < widest_first.size(); ++i) {
     words = std::max(words, widest_first[i].first);
     const int top = i == 0 ? std::max(bits, std::min(bits, widest_first[0].second)) : std::min(bits, widest_first[i].second);
     const int below = i + 1 < widest_first.size() ? widest_first[i + 1].second : 0;
-    if (top > below) luts += tgt.register_file.port_luts(std::min(depth, words), top - below);
+    if (top > below) luts += port_luts(std::min(depth, words), top - below);
   }
   return luts;
 }
@@ -351,14 +355,23 @@ void size_tracks(const TaskGraph& g, const ScheduleProblem& p, const Schedule& s
       // a port's read register is as wide as what its reader keeps, at most the widest value stored
       const auto read_register_bits = [&](int bits) { return widest[k] > 0 ? std::min(bits, widest[k]) : bits; };
       tr.area.lut = tgt.register_file.decode(tr.words);
-      if (!one_word)
+      if (!one_word && !port_depths[k].empty()) {
+        // every port is priced as a further one, and one of them as the file's first: the
+        // one whose first-port price exceeds its further-port price most
+        double first_extra = std::numeric_limits<double>::lowest();
         for (const auto& [depth, read_bits] : port_depths[k]) {
-          const int bits = read_bits > 0 ? std::min(read_bits, tr.bits) : tr.bits;
-          tr.area.lut += banded_port_luts(tgt, bands[k], depth, bits);
-          tr.area.ff += read_register_bits(bits);
+          // the word multiplexer is as wide as the read register (rtl's track: a pred is 1 bit)
+          const int bits = read_register_bits(read_bits > 0 ? std::min(read_bits, tr.bits) : tr.bits);
+          const double further = banded_port_luts(tgt, bands[k], depth, bits, true);
+          tr.area.lut += further;
+          first_extra = std::max(first_extra, banded_port_luts(tgt, bands[k], depth, bits, false) - further);
+          tr.area.ff += bits;
         }
-      if (one_word || port_depths[k].empty()) tr.area.ff += static_cast<double>(tr.read_ports) * read_register_bits(tr.bits);
-      if (one_word || port_depths[k].empty()) tr.area.lut += banded_port_luts(tgt, bands[k], tr.words, tr.bits);
+        tr.area.lut += first_extra;
+      } else {
+        tr.area.ff += static_cast<double>(tr.read_ports) * read_register_bits(tr.bits);
+        tr.area.lut += banded_port_luts(tgt, bands[k], tr.words, read_register_bits(tr.bits), false);
+      }
       b.register_area += tr.area;
     } else {
       tr.area.bram18k = tr.bram18k * tr.read_ports;

@@ -175,7 +175,7 @@ Area leaf_memory(const Target& t, const StateLeaf& s) {
   const int ports = s.elements == 1 ? 1 : std::max(1, s.readers);
   if (t.in_registers(bytes)) {
     a.ff += static_cast<double>(s.elements) * bits + static_cast<double>(ports) * bits;
-    a.lut += t.register_file.decode(s.elements) + ports * t.register_file.port_luts(s.elements, bits);
+    a.lut += t.register_file.luts(s.elements, bits, ports);
   } else {
     a.bram18k += bram_blocks(t, bytes, ir::byte_width(s.type) * 8, 1) * ports;
   }

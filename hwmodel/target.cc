@@ -107,13 +107,20 @@ double RegisterFileCost::port_luts(int64_t depth, int bits) const {
   return bits * register_file_cost(*this, mux_luts_per_bit, depth);
 }
 
+double RegisterFileCost::further_port_luts(int64_t depth, int bits) const {
+  if (further_port_luts_per_bit.empty()) return port_luts(depth, bits);
+  if (depth <= 1 || depths.empty()) return 0;
+  return bits * register_file_cost(*this, further_port_luts_per_bit, depth);
+}
+
 double RegisterFileCost::decode(int64_t words) const {
   if (words <= 1 || depths.empty()) return 0;
   return register_file_cost(*this, decode_luts, words);
 }
 
 double RegisterFileCost::luts(int64_t words, int bits, int read_ports) const {
-  return read_ports * port_luts(words, bits) + decode(words);
+  if (read_ports <= 0) return decode(words);
+  return port_luts(words, bits) + (read_ports - 1) * further_port_luts(words, bits) + decode(words);
 }
 
 double VariableShiftCost::luts_for(int width) const {

@@ -80,18 +80,22 @@ struct FpgaResources {
 // with Yosys synth_xilinx by scripts/calibrate_memory.sh; between two listed depths the
 // next larger one applies, or, when the smaller is at least `interpolate_from`, the line
 // between the two (where the target's measurements say so); beyond the last both grow in
-// proportion to the depth.
+// proportion to the depth. A file's further read ports (all but one) cost
+// `further_port_luts_per_bit` each (scripts/calibrate_read_ports.sh: at 10 to 14 words
+// Yosys builds them in fewer LUTs than the first); empty: as many as the first.
 struct RegisterFileCost {
   std::vector<double> depths{2, 4, 8, 16, 32};
   std::vector<double> mux_luts_per_bit{1, 1, 3, 5, 13.7};
   std::vector<double> decode_luts{2, 4, 14, 16, 39};
+  std::vector<double> further_port_luts_per_bit{};
   double interpolate_from = 0;  // 0: never
   // LUTs of a register file of `words` x `bits` with `read_ports` read ports.
   double luts(int64_t words, int bits, int read_ports) const;
-  // Its parts: the word multiplexer of one read port whose address reaches `depth` words
-  // (a port addressed by fewer bits than the file has reaches only the first 2^bits), and
-  // the write decode of `words` words.
+  // Its parts: the word multiplexer of the file's first read port whose address reaches
+  // `depth` words (a port addressed by fewer bits than the file has reaches only the first
+  // 2^bits), that of each further port, and the write decode of `words` words.
   double port_luts(int64_t depth, int bits) const;
+  double further_port_luts(int64_t depth, int bits) const;
   double decode(int64_t words) const;
 };
 

@@ -253,12 +253,16 @@ void read_fpga(const Reader& r, const YAML::Node& root, Target& t) {
     }
   }
   if (const YAML::Node rf = root["register_file"]) {
-    r.expect_fields(rf, "register_file", {"depths", "mux_luts_per_bit", "decode_luts"}, {"interpolate_from"});
+    r.expect_fields(rf, "register_file", {"depths", "mux_luts_per_bit", "decode_luts"},
+                    {"interpolate_from", "further_port_luts_per_bit"});
     auto list = [&](const char* key) { return number_list(r, rf, "register_file", key, false); };
     RegisterFileCost c{list("depths"), list("mux_luts_per_bit"), list("decode_luts")};
+    if (rf["further_port_luts_per_bit"]) c.further_port_luts_per_bit = list("further_port_luts_per_bit");
     if (rf["interpolate_from"]) c.interpolate_from = r.number(rf, "register_file", "interpolate_from", 2, 1e9);
-    if (c.mux_luts_per_bit.size() != c.depths.size() || c.decode_luts.size() != c.depths.size())
-      r.fail(rf, "register_file: depths, mux_luts_per_bit and decode_luts must have the same length");
+    if (c.mux_luts_per_bit.size() != c.depths.size() || c.decode_luts.size() != c.depths.size() ||
+        (!c.further_port_luts_per_bit.empty() && c.further_port_luts_per_bit.size() != c.depths.size()))
+      r.fail(rf, "register_file: depths, mux_luts_per_bit, decode_luts and further_port_luts_per_bit must have the "
+                 "same length");
     for (size_t k = 0; k < c.depths.size(); ++k)
       if (c.depths[k] < 2 || (k > 0 && c.depths[k] <= c.depths[k - 1]))
         r.fail(rf["depths"], "register_file.depths must increase from at least 2");

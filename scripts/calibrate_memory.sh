@@ -11,7 +11,8 @@
 # next larger); below 16, 10, 12 and 14 words are rows too (14 x 32: 200 LUT against 176
 # for 16 words; 10 x 8: 42 against 56). A row: mux_luts_per_bit = (LUT(D, 32, 1) - LUT(D, 8, 1)) / 24,
 # decode_luts = LUT(D, 32, 1) - 32 x mux_luts_per_bit (18: 306 and 90 LUT -> 9.0, 18), at
-# least 0 (10: 170 and 42 LUT -> 5.33 and -0.7, read 0).
+# least 0 (10: 170 and 42 LUT -> 5.33 and -0.7, read 0). Those rows price a file's first read
+# port; its further ports at 8 to 16 words: scripts/calibrate_read_ports.sh.
 set -euo pipefail
 source "$(dirname "$0")/lib/yosys_microbench.sh"
 for d in 2 4 8 10 12 14 16 18 20 24 32 64; do

@@ -262,6 +262,34 @@ TEST(Estimate, FloatUnitsArePricedInTheirChainForm) {
   EXPECT_DOUBLE_EQ(e.details->binding.unit_area.ff, t.float_unit("fadd", ir::ElementType::kF32)->ff - 32 + 4 * 32);
 }
 
+// float/elementwise_bf16's seven register files, all 12 words, every port reaching all 12
+// (scripts/calibrate_memory.sh, scripts/calibrate_read_ports.sh): write decode 12 LUT, the
+// first read port 5.71 LUT per bit, each further port 5.38 per bit (rtl builds them all
+// alike, Yosys 12 x 16 with six ports: 536 LUT, this 533.76; one per port at the first
+// port's row was 560). A port is as wide as the file rtl prints: lt's pred file is 12 x 1
+// (its storage byte is not built), two ports: 12 + 5.71 + 5.38 = 23.09, where 8 bits
+// priced 103.36.
+TEST(Estimate, TwelveWordFilesPriceTheirFurtherPortsByTheirRow) {
+  EstimateOptions o;
+  o.keep_details = true;
+  const Estimate e = estimate(load_named_design("float/elementwise_bf16"), fpga_target(), o);
+  const Binding& b = e.details->binding;
+  int files = 0, preds = 0;
+  for (const BufferTrack& tr : b.tracks) {
+    if (!tr.registers) continue;
+    ++files;
+    ASSERT_EQ(tr.words, 12);
+    const bool pred = tr.area.ff == 12 + tr.read_ports;  // 1-bit words and read registers
+    preds += pred;
+    const int bits = pred ? 1 : tr.bits;
+    EXPECT_NEAR(tr.area.lut, 12 + bits * 5.71 + (tr.read_ports - 1) * bits * 5.38, 1e-9)
+        << tr.bits << " bits, " << tr.read_ports << " ports";
+    if (tr.read_ports == 6 && tr.bits == 16) EXPECT_NEAR(tr.area.lut, 533.76, 1e-9);
+  }
+  EXPECT_EQ(files, 7);
+  EXPECT_EQ(preds, 1);
+}
+
 TEST(Estimate, UnknownTripCountIsAnErrorUnlessLenient) {
   std::string text = kCountedLoop;
   text.replace(text.find("n = s32[] constant(10)"), 22, "n = s32[] get-tuple-element(p), index=0");
