@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <unordered_map>
@@ -143,6 +144,55 @@ bool counter_addressed(Opcode op) {
   }
 }
 
+// A loop body's or branch's state lives in its caller (the caller's register track per
+// leaf, rtl's lp_*_s_k): a value that is a parameter of a called computation, or a leaf of
+// one through get-tuple-element and one-operand aliases. nullopt for the entry's values
+// and values computed here.
+std::optional<ir::InstrId> caller_leaf(const ir::Module& m, const TaskGraph& g, uint32_t d) {
+  const ir::InstrId i = g.tasks[d].instr;
+  if (i == ir::kNoId || m.computation_of(i) == m.entry()) return std::nullopt;
+  for (uint32_t k = d;;) {
+    const ir::InstrId at = g.tasks[k].instr;
+    if (at != ir::kNoId && m.instr(at).opcode == Opcode::kParameter) return i;
+    const auto deps = g.deps_of(k);
+    if (!g.tasks[k].alias || deps.size() != 1) return std::nullopt;
+    k = deps.front();
+  }
+}
+
+// The words of the caller's register track that holds value `i` (its elements), or 0
+// when the caller keeps it in block RAM (whose read register is the RAM's own).
+int64_t caller_track_words(const ir::Module& m, const Target& t, ir::InstrId i) {
+  const ir::Shape& s = m.instr(i).payload->shape;
+  if (!s.is_array() || !t.in_registers(s.byte_size())) return 0;
+  return s.element_count();
+}
+
+// Whether task `k`'s result is a leaf of its (called) computation's root: rtl writes it
+// into the caller's state track in place, the body holding no buffer of its own.
+bool writes_caller_leaf(const ir::Module& m, ir::InstrId i) {
+  const ir::CompId c = m.computation_of(i);
+  if (c == m.entry()) return false;
+  const ir::InstrId root = m.computation(c).root;
+  if (root == i) return true;
+  if (m.instr(root).opcode != Opcode::kTuple) return false;
+  const auto ops = m.operands(root);
+  return std::find(ops.begin(), ops.end(), i) != ops.end();
+}
+
+// A read port's path: its address arithmetic, then the multiplexer of `words` words of
+// `bits` bits into the read register.
+double read_port_path(const ir::Module& m, const Target& t, ir::InstrId reader, ir::InstrId operand, Opcode opcode,
+                      int64_t words, int bits) {
+  const TimingModel& tm = t.timing;
+  double ns = tm.read_port(words, bits);
+  // the first adder pays its carry chain, each later one a LUT level (ripple adders in
+  // series overlap, as in a fused body's chain)
+  const int adders = address_adders(m, reader, operand).value_or(counter_addressed(opcode) ? 0 : 1);
+  if (adders > 0) ns += tm.lut_ns + tm.carry_ns * ceil_log2(words) + (adders - 1) * tm.lut_ns;
+  return ns;
+}
+
 }  // namespace
 
 void ClockEstimate::place(double logic_cells, const TimingModel& tm) {
@@ -197,6 +247,26 @@ ClockEstimate estimate_clock(const ir::Module& m, const TaskGraph& g, const Bind
       for (size_t q = 0; q < ks.size(); ++q) selects[ks[q]] = ks.size() > 1 ? std::max<int64_t>(2, ks.size() - q) : 1;
     }
   }
+  // An instance's result net (after its tasks' select) reaches the word registers of every
+  // track any of its tasks stores into: a register file's words, or the caller's state
+  // track a body's result is written to in place.
+  std::vector<int64_t> fanout(b.units.size(), 0);
+  {
+    std::vector<std::pair<uint32_t, int64_t>> dest;  // (instance, track or ~task) once each
+    for (size_t k = 0; k < g.size(); ++k) {
+      const uint32_t u = b.unit_of_task[k], track = b.track_of_task[k];
+      if (u == kNoInstance || g.tasks[k].instr == ir::kNoId) continue;
+      if (track != kNoInstance) {
+        if (b.tracks[track].registers) dest.emplace_back(u, track);
+      } else if (writes_caller_leaf(m, g.tasks[k].instr)) {
+        dest.emplace_back(u, ~static_cast<int64_t>(k));
+      }
+    }
+    std::sort(dest.begin(), dest.end());
+    dest.erase(std::unique(dest.begin(), dest.end()), dest.end());
+    for (const auto& [u, where] : dest)
+      fanout[u] += where >= 0 ? b.tracks[where].words : caller_track_words(m, t, g.tasks[~where].instr);
+  }
   PathModel ops(m, t);
   for (size_t k = 0; k < g.size(); ++k) {
     const Task& task = g.tasks[k];
@@ -215,8 +285,7 @@ ClockEstimate estimate_clock(const ir::Module& m, const TaskGraph& g, const Bind
     const int write_select = track == kNoInstance ? 0 : ceil_log2(writers[track]);
     // A shared instance gates each task's operands by its tag and selects its result; the
     // result's net reaches every word register of the destination track.
-    const double store =
-        track == kNoInstance || !b.tracks[track].registers ? 0 : tm.write_port(b.tracks[track].words);
+    const double store = tm.write_port(fanout[u]);
     consider(c, d + tm.shared_unit(selects[k]) + write_select * tm.lut_ns + store, [&] {
       return fmt::format("{}.{} stage: {} {} ({} bits{})", unit_class_name(static_cast<UnitClass>(inst.unit)), inst.index,
                          ir::name(opcode), name, task.width,
@@ -227,17 +296,25 @@ ClockEstimate estimate_clock(const ir::Module& m, const TaskGraph& g, const Bind
     for (size_t q = 0; q < deps.size(); ++q) {
       if (reads[q] == 0) continue;
       const uint32_t d = deps[q];
+      const std::optional<ir::InstrId> leaf = caller_leaf(m, g, d);
+      if (leaf) {  // the caller's register track: its word multiplexer, by the reader's address
+        const int64_t words = caller_track_words(m, t, *leaf);
+        if (words == 0) continue;
+        const int bits = datapath_bits(m.instr(*leaf).payload->shape.element_type());
+        const double ns = read_port_path(m, t, task.instr, g.tasks[d].instr, opcode, words, bits);
+        consider(c, ns, [&] {
+          return fmt::format("read port of the caller's {} ({} words) by {} {}", m.instr(*leaf).payload->name, words,
+                             ir::name(opcode), name);
+        });
+        continue;
+      }
       const std::span<const uint32_t> direct(&b.track_of_task[d], b.track_of_task[d] == kNoInstance ? 0 : 1);
       for (uint32_t src : g.tasks[d].alias ? std::span<const uint32_t>(b.alias_tracks[d]) : direct) {
         const BufferTrack& tr = b.tracks[src];
         if (!tr.registers) continue;  // block RAM: its read is the RAM's own register
         // the multiplexer spans the words the reader's address reaches (binding.cc)
         const int64_t words = g.tasks[d].alias ? tr.words : std::min(tr.words, elements_of(g.tasks[d]));
-        double ns = tm.read_port(words, tr.bits);
-        // the first adder pays its carry chain, each later one a LUT level (ripple adders in
-        // series overlap, as in a fused body's chain)
-        const int adders = address_adders(m, task.instr, g.tasks[d].instr).value_or(counter_addressed(opcode) ? 0 : 1);
-        if (adders > 0) ns += tm.lut_ns + tm.carry_ns * ceil_log2(words) + (adders - 1) * tm.lut_ns;
+        const double ns = read_port_path(m, t, task.instr, g.tasks[d].instr, opcode, words, tr.bits);
         consider(c, ns, [&] {
           return fmt::format("read port of track {} ({} words) by {} {}", src, words, ir::name(opcode), name);
         });
