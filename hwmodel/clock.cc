@@ -73,7 +73,6 @@ class PathModel {
                          ir::element_type_name(in.payload->shape.element_type()));
       return -1;
     }
-    if (k == "shift") return tm_.op("logic", bits) + tm_.lut_ns * ceil_log2(bits);
     return tm_.op(k, bits);
   }
   const std::string& why() const { return why_; }
@@ -94,7 +93,7 @@ class PathModel {
     }
     const AccumulateShape sh = accumulate_shape(in.payload->shape.element_count(), contraction_terms(m_, i), lanes,
                                                 t_.unit(mac_adder(UnitClass::kIntMac)).latency);
-    return tm_.op("add", bits) + tm_.lut_ns * (ceil_log2(sh.group) + (sh.split > 1 ? 1 : 0));
+    return tm_.op("mac", bits) + tm_.lut_ns * (ceil_log2(sh.group) + (sh.split > 1 ? 1 : 0));
   }
 
   // No logic of its own in a fused body, as lowering_body.cc prices it.
@@ -180,16 +179,50 @@ bool writes_caller_leaf(const ir::Module& m, ir::InstrId i) {
   return std::find(ops.begin(), ops.end(), i) != ops.end();
 }
 
+// The bits of the compare that clamps a gather's (or dynamic-slice's) run-time start
+// (rtl/verilog_units.cc clamp_start), for task `k` reading its operand; 0 when synthesis
+// folds it: a literal start, or an unsigned start stored narrowed (value_bits.h) whose
+// every value is a start in range (embedding's ids & 15 over 16 rows, gather_bytes' idx
+// & 7 over 9 columns: the compare of the zero-extended word against the last start is
+// constant).
+int clamp_bits(const ir::Module& m, const TaskGraph& g, size_t k) {
+  const ir::InstrId reader = g.tasks[k].instr;
+  const Opcode opcode = m.instr(reader).opcode;
+  const auto ops = m.operands(reader);
+  if ((opcode != Opcode::kGather && opcode != Opcode::kDynamicSlice) || ops.size() < 2 || splat_source(m, ops[1]))
+    return 0;
+  const int full = datapath_bits(m.instr(ops[1]).payload->shape.element_type());
+  if (opcode != Opcode::kGather) return full;
+  for (uint32_t d : g.deps_of(k)) {
+    if (g.tasks[d].instr != ops[1]) continue;
+    uint32_t at = d;  // the start indices' buffer, through aliases (a reshape of them)
+    while (g.tasks[at].alias && g.tasks[at].stored_bits == 0 && g.deps_of(at).size() == 1) at = g.deps_of(at).front();
+    const Task& ix = g.tasks[at];
+    if (ix.stored_bits == 0) return full;
+    const ir::GatherDims* gd = m.instr(reader).payload->attrs.gather_dims ? &*m.instr(reader).payload->attrs.gather_dims : nullptr;
+    const ir::Shape& s = m.instr(ops[0]).payload->shape;
+    if (ix.stored_sign || !gd || gd->slice_sizes.size() != static_cast<size_t>(s.rank()) || ix.stored_bits >= 63)
+      return ix.stored_bits;
+    const int64_t largest = (int64_t{1} << ix.stored_bits) - 1;
+    for (int64_t dim : gd->start_index_map)
+      if (largest > s.dim(dim) - gd->slice_sizes[dim]) return ix.stored_bits;
+    return 0;
+  }
+  return full;
+}
+
 // A read port's path: its address arithmetic, then the multiplexer of `words` words of
-// `bits` bits into the read register.
+// `bits` bits into the read register. A run-time start reaches the operand's address
+// through its clamp to the last start (`clamp` bits: read from the index's register, compared).
 double read_port_path(const ir::Module& m, const Target& t, ir::InstrId reader, ir::InstrId operand, Opcode opcode,
-                      int64_t words, int bits) {
+                      int64_t words, int bits, int clamp) {
   const TimingModel& tm = t.timing;
   double ns = tm.read_port(words, bits);
   // the first adder pays its carry chain, each later one a LUT level (ripple adders in
   // series overlap, as in a fused body's chain)
   const int adders = address_adders(m, reader, operand).value_or(counter_addressed(opcode) ? 0 : 1);
   if (adders > 0) ns += tm.lut_ns + tm.carry_ns * ceil_log2(words) + (adders - 1) * tm.lut_ns;
+  if (clamp > 0 && m.operands(reader).front() == operand) ns += tm.gather_start(clamp);
   return ns;
 }
 
@@ -293,6 +326,7 @@ ClockEstimate estimate_clock(const ir::Module& m, const TaskGraph& g, const Bind
     });
     const auto deps = g.deps_of(k);
     const auto reads = g.dep_reads_of(k);
+    const int clamp = clamp_bits(m, g, k);
     for (size_t q = 0; q < deps.size(); ++q) {
       if (reads[q] == 0) continue;
       const uint32_t d = deps[q];
@@ -301,7 +335,7 @@ ClockEstimate estimate_clock(const ir::Module& m, const TaskGraph& g, const Bind
         const int64_t words = caller_track_words(m, t, *leaf);
         if (words == 0) continue;
         const int bits = datapath_bits(m.instr(*leaf).payload->shape.element_type());
-        const double ns = read_port_path(m, t, task.instr, g.tasks[d].instr, opcode, words, bits);
+        const double ns = read_port_path(m, t, task.instr, g.tasks[d].instr, opcode, words, bits, clamp);
         consider(c, ns, [&] {
           return fmt::format("read port of the caller's {} ({} words) by {} {}", m.instr(*leaf).payload->name, words,
                              ir::name(opcode), name);
@@ -314,7 +348,10 @@ ClockEstimate estimate_clock(const ir::Module& m, const TaskGraph& g, const Bind
         if (!tr.registers) continue;  // block RAM: its read is the RAM's own register
         // the multiplexer spans the words the reader's address reaches (binding.cc)
         const int64_t words = g.tasks[d].alias ? tr.words : std::min(tr.words, elements_of(g.tasks[d]));
-        const double ns = read_port_path(m, t, task.instr, g.tasks[d].instr, opcode, words, tr.bits);
+        // the multiplexer carries the bits of the value read (synthesis drops a wider
+        // buffer's unread bits: embedding's s16 rows in a track of s32 words)
+        const int bits = std::min<int>(tr.bits, g.tasks[d].value_bits > 0 ? g.tasks[d].value_bits : tr.bits);
+        const double ns = read_port_path(m, t, task.instr, g.tasks[d].instr, opcode, words, bits, clamp);
         consider(c, ns, [&] {
           return fmt::format("read port of track {} ({} words) by {} {}", src, words, ir::name(opcode), name);
         });
