@@ -316,8 +316,8 @@ ClockEstimate estimate_clock(const ir::Module& m, const TaskGraph& g, const Bind
     const UnitInstance& inst = b.units[u];
     const uint32_t track = b.track_of_task[k];
     const int write_select = track == kNoInstance ? 0 : ceil_log2(writers[track]);
-    // A shared instance gates each task's operands by its tag and selects its result; the
-    // result's net reaches every word register of the destination track.
+    // A shared instance selects its task's result; the result's one net reaches every word
+    // register of the tracks the instance stores into (fanout above).
     const double store = tm.write_port(fanout[u]);
     consider(c, d + tm.shared_unit(selects[k]) + write_select * tm.lut_ns + store, [&] {
       return fmt::format("{}.{} stage: {} {} ({} bits{})", unit_class_name(static_cast<UnitClass>(inst.unit)), inst.index,
