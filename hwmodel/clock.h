@@ -2,16 +2,22 @@
 // slowest register-to-register path, composed from delays measured on the part
 // (Target::timing, scripts/calibrate_timing.py), over the structures the binding builds:
 // - a read port: loop counters -> (address arithmetic) -> word multiplexer of the
-//   buffer's track -> read register. Reductions, windows and dots add the carry chains
-//   their address terms need (clock_address.h); movement ops an adder of the address bits.
+//   buffer's track -> read register. Reductions, windows, dots and gathers add the carry
+//   chains their address terms need (clock_address.h); other movement ops an adder of the
+//   address bits. A gather's or dynamic-slice's run-time start is clamped in front of the
+//   address (gather_start, by the bits the index is stored in; folded when every stored
+//   value is in range). The multiplexer is as wide as the value read. A loop body's or
+//   branch's state lives in its caller's register tracks: its reads are their ports.
 // - a unit stage: read register -> the tasks' select when several tasks share the
 //   instance (a chain in start order: a task passes its own and the later tasks') -> the operation (a fused body: its slowest chain of operations; a
-//   reduction: its combiner and the accumulator's init select; an integer mac: its adder
-//   alone, the slot register cleared by its reset, plus a select of g slot registers or a
-//   split lane's clear where rtl builds one) -> the write-data
+//   reduction: its combiner and the accumulator's init select; an integer mac: the
+//   measured lane (its adder fed by the SB_MAC16's output register), the slot register
+//   cleared by its reset, plus a select of g slot registers or a split lane's clear where
+//   rtl builds one; a shift by a run-time amount: its measured row) -> the write-data
 //   select of the destination track when several instances write it -> the word register.
-// - the store: the unit's result net reaches every word register of the destination
-//   track (write_port by words).
+// - the store: the unit's result net reaches every word register of every track its
+//   tasks store into, a body's in-place state leaf in its caller included (write_port by
+//   the words).
 // Each path is the measured delay of its measured components plus lut_ns per LUT level of
 // glue; the design's slowest path is then stretched by the route factor measured at its
 // size (LUT4s + flip-flops). A multiplier is a DSP block whose own delay nextpnr-ice40 does

@@ -90,6 +90,25 @@ std::optional<int> address_adders(const ir::Module& m, ir::InstrId reader, ir::I
       }
       return adders(t, offset);
     }
+    case Opcode::kGather: {
+      if (!a.gather_dims) return std::nullopt;
+      // the start indices: read at the item's batch counters (their last dimension, when
+      // it is the index vector, is the start's component)
+      if (k == 1) return adders(per_dimension(s), false);
+      if (k != 0) return std::nullopt;
+      // the operand: each started dimension adds the clamped start (a run-time value of
+      // the dimension's range of starts) to its offset counter, both at its stride
+      const ir::GatherDims& gd = *a.gather_dims;
+      if (gd.slice_sizes.size() != static_cast<size_t>(s.rank())) return std::nullopt;
+      const std::vector<int64_t> r = row_strides(s);
+      std::vector<Term> t;
+      for (int64_t d = 0; d < s.rank(); ++d) {
+        if (std::find(gd.start_index_map.begin(), gd.start_index_map.end(), d) != gd.start_index_map.end())
+          t.push_back({r[d], s.dim(d) - gd.slice_sizes[d] + 1});
+        t.push_back({r[d], gd.slice_sizes[d]});
+      }
+      return adders(t, false);
+    }
     default: return std::nullopt;
   }
 }

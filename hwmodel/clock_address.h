@@ -12,7 +12,8 @@
 namespace hlsgym::hwmodel {
 
 // Carry chains in the address `reader` computes to read its operand `operand`, for the
-// accumulating ops whose index is derived here (reduce, reduce-window, dot, convolution);
+// ops whose index is derived here (reduce, reduce-window, dot, convolution, and a gather's
+// start indices and operand, whose started dimensions add the clamped start);
 // nullopt for the others.
 std::optional<int> address_adders(const ir::Module& m, ir::InstrId reader, ir::InstrId operand);
 

@@ -177,6 +177,11 @@ double TimingModel::write_port(int64_t words) const {
   return on_polyline(write_words, write_ns, std::log2(static_cast<double>(words)), [](double n) { return std::log2(n); });
 }
 
+double TimingModel::gather_start(int index_bits) const {
+  const double x = std::clamp<double>(index_bits, gather_bits.front(), gather_bits.back());
+  return on_polyline(gather_bits, gather_ns, x, identity);
+}
+
 double TimingModel::route_factor(double logic_cells) const {
   const double x = std::clamp(logic_cells, route_cells.front(), route_cells.back());
   return on_polyline(route_cells, route_factors, x, identity);

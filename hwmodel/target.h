@@ -154,6 +154,10 @@ struct TimingModel {
   // What storing a unit's result into a track of `write_words[k]` word registers adds
   // over one register: the result's net reaches every word (a 16-bit add, measured).
   std::vector<double> write_words, write_ns;
+  // What a gather's (or dynamic-slice's) run-time start puts in front of a read port: the
+  // clamp of the start index, read from its register (its sign and a carry-chain compare
+  // against the last start), by the index's bits.
+  std::vector<double> gather_bits, gather_ns;
   // Nets in a placed design of `route_cells[k]` logic cells over the microbenchmarks':
   // the slowest path of copies of one cell against one copy's (scripts/calibrate_timing.py).
   std::vector<double> route_cells, route_factors;
@@ -165,6 +169,7 @@ struct TimingModel {
   double op(std::string_view kind, int bits) const;
   double shared_unit(int64_t tasks) const;  // 0 for an unshared instance
   double write_port(int64_t words) const;   // 0 for one word
+  double gather_start(int index_bits) const;  // linear in the bits, held at the measured ends
   // The factor at `logic_cells` (LUT4s + flip-flops), held at the measured ends.
   double route_factor(double logic_cells) const;
 };

@@ -319,7 +319,7 @@ void read_fpga(const Reader& r, const YAML::Node& root, Target& t) {
     t.control = std::move(c);
   }
   if (const YAML::Node tm = root["timing"]) {
-    r.expect_fields(tm, "timing", {"lut_ns", "carry_ns", "read_port", "ops", "shared_unit", "write_port", "route"});
+    r.expect_fields(tm, "timing", {"lut_ns", "carry_ns", "read_port", "ops", "shared_unit", "write_port", "gather_start", "route"});
     TimingModel m;
     m.lut_ns = r.number(tm, "timing", "lut_ns", 0, 1000, true);
     m.carry_ns = r.number(tm, "timing", "carry_ns", 0, 1000, true);
@@ -340,14 +340,15 @@ void read_fpga(const Reader& r, const YAML::Node& root, Target& t) {
     curve("read_port", "words", "ns_16bit", m.read_words, m.read_ns_16bit, "ns_32bit", &m.read_ns_32bit);
     curve("shared_unit", "tasks", "ns", m.shared_tasks, m.shared_ns);
     curve("write_port", "words", "ns", m.write_words, m.write_ns);
+    curve("gather_start", "bits", "ns", m.gather_bits, m.gather_ns);
     curve("route", "logic_cells", "factor", m.route_cells, m.route_factors);
     for (double f : m.route_factors)
       if (f <= 0) r.fail(tm["route"], "timing.route: every factor must be positive");
     const YAML::Node ops = tm["ops"];
-    r.expect_fields(ops, "timing.ops", {"bits", "logic", "add", "compare", "compare_unsigned", "max", "abs", "clamp"});
+    r.expect_fields(ops, "timing.ops", {"bits", "logic", "add", "compare", "compare_unsigned", "max", "abs", "clamp", "shift", "mac"});
     m.op_bits = number_list(r, ops, "timing.ops", "bits", true);
     if (m.op_bits.size() < 2) r.fail(ops["bits"], "timing.ops.bits must list at least 2 widths");
-    for (const char* k : {"logic", "add", "compare", "compare_unsigned", "max", "abs", "clamp"}) {
+    for (const char* k : {"logic", "add", "compare", "compare_unsigned", "max", "abs", "clamp", "shift", "mac"}) {
       m.op_ns[k] = number_list(r, ops, "timing.ops", k, false);
       if (m.op_ns[k].size() != m.op_bits.size()) r.fail(ops[k], std::string("timing.ops.") + k + " must have one delay per bits entry");
     }

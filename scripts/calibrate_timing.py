@@ -12,6 +12,11 @@ register. Prints each measurement and the `timing:` block of ice40.yaml:
   lut_ns     each further LUT level (from the register-file reads: levels by depth);
   carry_ns   each bit of a carry chain (from the adders);
 the op and read-port rows are what the model predicts from them, for comparison.
+Stop 33 added, each written as rtl writes it: `shift` (a shift by a run-time amount: the
+amount's range compare, then the masked shifter), `mac` (an integer mac lane's accumulate
+stage, whose product leaves an SB_MAC16's output register: dot_product's 4.1 ns net) and
+gather_start (a gather's clamped run-time start in front of a read port, by index bits).
+--only NAME,... runs the benches whose names start so (and prints no block).
 Usage: scripts/calibrate_timing.py [--keep DIR]
 """
 import json, math, os, shutil, subprocess, sys, tempfile
@@ -70,10 +75,13 @@ OPS = {
     "add": "a + b", "compare": "{{{w1}'d0, $signed(a) < $signed(b)}}", "compare_unsigned": "{{{w1}'d0, a < b}}", "max": "($signed(a) > $signed(b)) ? a : b",
     "abs": "a[{w1}] ? -a : a", "clamp": "(($signed(m) < $signed(c)) ? m : c)",
     "logic": "a ^ b",
+    # a shift by a run-time amount as rtl/verilog_ops.cc writes it: the amount's range
+    # compare (a carry chain over its bits) selects the sign fill or the masked shifter
+    "shift": "(b >= {w}'d{w}) ? ($signed(a) >>> {s}'d{w1}) : ($signed(a) >>> (b & {w}'d{w1}))",
 }
 
 def op_bench(expr, w):
-    e = expr.format(w=w, w1=w - 1)
+    e = expr.format(w=w, w1=w - 1, s=max(1, math.ceil(math.log2(w))))
     return f"""
 module bench(input wire clk, input wire [{3*w-1}:0] i, output wire [{w-1}:0] o);
   reg [{w-1}:0] a, b, c, y;
@@ -140,6 +148,70 @@ module bench(input wire clk, input wire [{2*w+a-1}:0] i, output wire [{words*w-1
 endmodule
 """
 
+GATHER_INDEX_BITS = [8, 16, 32]
+
+def gather_bench(ib, depth=16, w=32, rows=4):
+    """A gather's read as rtl writes it (rtl/verilog_units.cc emit_lead, clamp_start): the
+    start index's read register (`ib` bits, signed) clamped to [0, rows - 1] (its sign bit
+    and a carry-chain compare against the last start), its low bits times the row stride
+    plus the row's counter as the address of a `depth`-word register file, then the word
+    multiplexer and the read register. The stride is a power of two above the counter's
+    reach, so the address is wiring (no adder: those are priced apart, hwmodel/clock_address.h);
+    against read_{depth} it is what the clamp of a run-time start adds in front of a read port."""
+    a = max(1, math.ceil(math.log2(depth)))
+    ob = max(1, math.ceil(math.log2(rows)))
+    cb = a - ob
+    return f"""
+module bench(input wire clk, input wire [{w+ib}:0] i, output wire [{w-1}:0] o);
+  (* ram_style = "logic" *)
+  reg [{w-1}:0] m [0:{depth-1}];
+  reg [{a-1}:0] wa;
+  reg [{cb-1}:0] c;
+  reg [{ib-1}:0] ix;
+  reg [{ib-1}:0] clamped;
+  reg [{w-1}:0] rd;
+  wire [{ob-1}:0] start = clamped[{ob-1}:0];
+  wire [{a-1}:0] ra = c + start * {a}'d{1 << cb};
+  always @* clamped = ix[{ib-1}] ? {ib}'d0 : ((ix > {ib}'d{rows-1}) ? {ib}'d{rows-1} : ix);
+  always @(posedge clk) begin
+    c <= c + 1'b1; wa <= wa + 1'b1 + i[0]; ix <= i[{w+ib-1}:{w}];
+    if (i[{w+ib}]) m[wa] <= i[{w-1}:0];
+    rd <= m[ra];
+  end
+  assign o = rd;
+endmodule
+"""
+
+def mac_bench(w=32):
+    """An integer mac lane's accumulate stage as rtl/verilog_units.cc writes it
+    (emit_accumulate, clear_slots; dot_product's lane): the operands from read registers,
+    gated by the stage's task tag, their product registered (p2: Yosys packs it into an
+    SB_MAC16's output register), the accumulator operand the slot register selected by
+    the tag, the slot cleared by a flag the cycle before an output's first term and loaded
+    with slot + product when the stage's ok is set. Against add_{w}: what the product's
+    net out of the DSP block adds to the fabric adder."""
+    return f"""
+module bench(input wire clk, input wire [{2*w+3}:0] i, output wire [{w-1}:0] o);
+  reg [{w-1}:0] ra, rb, a, b, p2, acc, sum, accr;
+  reg ok2, f1, t1, t2;
+  wire [{w-1}:0] p1 = a * b;
+  always @* begin
+    a = {w}'d0; b = {w}'d0;
+    if (t1 == 1'd0) begin a = ra; b = rb; end
+    acc = {w}'d0;
+    if (t2 == 1'd0) acc = accr;
+    sum = acc + p2;
+  end
+  always @(posedge clk) begin
+    ra <= i[{w-1}:0]; rb <= i[{2*w-1}:{w}]; ok2 <= i[{2*w}]; f1 <= i[{2*w+1}]; t1 <= i[{2*w+2}]; t2 <= i[{2*w+3}];
+    p2 <= p1;
+    if (ok2 && t2 == 1'd0) accr <= sum;
+    if (f1) accr <= {w}'d0;
+  end
+  assign o = accr;
+endmodule
+"""
+
 PLACED_COPIES = [1, 4, 8]  # 16 copies (~4,000 cells): nextpnr-ice40 exited with an error there
 
 def placed_bench(copies, w=16, depth=8):
@@ -178,6 +250,8 @@ def main():
     benches += [(f"{op}_{w}", op_bench(OPS[op], w), 3 * w, w) for op in OPS for w in [8, 16, 32]]
     benches += [(f"share_{n}", shared_bench(n), 2 * n * 16 + n, 16) for n in SHARE_TASKS]
     benches += [(f"write_{n}", write_bench(n), 32 + max(1, math.ceil(math.log2(n))), 16 * n) for n in WRITE_WORDS]
+    benches += [(f"gather_{b}", gather_bench(b), 33 + b, 32) for b in GATHER_INDEX_BITS]
+    benches += [(f"mac_{w}", mac_bench(w), 2 * w + 4, w) for w in [8, 16, 32]]
     benches += [(f"placed_{k}", placed_bench(k), 33, 16 * k) for k in PLACED_COPIES]
     rows = {}
     for name, body, i, o in benches:
@@ -194,7 +268,7 @@ def main():
     carry = (rows["add_32"] - rows["add_8"]) / 24
     def row(keys):
         return ", ".join("%.2f" % rows[k] for k in keys)
-    ops = "".join(", %s: [%s]" % (op, row(["%s_%d" % (op, w) for w in [8, 16, 32]])) for op in OPS)
+    ops = "".join(", %s: [%s]" % (op, row(["%s_%d" % (op, w) for w in [8, 16, 32]])) for op in list(OPS) + ["mac"])
     # What sharing adds to a 16-bit add: the operand gates and the result select.
     share = ", ".join("%.2f" % (rows["share_%d" % n] - rows["share_1"]) for n in SHARE_TASKS[1:])
     print("timing:")
@@ -208,6 +282,10 @@ def main():
           ", ".join("%.3f" % (rows["placed_%d" % k] / rows["placed_1"]) for k in PLACED_COPIES)))
     print("  write_port: {words: [%s], ns: [%s]}" % (", ".join(map(str, WRITE_WORDS[1:])),
           ", ".join("%.2f" % (rows["write_%d" % n] - rows["write_1"]) for n in WRITE_WORDS[1:])))
+    # What a run-time start index puts in front of a read port: its clamp and the address's
+    # adders (the gather bench over the plain read port of its 16 words).
+    print("  gather_start: {bits: [%s], ns: [%s]}" % (", ".join(map(str, GATHER_INDEX_BITS)),
+          ", ".join("%.2f" % (rows["gather_%d" % b] - rows["read_16"]) for b in GATHER_INDEX_BITS)))
     print("  shared_unit: {tasks: [%s], ns: [%s]}" % (", ".join(map(str, SHARE_TASKS[1:])), share))
     print("raw measurements in", os.path.join(work, "timing.json"))
     if not keep:

@@ -67,11 +67,14 @@ TEST(Clock, SharingAUnitAddsItsSelect) {
   const std::string two =
       "design: e\ninputs:\n  a: s32[2]\n  b: s32[2]\nops:\n  - {name: s, op: add, args: [a, b]}\n"
       "  - {name: y, op: add, args: [s, b]}\noutputs: [y]\n";
+  // Shared, the instance's one result net reaches both tracks its tasks store into (s's
+  // and y's, two words each).
   const hwmodel::ClockEstimate shared = on_one_alu(two), alone = on_one_alu(one);
   const auto& tm = ice40().timing;
   const double store = tm.write_port(2);
   EXPECT_NEAR(alone.critical_ns, std::max(tm.op("add", 32) + store, tm.read_port(2, 32)) * alone.route_factor, 1e-9);
-  EXPECT_NEAR(shared.critical_ns, (tm.op("add", 32) + tm.shared_unit(2) + tm.lut_ns + store) * shared.route_factor, 1e-9)
+  EXPECT_NEAR(shared.critical_ns,
+              (tm.op("add", 32) + tm.shared_unit(2) + tm.lut_ns + tm.write_port(4)) * shared.route_factor, 1e-9)
       << shared.path;
 }
 
@@ -87,8 +90,9 @@ TEST(Clock, ALaterTaskPassesFewerSelects) {
   ASSERT_TRUE(c.modeled) << c.unmodeled;
   const auto& tm = ice40().timing;
   ASSERT_NE(c.path.find("clamp"), std::string::npos) << c.path;
-  // y's track has no other writer: no write select
-  EXPECT_NEAR(c.critical_ns, (tm.op("clamp", 16) + tm.shared_unit(2) + tm.write_port(2)) * c.route_factor, 1e-9);
+  // y's track has no other writer: no write select; the instance's result net reaches the
+  // word registers of every track its three tasks store into (4 words in this binding)
+  EXPECT_NEAR(c.critical_ns, (tm.op("clamp", 16) + tm.shared_unit(2) + tm.write_port(4)) * c.route_factor, 1e-9);
   EXPECT_LT(tm.shared_unit(2), tm.shared_unit(3));
 }
 
@@ -174,8 +178,11 @@ TEST(Clock, AnIntegerMacAddsNoInitSelect) {
   ASSERT_TRUE(c.modeled) << c.unmodeled;
   ASSERT_NE(c.path.find("int_mac"), std::string::npos) << c.path;
   const auto& tm = ice40().timing;
-  // the scalar's register is one word; nothing else writes it
-  EXPECT_NEAR(c.critical_ns, tm.op("add", 32) * c.route_factor, 1e-9) << c.path;
+  // the scalar's register is one word; nothing else writes it. The stage is the `mac` row,
+  // measured on the lane as rtl writes it: the adder behind the SB_MAC16's output register,
+  // whose net out of the DSP block is longer than a fabric register's (dot_product's path)
+  EXPECT_NEAR(c.critical_ns, tm.op("mac", 32) * c.route_factor, 1e-9) << c.path;
+  EXPECT_GT(tm.op("mac", 32), tm.op("add", 32));
 }
 
 TEST(Clock, ASplitMacClearsItsPartialSumInFrontOfTheAdder) {
@@ -186,7 +193,7 @@ TEST(Clock, ASplitMacClearsItsPartialSumInFrontOfTheAdder) {
   ASSERT_TRUE(c.modeled) << c.unmodeled;
   ASSERT_NE(c.path.find("int_mac"), std::string::npos) << c.path;
   const auto& tm = ice40().timing;
-  EXPECT_NEAR(c.critical_ns, (tm.op("add", 32) + tm.lut_ns) * c.route_factor, 1e-9) << c.path;
+  EXPECT_NEAR(c.critical_ns, (tm.op("mac", 32) + tm.lut_ns) * c.route_factor, 1e-9) << c.path;
   EXPECT_EQ(hwmodel::accumulate_shape(1, 2, 2, 1).split, 2);
 }
 
@@ -229,6 +236,76 @@ TEST(Clock, LoopBodiesCount) {
   const hwmodel::ClockEstimate c = hwmodel::estimate(m, ice40()).clock;
   ASSERT_TRUE(c.modeled) << c.unmodeled;
   EXPECT_GT(c.critical_ns, 0);
+}
+
+TEST(Clock, AShiftByARunTimeAmountIsItsMeasuredRow) {
+  // rtl compares the amount against the width (a carry chain over the amount's bits) and
+  // selects the sign fill or the masked shifter: measured as written (cordic's xs, ys),
+  // not composed from LUT levels. A splat amount is wiring.
+  const auto& tm = ice40().timing;
+  const hwmodel::ClockEstimate c = clock_of(elementwise("shift-right-arithmetic", "s32[2]"));
+  ASSERT_TRUE(c.modeled) << c.unmodeled;
+  EXPECT_NE(c.path.find("shift-right-arithmetic"), std::string::npos) << c.path;
+  EXPECT_NEAR(c.critical_ns, (tm.op("shift", 32) + tm.write_port(2)) * c.route_factor, 1e-9) << c.path;
+  EXPECT_LT(tm.op("shift", 8), tm.op("shift", 32));
+}
+
+// The first instruction of `op` in any computation of `m`.
+ir::InstrId first_of(const ir::Module& m, ir::Opcode op) {
+  for (ir::CompId c : m.computation_post_order())
+    for (ir::InstrId i : m.computation(c).order)
+      if (m.instr(i).opcode == op) return i;
+  return ir::kNoId;
+}
+
+TEST(Clock, AGathersStartIsClampedInFrontOfItsReadPort) {
+  // A gather reads its start index, clamps it to the last start (its sign and a carry-chain
+  // compare), and adds it at its stride to the row's offset counter: 6 rows of 3 words need
+  // an adder (stride 3), rows of 4 words are wired beside the offset (stride 4 above 0..3).
+  const auto gather = [](int cols) {
+    const std::string c = std::to_string(cols);
+    return frontend::parse_hlo("HloModule g\nENTRY e {\n t = s32[6," + c + "] parameter(0)\n i = s32[2] parameter(1)\n"
+                               " iv = s32[2,1] reshape(i)\n ROOT r = s32[2," + c +
+                               "] gather(t, iv), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, "
+                               "index_vector_dim=1, slice_sizes={1," + c + "}\n}\n",
+                               "g.hlo");
+  };
+  const ir::Module three = gather(3), four = gather(4);
+  const ir::InstrId g3 = first_of(three, ir::Opcode::kGather), g4 = first_of(four, ir::Opcode::kGather);
+  EXPECT_EQ(hwmodel::address_adders(three, g3, three.operand(g3, 0)), 1);
+  EXPECT_EQ(hwmodel::address_adders(four, g4, four.operand(g4, 0)), 0);
+  EXPECT_EQ(hwmodel::address_adders(four, g4, four.operand(g4, 1)), 0);  // item j's start: its counter
+  const auto& tm = ice40().timing;
+  const hwmodel::ClockEstimate c = hwmodel::estimate(four, ice40()).clock;
+  ASSERT_TRUE(c.modeled) << c.unmodeled;
+  EXPECT_NE(c.path.find("gather"), std::string::npos) << c.path;
+  EXPECT_NEAR(c.critical_ns, (tm.read_port(24, 32) + tm.gather_start(32)) * c.route_factor, 1e-9) << c.path;
+  EXPECT_LT(tm.gather_start(8), tm.gather_start(32));
+}
+
+TEST(Clock, ALoopBodyReadsItsCallersStateTrack) {
+  // gather_in_loop's body gathers rows of the loop state t (6 x 3 words), which its caller
+  // holds in a register track (rtl: lp_w_s_2): the body's read port is that track's,
+  // behind the clamped start and the stride-3 adder.
+  const ir::Module m = frontend::load_design((source_dir() / "designs/indexing/gather_in_loop.hlo").string()).module;
+  const hwmodel::ClockEstimate c = hwmodel::estimate(m, ice40()).clock;
+  ASSERT_TRUE(c.modeled) << c.unmodeled;
+  EXPECT_NE(c.path.find("read port of the caller's t (18 words) by gather"), std::string::npos) << c.path;
+  const auto& tm = ice40().timing;
+  EXPECT_NEAR(c.critical_ns,
+              (tm.read_port(18, 32) + tm.lut_ns + tm.carry_ns * 5 + tm.gather_start(32)) * c.route_factor, 1e-9);
+}
+
+TEST(Clock, AnInstancesResultReachesEveryTrackItsTasksStore) {
+  // dot_loop's body shares one int_alu between the counter's add (i1, a one-word state)
+  // and the shift (v1, written in place into the caller's 4-word state track): after the
+  // select the one result net reaches all five word registers, so the add pays it too.
+  const ir::Module m = frontend::load_design((source_dir() / "designs/loops/dot_loop.hlo").string()).module;
+  const hwmodel::ClockEstimate c = hwmodel::estimate(m, ice40()).clock;
+  ASSERT_TRUE(c.modeled) << c.unmodeled;
+  const auto& tm = ice40().timing;
+  const double add = (tm.op("add", 32) + tm.shared_unit(2) + tm.write_port(5)) * c.route_factor;
+  EXPECT_GE(c.critical_ns, add - 1e-9) << c.path;
 }
 
 TEST(Clock, TimingBlockIsValidated) {
