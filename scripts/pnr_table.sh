@@ -35,6 +35,7 @@ for f in "${files[@]}"; do
     if grep -q "integer only\|is not supported\|lists no float unit" <<< "$err"; then continue; fi  # float designs
     if [[ "$err" == *"does not fit target"* ]]; then  # the estimate says so, naming the resources
       why="${err#*does not fit target ice40: }"; why="${why%; use fewer lanes*}"
+      why="${why//: a cell holds one of each, paired only when the LUT drives nothing but that flip-flop/}"
       echo "| $name | does not fit the UP5K (estimate: $why) ||||||||||"
     elif [[ "$err" == *"rtl --pnr: design"*"does not fit"* ]]; then  # with the harness, or nextpnr could not place
       why="${err#*does not fit the up5k}"; why="${why#: }"; why="${why%; log: *}"; why="${why%; --lenient runs*}"
@@ -42,7 +43,7 @@ for f in "${files[@]}"; do
     elif [[ "$err" == *"did not finish within"* ]]; then
       echo "| $name | not placed: ${err#*rtl --pnr: }" | sed 's/; log: .*//; s/$/ ||||||||||/'
     else
-      echo "| $name | failed: ${err#error: } ||||||||||"
+      err="${err#error: }"; echo "| $name | failed: ${err#"$f"*: } ||||||||||"
     fi
     continue
   fi
