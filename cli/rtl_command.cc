@@ -133,7 +133,7 @@ void run_rtl(const RtlFlags& flags) {
   }
   if (flags.pnr) {
     if (!flags.json) fmt::print(stderr, "placing and routing with nextpnr-{} (logs in {}) ...\n", target->pnr.family, files.dir.string());
-    const rtl::PnrReport r = rtl::place_and_route(e, files, *target, flags.timeout);
+    const rtl::PnrReport r = rtl::place_and_route(e, files, *target, flags.timeout, flags.lenient);
     if (flags.json) j["pnr"] = rtl::pnr_json(e, r);
     else fmt::print("{}", rtl::pnr_text(e, r));
   }

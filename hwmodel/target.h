@@ -73,6 +73,13 @@ struct FloatUnitCost {
 
 struct FpgaResources {
   double dsp = 0, lut = 0, ff = 0, bram18k = 0;
+  // Logic cells that each hold one LUT and one flip-flop (iCE40: 5,280 on a UP5K); 0 when
+  // LUTs and flip-flops are counted apart (a Xilinx slice has its own of each). A LUT and a
+  // flip-flop share a cell only when the LUT drives nothing but that flip-flop's D (nextpnr's
+  // packer), which the RTL's registers rarely offer: most are word registers loaded from a
+  // shared write bus, so a design needs about LUTs + flip-flops cells (fits_logic_cells).
+  double logic_cells = 0;
+  double cells_needed(double lut, double ff) const { return lut + ff; }
 };
 
 // A register file (a buffer in flip-flops) as synthesis builds it: per depth (words),

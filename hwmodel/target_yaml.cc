@@ -216,9 +216,10 @@ void read_float_units(const Reader& r, const YAML::Node& table, Target& t) {
 void read_fpga(const Reader& r, const YAML::Node& root, Target& t) {
   t.default_lanes = static_cast<int>(r.integer(root, "", "default_lanes", 1, 65536));
   const YAML::Node res = root["resources"];
-  r.expect_fields(res, "resources", {"dsp", "lut", "ff", "bram18k"});
+  r.expect_fields(res, "resources", {"dsp", "lut", "ff", "bram18k"}, {"logic_cells"});
   t.resources = {r.number(res, "resources", "dsp", 0, kHuge, true), r.number(res, "resources", "lut", 0, kHuge, true),
                  r.number(res, "resources", "ff", 0, kHuge, true), r.number(res, "resources", "bram18k", 0, kHuge, true)};
+  if (res["logic_cells"]) t.resources.logic_cells = r.number(res, "resources", "logic_cells", 0, kHuge, true);
   const YAML::Node dsp = root["dsp_multiplier"];
   r.expect_fields(dsp, "dsp_multiplier", {"a_bits", "b_bits"}, {"signed_only", "min_out_bits", "min_slice_bits"});
   t.dsp_a_bits = static_cast<int>(r.integer(dsp, "dsp_multiplier", "a_bits", 1, 128));

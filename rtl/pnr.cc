@@ -95,7 +95,29 @@ void count_ice40(PnrReport& r) {
   }
 }
 
+// Whether a failed tool's log says the design has more cells than the device.
+bool unable_to_place(const fs::path& log) { return read_text(log).find("Unable to place cell") != std::string::npos; }
+
 }  // namespace
+
+std::string nextpnr_overuse(const std::string& log) {
+  // nextpnr's "Device utilisation" lines: "Info: \t         ICESTORM_LC:  6051/ 5280   114%"
+  static const std::regex row(R"((\w+):\s+(\d+)/\s*(\d+)\s+(\d+)%)");
+  std::string out;
+  for (auto it = std::sregex_iterator(log.begin(), log.end(), row); it != std::sregex_iterator(); ++it) {
+    const std::smatch& m = *it;
+    if (std::stoll(m[2]) > std::stoll(m[3]))
+      out += fmt::format("{}needs {} {} of {} ({}%)", out.empty() ? "" : ", ", m[2].str(), m[1].str(), m[3].str(), m[4].str());
+  }
+  return out;
+}
+
+int64_t harness_logic_cells(const EmittedDesign& d) {
+  int64_t cells = 0;
+  for (const Port& p : module_ports(d))
+    if (p.name != "clk") cells += p.width;
+  return cells;
+}
 
 std::string pnr_harness(const EmittedDesign& d) {
   const std::vector<Port> ports = module_ports(d);
@@ -128,11 +150,23 @@ std::string pnr_harness(const EmittedDesign& d) {
       d.module_name, std::max<int64_t>(ni, 1) - 1, no - 1, conn);
 }
 
-PnrReport place_and_route(const EmittedDesign& d, const Files& f, const hwmodel::Target& t, double timeout_seconds) {
+PnrReport place_and_route(const EmittedDesign& d, const Files& f, const hwmodel::Target& t, double timeout_seconds,
+                          bool lenient) {
   if (t.pnr.family.empty())
     throw Error(fmt::format("rtl --pnr: target '{}' ({}) names no device to place and route on (a `pnr:` field, as "
                             "designs/targets/ice40.yaml has); use --target ice40",
                             t.name, t.file.string()));
+  if (t.resources.logic_cells > 0 && !lenient) {  // minutes of Yosys and nextpnr to learn it otherwise
+    const hwmodel::Area& a = d.estimate.area;
+    const double design = t.resources.cells_needed(a.lut, a.ff);
+    const int64_t harness = harness_logic_cells(d);
+    if (design + harness > t.resources.logic_cells)
+      throw Error(fmt::format("rtl --pnr: design '{}' does not fit the {}: needs {:.0f} logic cells of {:.0f} ({:.0f}%; the "
+                              "design's LUT4 {:.0f} + FF {:.0f}, and {} for the harness's port bits); --lenient runs "
+                              "Yosys and nextpnr anyway",
+                              d.module_name, t.pnr.device, design + harness, t.resources.logic_cells,
+                              100 * (design + harness) / t.resources.logic_cells, a.lut, a.ff, harness));
+  }
   const std::string yosys = require_tool("yosys", "yosys");
   const std::string nextpnr = require_tool("nextpnr-" + t.pnr.family, "nextpnr-" + t.pnr.family);
   PnrReport r;
@@ -161,10 +195,21 @@ PnrReport place_and_route(const EmittedDesign& d, const Files& f, const hwmodel:
                        shell_quote(fmt::format("read_verilog {} {}; {} -top hlsgym_pnr_top -json {}", v,
                                                harness.filename().string(), synth, net.string()))),
            f.dir / "yosys_pnr.log", timeout_seconds);
-  run_tool("nextpnr-" + t.pnr.family, f.dir, fmt::format("{} --{} --package {} --json {} --freq {:g} --report {} --seed 1 --timing-allow-fail",
-                                    shell_quote(nextpnr), t.pnr.device, shell_quote(t.pnr.package),
-                                    shell_quote(net.string()), t.clock_mhz, shell_quote(report.string())),
-           f.dir / "nextpnr.log", timeout_seconds);
+  const fs::path pnr_log = f.dir / "nextpnr.log";
+  try {
+    run_tool("nextpnr-" + t.pnr.family, f.dir,
+             fmt::format("{} --{} --package {} --json {} --freq {:g} --report {} --seed 1 --timing-allow-fail",
+                         shell_quote(nextpnr), t.pnr.device, shell_quote(t.pnr.package), shell_quote(net.string()),
+                         t.clock_mhz, shell_quote(report.string())),
+             pnr_log, timeout_seconds);
+  } catch (const Error&) {
+    if (!fs::exists(pnr_log) || !unable_to_place(pnr_log)) throw;
+    const std::string over = nextpnr_overuse(read_text(pnr_log));
+    throw Error(fmt::format("rtl --pnr: design '{}' does not fit the {} (nextpnr-{}: unable to place a cell; {}); log: {}",
+                            d.module_name, t.pnr.device, t.pnr.family,
+                            over.empty() ? "no bel type over its count: the placer ran out of room" : over,
+                            pnr_log.string()));
+  }
   r.pnr_seconds = seconds_since(t0);
   const nlohmann::json j = read_json(report);
   for (const auto& [bel, u] : j.at("utilization").items()) r.used[bel] = u.at("used").get<int64_t>();

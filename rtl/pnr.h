@@ -43,9 +43,20 @@ std::string pnr_harness(const EmittedDesign& d);
 // Runs Yosys and nextpnr in f.dir (logs, netlists and nextpnr's report there), each
 // stopped after `timeout_seconds` (0: no limit). Throws hlsgym::Error when the target has
 // no pnr device, a tool is missing (naming its Debian package), fails (its first error
-// line and log) or runs out of time.
+// line and log) or runs out of time; and, naming the resource, when the design does not
+// fit the device: before any tool runs when the estimate's logic cells and the harness's
+// exceed the part (unless `lenient`: then the tools run and say), and when nextpnr cannot
+// place a cell (nextpnr_overuse).
 PnrReport place_and_route(const EmittedDesign& d, const Files& f, const hwmodel::Target& t,
-                          double timeout_seconds);
+                          double timeout_seconds, bool lenient = false);
+
+// The logic cells the harness adds: one flip-flop per input bit, and per output bit a
+// flip-flop with the LUT that selects its load (the pair packs into one cell).
+int64_t harness_logic_cells(const EmittedDesign& d);
+
+// From a nextpnr log that failed to place: each bel type used beyond what the device has,
+// as "needs 6051 ICESTORM_LC of 5280 (114%)" (joined by ", "); empty when none is.
+std::string nextpnr_overuse(const std::string& log);
 
 std::string pnr_text(const EmittedDesign& d, const PnrReport& r);
 nlohmann::json pnr_json(const EmittedDesign& d, const PnrReport& r);

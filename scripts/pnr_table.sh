@@ -7,7 +7,9 @@
 # nextpnr's Fmax varies with its placement seed: with SEEDS="1 2 3" the design's netlist is
 # placed again with each further seed, and the table gives the median Fmax (the ratio is
 # against it) and the range over the seeds.
-# Each Yosys and nextpnr run stops after TIMEOUT seconds (600; more on a loaded machine).
+# Each Yosys and nextpnr run stops after TIMEOUT seconds (600; more on a loaded machine). A design
+# that does not fit (the estimate's or nextpnr's word, naming the resource), runs out of time or
+# fails is a row saying so: the table goes on.
 # DESIGNS="a b" runs only those of designs/; SUBDIRS="loops indexing" adds designs/loops/*.{yaml,hlo}, ...
 #   [SEEDS="1 2 3"] [KEEP=DIR] [TIMEOUT=S] [DESIGNS="..."] [SUBDIRS="..."] scripts/pnr_table.sh [BUILD_DIR]
 set -euo pipefail
@@ -28,25 +30,35 @@ for f in "${files[@]}"; do
   [[ -z "${DESIGNS:-}" || " $DESIGNS " == *" $name "* ]] || continue
   echo "  $name ..." >&2
   if ! "$hlsgym" rtl "$f" -o "$work/$name" --target ice40 --pnr --timeout "${TIMEOUT:-600}" --json > "$work/$name.json" 2> "$work/$name.err"; then
-    if grep -q "integer only\|is not supported\|lists no float unit" "$work/$name.err"; then continue; fi  # float designs
-    if grep -q "does not fit target" "$work/$name.err"; then  # the estimate already says so
-      echo "| $name | does not fit the UP5K (estimate: $(grep -o 'needs [0-9]* [A-Za-z0-9]* of [0-9]* ([0-9]*%)' "$work/$name.err" | head -1)) ||||||||||"
-      continue
+    # Every failure is a row: the table never stops at one design.
+    err="$(grep -m1 'error' "$work/$name.err" || head -1 "$work/$name.err")"
+    if grep -q "integer only\|is not supported\|lists no float unit" <<< "$err"; then continue; fi  # float designs
+    if [[ "$err" == *"does not fit target"* ]]; then  # the estimate says so, naming the resources
+      why="${err#*does not fit target ice40: }"; why="${why%; use fewer lanes*}"
+      why="${why//: a cell holds one of each, paired only when the LUT drives nothing but that flip-flop/}"
+      echo "| $name | does not fit the UP5K (estimate: $why) ||||||||||"
+    elif [[ "$err" == *"rtl --pnr: design"*"does not fit"* ]]; then  # with the harness, or nextpnr could not place
+      why="${err#*does not fit the up5k}"; why="${why#: }"; why="${why%; log: *}"; why="${why%; --lenient runs*}"
+      echo "| $name | does not fit the UP5K (${why# }) ||||||||||"
+    elif [[ "$err" == *"did not finish within"* ]]; then
+      echo "| $name | not placed: ${err#*rtl --pnr: }" | sed 's/; log: .*//; s/$/ ||||||||||/'
+    else
+      err="${err#error: }"; echo "| $name | failed: ${err#"$f"*: } ||||||||||"
     fi
-    if grep -q "Unable to place" "$work/$name.err"; then  # more cells than the part has
-      echo "| $name | does not fit the UP5K (nextpnr: unable to place a cell) ||||||||||"
-      continue
-    fi
-    echo "error: $name: $(head -1 "$work/$name.err")" >&2; exit 1
+    continue
   fi
-  fmaxes=""  # the design's netlist (design + harness) placed again with each further seed
+  fmaxes="" failed=""  # the design's netlist (design + harness) placed again with each further seed
   for seed in $seeds; do
     [[ "$seed" == 1 ]] && continue  # rtl --pnr's own run
-    (cd "$work/$name" && nice -n 5 nextpnr-ice40 --up5k --package sg48 --json pnr_netlist.json --freq 24 \
-       --report "seed$seed.json" --seed "$seed" --timing-allow-fail -q > /dev/null 2>&1) ||
-      { echo "error: $name: nextpnr-ice40 --seed $seed failed" >&2; exit 1; }
-    fmaxes+=" $work/$name/seed$seed.json"
+    if (cd "$work/$name" && nice -n 5 timeout -k 5 "${TIMEOUT:-600}" nextpnr-ice40 --up5k --package sg48 --json pnr_netlist.json \
+          --freq 24 --report "seed$seed.json" --seed "$seed" --timing-allow-fail -q > /dev/null 2>&1); then
+      fmaxes+=" $work/$name/seed$seed.json"
+    else failed+=" $seed"; fi
   done
+  if [[ -n "$failed" ]]; then
+    echo "| $name | failed: nextpnr-ice40 --seed${failed// /,} (failed or did not finish within ${TIMEOUT:-600} s) ||||||||||"
+    continue
+  fi
   /usr/bin/python3 - "$work/$name.json" $fmaxes <<'PY'
 import json, statistics, sys
 j = json.load(open(sys.argv[1]))

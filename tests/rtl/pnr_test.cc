@@ -101,6 +101,41 @@ TEST(Pnr, TimeoutStopsTheRun) {
   }
 }
 
+// The design with its harness must fit the part's logic cells (a LUT4 and a flip-flop
+// each) before minutes of Yosys and nextpnr are spent: here a part one cell too small for
+// fir8 with its harness (42 input + 33 output bits), though large enough for fir8 alone.
+TEST(Pnr, DesignAndHarnessBeyondTheLogicCellsAreRefusedBeforeAnyTool) {
+  const rtl::EmittedDesign e = rtl::emit(rtl_design("fir8").module, ice40());
+  EXPECT_EQ(rtl::harness_logic_cells(e), 42 + 33);
+  hwmodel::Target small = ice40();
+  small.resources.logic_cells = e.estimate.area.lut + e.estimate.area.ff + 75 - 1;
+  const rtl::Files f = rtl::write_files(e, rtl_work_dir("pnr_too_small"));
+  std::filesystem::remove(f.dir / "yosys_pnr_cells.log");
+  try {
+    rtl::place_and_route(e, f, small, 60);
+    FAIL() << "expected an error";
+  } catch (const Error& x) {
+    const std::string w = x.what();
+    EXPECT_NE(w.find("does not fit the up5k: needs 1195 logic cells of 1194"), std::string::npos) << w;
+    EXPECT_NE(w.find("75 for the harness"), std::string::npos) << w;
+  }
+  EXPECT_FALSE(std::filesystem::exists(f.dir / "yosys_pnr_cells.log"));  // Yosys never ran
+}
+
+// nextpnr-ice40 0.4's log of stencil_3pt (stop 32), which it could not place: the bel type
+// over its count is named.
+TEST(Pnr, NextpnrOveruseNamesTheBelType) {
+  const std::string log =
+      "ERROR: Unable to place cell 'design.t2_c2_LC', no BELs remaining to implement cell type 'ICESTORM_LC'\n"
+      "Info: Device utilisation:\n"
+      "Info: \t         ICESTORM_LC:  6051/ 5280   114%\n"
+      "Info: \t        ICESTORM_RAM:     0/   30     0%\n"
+      "Info: \t               SB_IO:     4/   96     4%\n"
+      "Info: \t               SB_GB:     5/    8    62%\n";
+  EXPECT_EQ(rtl::nextpnr_overuse(log), "needs 6051 ICESTORM_LC of 5280 (114%)");
+  EXPECT_EQ(rtl::nextpnr_overuse("Info: \t         ICESTORM_LC:  3888/ 5280    73%\n"), "");
+}
+
 // `hlsgym rtl --target ice40 --pnr --json`: the "pnr" object beside the estimate.
 TEST(Pnr, CliJson) {
   const auto dir = rtl_work_dir("pnr_cli");
