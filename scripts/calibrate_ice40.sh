@@ -13,9 +13,7 @@
 #                                int_alu_op_luts, at 32 bits); an add of W bits is W SB_LUT4
 #   scripts/calibrate_ice40.sh [dsp|ebr|rf|clamp]...   (default: all four)
 set -euo pipefail
-command -v yosys > /dev/null || { echo "error: yosys not found (Debian package yosys)" >&2; exit 1; }
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/lib/yosys_microbench.sh"
 synth() {  # prints the stat of m.v after synth_ice40 -dsp
   (cd "$work" && yosys -q -p "read_verilog m.v; synth_ice40 -dsp -top m; tee -q -o stat.txt stat" > /dev/null)
   cat "$work/stat.txt"
@@ -44,7 +42,7 @@ V
     ebr)
       for dw in "256 16" "512 8" "1024 4" "2048 2" "256 32" "512 16" "128 16" "1024 8" "64 32"; do
         read -r d w <<< "$dw"
-        aw=1; while ((1 << aw < d)); do aw=$((aw + 1)); done
+        aw=$(address_bits "$d")
         cat > "$work/m.v" <<V
 module m(input wire clk, input wire we, input wire [$((aw - 1)):0] wa, input wire [$((w - 1)):0] wd,
   input wire [$((aw - 1)):0] ra, output reg [$((w - 1)):0] rd);
@@ -59,20 +57,9 @@ V
       done ;;
     rf)
       for d in ${RF_DEPTHS:-2 4 8 16 32}; do
-        aw=1; while ((1 << aw < d)); do aw=$((aw + 1)); done
         for w in 8 32; do
           for r in 1 2; do
-            {
-              echo "module m(input wire clk, input wire we, input wire [$((aw - 1)):0] wa, input wire [$((w - 1)):0] wd,"
-              for k in $(seq 0 $((r - 1))); do echo "  input wire [$((aw - 1)):0] ra$k, output reg [$((w - 1)):0] rd$k,"; done
-              echo "  input wire unused);"
-              echo "  (* ram_style = \"logic\" *) reg [$((w - 1)):0] mem [0:$((d - 1))];"
-              echo "  always @(posedge clk) begin"
-              echo "    if (we) mem[wa] <= wd;"
-              for k in $(seq 0 $((r - 1))); do echo "    rd$k <= mem[ra$k];"; done
-              echo "  end"
-              echo "endmodule"
-            } > "$work/m.v"
+            register_file_verilog "$d" "$w" "$r"
             st="$(synth)"
             echo "rf $d $w $r $(count '^SB_LUT4' <<< "$st") $(count '^SB_DFF' <<< "$st")"
           done

@@ -16,20 +16,9 @@
 set -euo pipefail
 source "$(dirname "$0")/lib/yosys_microbench.sh"
 for d in 2 4 8 10 12 14 16 18 20 24 32 64; do
-  aw=$(address_bits "$d")
   for w in 8 32; do
     for r in 1 2; do
-      {
-        echo "module m(input wire clk, input wire we, input wire [$((aw - 1)):0] wa, input wire [$((w - 1)):0] wd,"
-        for k in $(seq 0 $((r - 1))); do echo "  input wire [$((aw - 1)):0] ra$k, output reg [$((w - 1)):0] rd$k,"; done
-        echo "  input wire unused);"
-        echo "  (* ram_style = \"logic\" *) reg [$((w - 1)):0] mem [0:$((d - 1))];"
-        echo "  always @(posedge clk) begin"
-        echo "    if (we) mem[wa] <= wd;"
-        for k in $(seq 0 $((r - 1))); do echo "    rd$k <= mem[ra$k];"; done
-        echo "  end"
-        echo "endmodule"
-      } > "$work/m.v"
+      register_file_verilog "$d" "$w" "$r"
       synth_m
       lut=$(awk '/LUT[0-9]/ {s += $2} END {print s + 0}' "$work/stat.txt")
       ff=$(awk '/FD/ {s += $2} END {print s + 0}' "$work/stat.txt")

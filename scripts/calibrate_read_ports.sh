@@ -15,20 +15,9 @@ set -euo pipefail
 source "$(dirname "$0")/lib/yosys_microbench.sh"
 depths=${DEPTHS:-"8 10 12 14 16"}
 for d in $depths; do
-  aw=$(address_bits "$d")
   for w in 8 16 32; do
     for r in 1 2 4 6; do
-      {
-        echo "module m(input wire clk, input wire we, input wire [$((aw - 1)):0] wa, input wire [$((w - 1)):0] wd,"
-        for k in $(seq 0 $((r - 1))); do echo "  input wire [$((aw - 1)):0] ra$k, output reg [$((w - 1)):0] rd$k,"; done
-        echo "  input wire unused);"
-        echo "  (* ram_style = \"logic\" *) reg [$((w - 1)):0] mem [0:$((d - 1))];"
-        echo "  always @(posedge clk) begin"
-        echo "    if (we) mem[wa] <= wd;"
-        for k in $(seq 0 $((r - 1))); do echo "    rd$k <= mem[ra$k];"; done
-        echo "  end"
-        echo "endmodule"
-      } > "$work/m.v"
+      register_file_verilog "$d" "$w" "$r"
       synth_m
       echo "$d $w $r $(cells "$lut_re") $(cells '^FD')" | tee -a "$work/rows.txt"
     done
