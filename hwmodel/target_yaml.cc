@@ -269,20 +269,17 @@ void read_fpga(const Reader& r, const YAML::Node& root, Target& t) {
         r.fail(rf["depths"], "register_file.depths must increase from at least 2");
     t.register_file = std::move(c);
   }
-  if (const YAML::Node vs = root["variable_shift_luts"]) {
-    r.expect_fields(vs, "variable_shift_luts", {"bits", "luts"});
-    auto list = [&](const char* key) { return number_list(r, vs, "variable_shift_luts", key, true); };
-    VariableShiftCost c{list("bits"), list("luts")};
-    if (c.bits.size() != c.luts.size()) r.fail(vs, "variable_shift_luts: bits and luts must have the same length");
-    t.variable_shift = std::move(c);
-  }
-  if (const YAML::Node dv = root["int_divide_luts"]) {
-    r.expect_fields(dv, "int_divide_luts", {"bits", "luts"});
-    auto list = [&](const char* key) { return number_list(r, dv, "int_divide_luts", key, true); };
-    VariableShiftCost c{list("bits"), list("luts")};
-    if (c.bits.size() != c.luts.size()) r.fail(dv, "int_divide_luts: bits and luts must have the same length");
-    t.int_divide = std::move(c);
-  }
+  // `{bits: [...], luts: [...]}` rows of LUTs by operand width (variable_shift_luts, int_divide_luts)
+  auto luts_by_width = [&](const char* name, VariableShiftCost& into) {
+    const YAML::Node n = root[name];
+    if (!n) return;
+    r.expect_fields(n, name, {"bits", "luts"});
+    VariableShiftCost c{number_list(r, n, name, "bits", true), number_list(r, n, name, "luts", true)};
+    if (c.bits.size() != c.luts.size()) r.fail(n, std::string(name) + ": bits and luts must have the same length");
+    into = std::move(c);
+  };
+  luts_by_width("variable_shift_luts", t.variable_shift);
+  luts_by_width("int_divide_luts", t.int_divide);
   if (const YAML::Node ops = root["int_alu_op_luts"]) {
     if (!ops.IsMap()) r.fail(ops, "int_alu_op_luts must map op names to LUTs");
     for (const auto& kv : ops) {

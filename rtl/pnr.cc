@@ -95,9 +95,6 @@ void count_ice40(PnrReport& r) {
   }
 }
 
-// Whether a failed tool's log says the design has more cells than the device.
-bool unable_to_place(const fs::path& log) { return read_text(log).find("Unable to place cell") != std::string::npos; }
-
 }  // namespace
 
 std::string nextpnr_overuse(const std::string& log) {
@@ -203,8 +200,10 @@ PnrReport place_and_route(const EmittedDesign& d, const Files& f, const hwmodel:
                          t.clock_mhz, shell_quote(report.string())),
              pnr_log, timeout_seconds);
   } catch (const Error&) {
-    if (!fs::exists(pnr_log) || !unable_to_place(pnr_log)) throw;
-    const std::string over = nextpnr_overuse(read_text(pnr_log));
+    // the design has more cells than the device: say which kind, read once from the log
+    const std::string log = fs::exists(pnr_log) ? read_text(pnr_log) : std::string();
+    if (log.find("Unable to place cell") == std::string::npos) throw;
+    const std::string over = nextpnr_overuse(log);
     throw Error(fmt::format("rtl --pnr: design '{}' does not fit the {} (nextpnr-{}: unable to place a cell; {}); log: {}",
                             d.module_name, t.pnr.device, t.pnr.family,
                             over.empty() ? "no bel type over its count: the placer ran out of room" : over,
