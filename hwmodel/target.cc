@@ -123,7 +123,7 @@ double RegisterFileCost::luts(int64_t words, int bits, int read_ports) const {
   return port_luts(words, bits) + (read_ports - 1) * further_port_luts(words, bits) + decode(words);
 }
 
-double VariableShiftCost::luts_for(int width) const {
+double LutsByWidth::luts_for(int width) const {
   if (bits.empty()) return 0;
   for (size_t k = 0; k < bits.size(); ++k)
     if (static_cast<double>(width) <= bits[k]) return luts[k];

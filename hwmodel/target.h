@@ -106,11 +106,10 @@ struct RegisterFileCost {
   double decode(int64_t words) const;
 };
 
-// LUTs of a shift by a run-time amount as the emitted Verilog writes it (XLA's result for
-// amounts >= the width), per operand width (scripts/calibrate_shift.sh); a width between
-// rows takes the next row up, beyond the last scales linearly. Empty: shifts cost their
-// unit class like any op.
-struct VariableShiftCost {
+// LUTs of one operation by operand width, measured at a few widths: a width between rows
+// takes the next row up, beyond the last scales linearly. Empty: not measured, the unit
+// class's row prices it. Serves `variable_shift` and `int_divide` below.
+struct LutsByWidth {
   std::vector<double> bits, luts;
   double luts_for(int width) const;
 };
@@ -213,11 +212,13 @@ struct Target {
   // loop state, ROMs and the RTL's memories follow too.
   bool in_registers(int64_t bytes) const { return bytes * 8 <= register_threshold_bits; }
   RegisterFileCost register_file;
-  VariableShiftCost variable_shift;
+  // LUTs of a shift by a run-time amount as the emitted Verilog writes it (XLA's result for
+  // amounts >= the width), `variable_shift_luts`, scripts/calibrate_shift.sh
+  LutsByWidth variable_shift;
   // LUTs of an integer divide or remainder lane (the same table form, `int_divide_luts`,
   // scripts/calibrate_divide.sh): an array divider grows with the square of its width, so
   // the measured row replaces the int_div row's LUTs scaled in proportion. Empty: the row.
-  VariableShiftCost int_divide;
+  LutsByWidth int_divide;
   ControlCost control;  // fpga: the control logic's components (empty: not modeled)
   // fpga: LUTs of one int_alu lane at 32 bits per operation whose logic differs from the
   // int_alu row's add (scripts/calibrate_datapath.sh: a maximum is a compare and a select,

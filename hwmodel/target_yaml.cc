@@ -270,11 +270,11 @@ void read_fpga(const Reader& r, const YAML::Node& root, Target& t) {
     t.register_file = std::move(c);
   }
   // `{bits: [...], luts: [...]}` rows of LUTs by operand width (variable_shift_luts, int_divide_luts)
-  auto luts_by_width = [&](const char* name, VariableShiftCost& into) {
+  auto luts_by_width = [&](const char* name, LutsByWidth& into) {
     const YAML::Node n = root[name];
     if (!n) return;
     r.expect_fields(n, name, {"bits", "luts"});
-    VariableShiftCost c{number_list(r, n, name, "bits", true), number_list(r, n, name, "luts", true)};
+    LutsByWidth c{number_list(r, n, name, "bits", true), number_list(r, n, name, "luts", true)};
     if (c.bits.size() != c.luts.size()) r.fail(n, std::string(name) + ": bits and luts must have the same length");
     into = std::move(c);
   };
